@@ -1,0 +1,41 @@
+# `make test` and `make demo` each build .venv from the project's own files, then run.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+SHARED_RULES_TOOL := $(wildcard ../shared/tools/rule_coverage.py)
+
+.PHONY: test demo lint format bench clean
+
+$(STAMP): pyproject.toml constraints.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev,train,bench]"
+	touch $(STAMP)
+
+test: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+ifneq ($(SHARED_RULES_TOOL),)
+	$(PY) $(SHARED_RULES_TOOL) tests
+endif
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=.numba-boundscheck $(PY) -m pytest -q -m invariants
+	$(PY) -m pytest -q -m "not invariants"
+
+demo: $(STAMP)
+	$(VENV)/bin/uno tournament
+
+bench: $(STAMP)
+	$(VENV)/bin/uno bench
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(STAMP)
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) .numba-boundscheck .pytest_cache .ruff_cache
+	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,43 @@
+"""Design rules of the engine: its imports, and rule coverage of the test suite."""
+
+import ast
+import pathlib
+import re
+
+ENGINE = pathlib.Path(__file__).resolve().parent.parent / "uno_env" / "engine"
+ROOT = ENGINE.parent.parent
+
+
+def test_engine_imports_numpy_and_numba_only():
+    allowed = {"numpy", "numba", "__future__", "dataclasses", "typing", "functools", "ast", "inspect", "textwrap"}
+    for path in ENGINE.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
+
+
+def test_every_rule_id_is_named_by_a_test():
+    """The same check as shared/tools/rule_coverage.py, on the copy of RULES.md in docs/."""
+    rules = (ROOT / "docs" / "RULES.md").read_text()
+    found = set(re.findall(r"\b[RD]-[A-Z0-9]+(?:-[A-Z0-9]+)*\b", rules))
+    rule_ids = sorted(r for r in found if r.count("-") >= (2 if r.startswith("R-") else 1))
+    text = ""
+    for path in (ROOT / "tests").rglob("*"):
+        if path.is_file() and path.suffix in {".py", ".txt", ".json", ".yaml", ".yml", ".toml"}:
+            text += path.read_text(errors="replace").upper().replace("_", "-") + "\n"
+    missing = [r for r in rule_ids if not re.search(r"(?<![0-9A-Z])" + re.escape(r) + r"(?![0-9A-Z])", text)]
+    assert len(rule_ids) > 50
+    assert missing == []
+
+
+def test_docs_rules_is_the_shared_rulebook():
+    shared = ROOT.parent / "shared" / "RULES.md"
+    if shared.exists():
+        assert shared.read_text() == (ROOT / "docs" / "RULES.md").read_text()

@@ -1,0 +1,105 @@
+"""Positions as JSON-able dicts, explicit deck orders and determinism."""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+
+from uno_env.engine import Game
+
+from .conftest import act, deck_with, make_game, setup
+
+
+def test_dump_load_dump_is_identical_through_json():
+    game = make_game(num_players=4, deck="fashion_trend")
+    rng = np.random.default_rng(0)
+    state = game.init(seed=12)
+    for _ in range(300):
+        if game.is_over(state):
+            break
+        position = game.position(state)
+        text = json.dumps(position)
+        loaded = game.from_position(json.loads(text))
+        assert game.position(loaded) == position
+        game.step(state, int(rng.choice(game.legal_actions(state))))
+
+
+def test_pending_decisions_survive_a_round_trip():
+    game = make_game(num_players=3)
+    state = setup(game, [["R2", "W+4"], ["Y1"], ["G1"]], ["R7"])
+    act(game, state, "play W+4 G")  # challenge pending, offender exposed
+    position = game.position(state)
+    assert position["phase"] == "challenge"
+    assert position["wild_draw_four"] == {"offender": 0, "exposed": True}
+    loaded = game.from_position(position)
+    act(game, loaded, "challenge")
+    act(game, state, "challenge")
+    assert game.position(loaded) == game.position(state)
+    state = setup(game, [["R2", "G9"], ["Y1"], ["G1"]], ["R7"])
+    act(game, state, "play R2")
+    position = game.position(state)
+    assert position["phase"] == "catch" and position["catch_window"] == {"exposed": 0, "next_player": 1}
+    loaded = game.from_position(position)
+    act(game, loaded, "pass", "catch")
+    act(game, state, "pass", "catch")
+    assert game.position(loaded) == game.position(state)
+
+
+def test_draw_pile_fill_is_seeded():
+    game = make_game(num_players=2)
+    a = setup(game, [["R2"], ["Y1"]], ["R7"], seed=5)
+    b = setup(game, [["R2"], ["Y1"]], ["R7"], seed=5)
+    c = setup(game, [["R2"], ["Y1"]], ["R7"], seed=6)
+    assert game.position(a)["draw_pile"] == game.position(b)["draw_pile"]
+    assert game.position(a)["draw_pile"] != game.position(c)["draw_pile"]
+    assert len(game.position(a)["draw_pile"]) == 105
+
+
+def test_reset_from_deck_order_is_exact():
+    game = make_game(num_players=2)
+    deck = deck_with(["R1", "Y1", "R2", "Y2", "R3", "Y3", "R4", "Y4", "R5", "Y5", "R6", "Y6", "R7", "Y7", "G7", "B9"])
+    state = game.init_from_deck(deck, dealer=1)
+    position = game.position(state)
+    assert position["hands"] == [["R1", "R2", "R3", "R4", "R5", "R6", "R7"], ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y7"]]
+    assert position["discard_pile"] == ["G7"] and position["draw_pile"][0] == "B9"
+    assert game.current_player(state) == 0  # left of dealer 1
+
+
+SCRIPT = textwrap.dedent(
+    """
+    import json, sys
+    import numpy as np
+    from uno_env.engine import Game
+    game = Game(num_players=4, deck="fashion_trend")
+    state = game.init(seed=2024)
+    rng = np.random.default_rng(7)
+    actions = []
+    for _ in range(400):
+        if game.is_over(state):
+            break
+        legal = game.legal_actions(state)
+        action = legal[int(rng.integers(len(legal)))]
+        actions.append(action)
+        game.step(state, action)
+    print(json.dumps({"actions": actions, "position": game.position(state)}))
+    """
+)
+
+
+def test_same_seed_same_game_in_separate_processes():
+    outputs = []
+    for hash_seed in ("0", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=env, check=True)
+        outputs.append(done.stdout)
+    assert outputs[0] == outputs[1]
+    game = Game(num_players=4, deck="fashion_trend")
+    assert json.loads(outputs[0])["position"]["num_players"] == 4
+    # and the same as in this process
+    state = game.init(seed=2024)
+    first = game.position(state)
+    assert game.position(game.init(seed=2024)) == first
+    assert game.position(game.init(seed=2025)) != first

@@ -1,0 +1,71 @@
+"""Consistency checks of a state (for tests, debugging and loaded positions)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import deck_counts
+from .layout import (
+    P_C_DCOUNT,
+    P_C_DISCARD,
+    P_C_DRAW,
+    P_C_HANDS,
+    P_F,
+    P_I_ALIVE,
+    P_I_HAND_SIZE,
+    PH_DRAWN,
+    PH_OVER,
+    S_COLOUR,
+    S_CURRENT,
+    S_DISCARD_COUNT,
+    S_DRAW_COUNT,
+    S_DRAWN,
+    S_N_ALIVE,
+    S_PHASE,
+)
+
+
+def invariant_violations(game, state, index: int = 0) -> list[str]:
+    """What is wrong with a state; an empty list when it is consistent."""
+    P = game.params
+    n = game.num_players
+    F = int(P[P_F])
+    cards = state.cards[index].astype(np.int64)
+    ints = state.ints[index]
+    problems = []
+    hands = cards[P[P_C_HANDS] : P[P_C_HANDS] + n * F].reshape(n, F)
+    draw = cards[P[P_C_DRAW] : P[P_C_DRAW] + ints[S_DRAW_COUNT]]
+    discard = cards[P[P_C_DISCARD] : P[P_C_DISCARD] + ints[S_DISCARD_COUNT]]
+    if (hands < 0).any() or (draw < 0).any() or (draw >= F).any() or (discard < 0).any() or (discard >= F).any():
+        return ["negative count or unknown face"]
+    census = hands.sum(axis=0) + np.bincount(draw, minlength=F) + np.bincount(discard, minlength=F)
+    expected = deck_counts(game.config.deck).astype(np.int64)
+    if not np.array_equal(census, expected):
+        diff = {int(f): int(census[f] - expected[f]) for f in np.flatnonzero(census != expected)}
+        problems.append(f"cards not conserved (face: surplus) {diff}")
+    sizes = ints[P[P_I_HAND_SIZE] : P[P_I_HAND_SIZE] + n]
+    if not np.array_equal(sizes, hands.sum(axis=1)):
+        problems.append(f"hand sizes {sizes.tolist()} != counts {hands.sum(axis=1).tolist()}")
+    if not np.array_equal(cards[P[P_C_DCOUNT] : P[P_C_DCOUNT] + F], np.bincount(discard, minlength=F)):
+        problems.append("discard counts out of date")
+    alive = ints[P[P_I_ALIVE] : P[P_I_ALIVE] + n]
+    if alive.sum() != ints[S_N_ALIVE]:
+        problems.append("alive count out of date")
+    phase = ints[S_PHASE]
+    current = ints[S_CURRENT]
+    if phase == PH_OVER:
+        if current != -1:
+            problems.append("a finished game has an acting player")
+    else:
+        if not 0 <= current < n or not alive[current]:
+            problems.append(f"acting seat {current} is not in play")
+        if len(discard) == 0:
+            problems.append("empty discard pile")
+        if not -1 <= ints[S_COLOUR] < 4:
+            problems.append("bad colour")
+        if phase == PH_DRAWN and (ints[S_DRAWN] < 0 or hands[current, ints[S_DRAWN]] == 0):
+            problems.append("drawn card not in hand")
+        mask = game.legal_mask(state, index)
+        if mask.sum() == 0:
+            problems.append("the acting player has no legal action")
+    return problems

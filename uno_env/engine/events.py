@@ -1,0 +1,225 @@
+"""The structured event log: what happened during a step, in order.
+
+The kernels write events as rows of four int32 (type, a, b, c); :func:`decode`
+turns them into dicts. The log is the god's-eye view (faces of drawn cards
+included): renderers and replays filter it with :func:`visible_to`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import COLOURS, card_to_str
+
+EVENT_WIDTH = 4
+MAX_EVENTS = 64
+
+EV_PLAY = 1  # seat, face, named colour (-1 for coloured cards)
+EV_DRAW = 2  # seat, face, reason
+EV_KEEP = 3  # seat: keeps the drawn card (or cannot play it), turn ends
+EV_SKIP = 4  # seat that loses its turn
+EV_REVERSE = 5  # seat, new direction
+EV_UNO = 6  # seat calls UNO
+EV_EXPOSED = 7  # seat went down to one card without calling UNO
+EV_CATCH = 8  # catcher (-1 when automatic), exposed seat
+EV_DECLINE = 9  # seat lets the exposed player go
+EV_ACCEPT = 10  # target, offender
+EV_CHALLENGE = 11  # challenger, offender, 1 if the Wild Draw Four was a bluff
+EV_COLOR = 12  # seat names the colour of a starting Wild
+EV_WRONG = 13  # seat, face: a wrong card, taken back
+EV_RESHUFFLE = 14  # cards shuffled into the new draw pile
+EV_TREND_SHOW = 15  # seat, face shown, viewer
+EV_TREND_FAIL = 16  # seat that cannot show the trend colour
+EV_ROUND_END = 17  # winner, points scored by the winner (standard scoring)
+EV_SCORE = 18  # seat, points added this round, total
+EV_ELIMINATED = 19  # seat (Challenge UNO)
+EV_GAME_END = 20  # seat of a winner (one event per winner)
+EV_DEAL = 21  # dealer, round
+EV_DEALER_DRAW = 22  # seat, face drawn to choose the dealer
+EV_STARTER = 23  # face turned up to start the discard pile
+EV_STARTER_RETURNED = 24  # a starting Wild Draw Four returned to the draw pile
+EV_TRUNCATED = 25  # step limit reached
+EV_FORFEIT = 26  # seat, face: loses the game by an illegal action
+EV_PASS = 27  # seat keeps the drawn card although it could play it
+
+EVENT_NAMES = {
+    EV_PLAY: "play",
+    EV_DRAW: "draw",
+    EV_KEEP: "keep",
+    EV_SKIP: "skip",
+    EV_REVERSE: "reverse",
+    EV_UNO: "uno",
+    EV_EXPOSED: "exposed",
+    EV_CATCH: "catch",
+    EV_DECLINE: "decline",
+    EV_ACCEPT: "accept",
+    EV_CHALLENGE: "challenge",
+    EV_COLOR: "color",
+    EV_WRONG: "wrong_card",
+    EV_RESHUFFLE: "reshuffle",
+    EV_TREND_SHOW: "trend_show",
+    EV_TREND_FAIL: "trend_fail",
+    EV_ROUND_END: "round_end",
+    EV_SCORE: "score",
+    EV_ELIMINATED: "eliminated",
+    EV_GAME_END: "game_end",
+    EV_DEAL: "deal",
+    EV_DEALER_DRAW: "dealer_draw",
+    EV_STARTER: "starter",
+    EV_STARTER_RETURNED: "starter_returned",
+    EV_TRUNCATED: "truncated",
+    EV_FORFEIT: "forfeit",
+    EV_PASS: "pass",
+}
+
+# why cards were drawn
+R_CHOICE = 0
+R_DRAW_TWO = 1
+R_WILD_DRAW_FOUR = 2
+R_CHALLENGE_LOST = 3
+R_BLUFF_CAUGHT = 4
+R_UNO_CAUGHT = 5
+R_WRONG_CARD = 6
+R_TREND = 7
+R_STARTER_DRAW_TWO = 8
+R_DEAL = 9
+REASON_NAMES = (
+    "choice",
+    "draw_two",
+    "wild_draw_four",
+    "challenge_lost",
+    "bluff_caught",
+    "uno_caught",
+    "wrong_card",
+    "fashion_trend",
+    "starting_draw_two",
+    "deal",
+)
+
+
+def _decode_one(kind: int, a: int, b: int, c: int) -> dict:
+    name = EVENT_NAMES.get(kind, f"unknown_{kind}")
+    if kind == EV_PLAY:
+        event = {"seat": a, "card": card_to_str(b)}
+        if c >= 0:
+            event["colour"] = COLOURS[c]
+    elif kind == EV_DRAW:
+        event = {"seat": a, "card": card_to_str(b), "reason": REASON_NAMES[c]}
+    elif kind in (EV_KEEP, EV_SKIP, EV_UNO, EV_EXPOSED, EV_DECLINE, EV_TREND_FAIL, EV_ELIMINATED, EV_PASS):
+        event = {"seat": a}
+    elif kind == EV_GAME_END:
+        event = {"winner": a}
+    elif kind == EV_REVERSE:
+        event = {"seat": a, "direction": b}
+    elif kind == EV_CATCH:
+        event = {"catcher": None if a < 0 else a, "seat": b}
+    elif kind == EV_ACCEPT:
+        event = {"seat": a, "offender": b}
+    elif kind == EV_CHALLENGE:
+        event = {"seat": a, "offender": b, "bluff": bool(c)}
+    elif kind == EV_COLOR:
+        event = {"seat": a, "colour": COLOURS[b]}
+    elif kind in (EV_WRONG, EV_FORFEIT):
+        event = {"seat": a, "card": card_to_str(b)}
+    elif kind == EV_RESHUFFLE:
+        event = {"cards": a}
+    elif kind == EV_TREND_SHOW:
+        event = {"seat": a, "card": card_to_str(b), "viewer": c}
+    elif kind == EV_ROUND_END:
+        event = {"winner": a, "points": b}
+    elif kind == EV_SCORE:
+        event = {"seat": a, "points": b, "total": c}
+    elif kind == EV_DEAL:
+        event = {"dealer": a, "round": b}
+    elif kind == EV_DEALER_DRAW:
+        event = {"seat": a, "card": card_to_str(b)}
+    elif kind in (EV_STARTER, EV_STARTER_RETURNED):
+        event = {"card": card_to_str(a)}
+    else:
+        event = {}
+    return {"type": name, **event}
+
+
+def decode(rows: np.ndarray, count: int) -> list[dict]:
+    """Dicts of the first ``count`` event rows of one game."""
+    count = min(int(count), rows.shape[0])
+    return [_decode_one(*(int(v) for v in rows[i])) for i in range(count)]
+
+
+def visible_to(event: dict, seat: int) -> dict:
+    """The event as ``seat`` sees it: faces of other players' drawn cards and of
+    cards shown to someone else are hidden (``"card": None``)."""
+    kind = event["type"]
+    if kind == "draw" and event["seat"] != seat:
+        return {**event, "card": None}
+    if kind == "trend_show" and seat not in (event["seat"], event["viewer"]):
+        return {**event, "card": None}
+    return event
+
+
+def describe(event: dict) -> str:
+    """One line of English for an event (seats as 'P<k>')."""
+    kind = event["type"]
+    seat = event.get("seat")
+    who = f"P{seat}" if seat is not None else ""
+    card = event.get("card")
+    if kind == "play":
+        colour = f" naming {event['colour']}" if "colour" in event else ""
+        return f"{who} plays {card}{colour}"
+    if kind == "draw":
+        what = card if card is not None else "a card"
+        reason = "" if event["reason"] == "choice" else f" ({event['reason'].replace('_', ' ')})"
+        return f"{who} draws {what}{reason}"
+    if kind == "keep":
+        return f"{who} keeps the drawn card"
+    if kind == "pass":
+        return f"{who} keeps the playable drawn card"
+    if kind == "skip":
+        return f"{who} is skipped"
+    if kind == "reverse":
+        return f"direction is now {'clockwise' if event['direction'] > 0 else 'counter-clockwise'}"
+    if kind == "uno":
+        return f"{who} calls UNO"
+    if kind == "exposed":
+        return f"{who} has one card and did not call UNO"
+    if kind == "catch":
+        by = "automatically" if event["catcher"] is None else f"by P{event['catcher']}"
+        return f"{who} is caught {by}"
+    if kind == "decline":
+        return f"{who} lets it go"
+    if kind == "accept":
+        return f"{who} accepts the Wild Draw Four"
+    if kind == "challenge":
+        verdict = "a bluff" if event["bluff"] else "legal"
+        return f"{who} challenges P{event['offender']}: the Wild Draw Four was {verdict}"
+    if kind == "color":
+        return f"{who} names {event['colour']}"
+    if kind == "wrong_card":
+        return f"{who} played a wrong card {card}: taken back"
+    if kind == "forfeit":
+        return f"{who} played a wrong card {card} and loses the game"
+    if kind == "reshuffle":
+        return f"the discard pile is reshuffled into {event['cards']} cards"
+    if kind == "trend_show":
+        return f"{who} shows {card if card is not None else 'a card'} to P{event['viewer']}"
+    if kind == "trend_fail":
+        return f"{who} cannot follow the trend"
+    if kind == "round_end":
+        return f"P{event['winner']} goes out" + (f" and scores {event['points']}" if event["points"] else "")
+    if kind == "score":
+        return f"{who} +{event['points']} = {event['total']}"
+    if kind == "eliminated":
+        return f"{who} is eliminated"
+    if kind == "game_end":
+        return f"P{event['winner']} wins the game"
+    if kind == "deal":
+        return f"round {event['round'] + 1}: P{event['dealer']} deals"
+    if kind == "dealer_draw":
+        return f"{who} draws {card} for the deal"
+    if kind == "starter":
+        return f"{card} is turned up"
+    if kind == "starter_returned":
+        return f"{card} is returned and the pile reshuffled"
+    if kind == "truncated":
+        return "step limit reached: the game is truncated"
+    return kind

@@ -1,0 +1,346 @@
+"""The single-game API over the compiled kernels.
+
+>>> from uno_env.engine import Game
+>>> game = Game(num_players=3)
+>>> state = game.init(seed=7)
+>>> while not game.is_over(state):
+...     action = game.legal_actions(state)[0]
+...     result = game.step(state, action)
+>>> game.winners(state) or game.is_truncated(state)
+...
+
+A :class:`State` is a batch of one game: three small arrays (see
+:mod:`uno_env.engine.layout`) plus the event buffer of the last reset or step.
+``step`` changes a state in place; :meth:`State.copy` clones one (for search).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import kernels as K
+from .actions import ActionTable
+from .cards import card_to_str
+from .config import RuleConfig
+from .events import EVENT_WIDTH, MAX_EVENTS, decode
+from .layout import (
+    P_C_DRAW,
+    P_C_LEN,
+    P_I_ALIVE,
+    P_I_HAND_SIZE,
+    P_I_LEN,
+    P_I_OUTCOME,
+    P_I_SCORE,
+    PH_CATCH,
+    PH_CHALLENGE,
+    PH_COLOR,
+    PH_DRAWN,
+    PH_OVER,
+    PH_PLAY,
+    S_CURRENT,
+    S_DRAWN,
+    S_PHASE,
+    S_ROUND,
+    S_STEP,
+    S_TERMINATED,
+    S_TRUNCATED,
+    build_params,
+)
+from .observation import PHASE_NAMES, ObservationSpec
+
+_MASK64 = (1 << 64) - 1
+
+
+def seed_to_rng(seed: int) -> np.uint64:
+    """The generator state for a seed (splitmix64 of the seed; never zero)."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"a seed must be an integer, got {seed!r}")
+    z = (int(seed) + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    z ^= z >> 31
+    return np.uint64(z or 0x2545F4914F6CDD1D)
+
+
+def fresh_seed() -> int:
+    """A seed from the OS, for resets without one."""
+    return int(np.random.SeedSequence().entropy) & _MASK64
+
+
+class IllegalActionError(ValueError):
+    """An action that cannot be taken; the state is left unchanged."""
+
+    def __init__(self, message: str, status: int):
+        super().__init__(message)
+        self.status = status
+
+
+class State:
+    """Arrays of a batch of games (a single game is a batch of one)."""
+
+    __slots__ = ("cards", "ints", "rng", "ev", "evn")
+
+    def __init__(self, cards, ints, rng, ev, evn):
+        self.cards = cards
+        self.ints = ints
+        self.rng = rng
+        self.ev = ev
+        self.evn = evn
+
+    @property
+    def batch_size(self) -> int:
+        return self.cards.shape[0]
+
+    def copy(self) -> State:
+        return State(self.cards.copy(), self.ints.copy(), self.rng.copy(), self.ev.copy(), self.evn.copy())
+
+    def nbytes_per_game(self) -> int:
+        """Bytes of game state per game (event buffer aside)."""
+        return (self.cards.nbytes + self.ints.nbytes + self.rng.nbytes) // self.batch_size
+
+    def __eq__(self, other) -> bool:
+        return (
+            isinstance(other, State)
+            and np.array_equal(self.cards, other.cards)
+            and np.array_equal(self.ints, other.ints)
+            and np.array_equal(self.rng, other.rng)
+        )
+
+    __hash__ = None
+
+
+class StepResult(NamedTuple):
+    rewards: np.ndarray
+    """Reward of every seat for this step (float32, length num_players)."""
+    status: int
+    """0: applied; 1: a wrong card was penalized (R-WRONG-1); 2: a wrong card lost the game."""
+    events: list
+    """What happened, as dicts (see :mod:`uno_env.engine.events`)."""
+
+
+class Game:
+    """The rules for one configuration: init, legal actions, step, observe."""
+
+    def __init__(self, config: RuleConfig | None = None, **settings):
+        if config is None:
+            config = RuleConfig.from_kwargs(**settings)
+        elif settings:
+            config = config.replace(**settings)
+        if not isinstance(config, RuleConfig):
+            raise ValueError(f"config must be a RuleConfig, got {type(config).__name__}")
+        self.config = config
+        self.actions = ActionTable(config)
+        self.obs_spec = ObservationSpec(config)
+        self.params = build_params(config, self.actions, self.obs_spec)
+        self.num_players = config.num_players
+        self.num_actions = self.actions.num_actions
+        self.observation_size = self.obs_spec.size
+        self._rewards = np.zeros((1, self.num_players), dtype=np.float32)
+        self._status = np.zeros(1, dtype=np.int8)
+        self._action = np.zeros(1, dtype=np.int64)
+
+    def __repr__(self) -> str:
+        return f"Game({self.config!r})"
+
+    # ------------------------------------------------------------------ states
+    def new_state(self, batch_size: int = 1, events: bool = True) -> State:
+        """Zeroed arrays for ``batch_size`` games (call a reset before use)."""
+        P = self.params
+        return State(
+            np.zeros((batch_size, P[P_C_LEN]), dtype=np.int8),
+            np.zeros((batch_size, P[P_I_LEN]), dtype=np.int32),
+            np.zeros(batch_size, dtype=np.uint64),
+            np.zeros((batch_size, MAX_EVENTS if events else 0, EVENT_WIDTH), dtype=np.int32),
+            np.zeros(batch_size, dtype=np.int32),
+        )
+
+    def init(self, seed: int | None = None, dealer: int | None = None) -> State:
+        """A new game. Without a dealer, the dealer is drawn for (R-SETUP-1)."""
+        state = self.new_state()
+        state.rng[0] = seed_to_rng(fresh_seed() if seed is None else seed)
+        dealer = self._check_dealer(dealer)
+        K.reset_batch(
+            state.cards,
+            state.ints,
+            state.rng,
+            self.params,
+            np.array([dealer], np.int64),
+            state.ev,
+            state.evn,
+        )
+        return state
+
+    def init_from_deck(self, deck, dealer: int | None = 0, seed: int | None = None) -> State:
+        """A new game dealt from an explicit deck order (card texts, top first): one card
+        at a time starting left of the dealer, then the starter turned up (D-DEALER)."""
+        from .position import parse_deck_order
+
+        faces = parse_deck_order(self.config, deck)
+        state = self.new_state()
+        state.rng[0] = seed_to_rng(fresh_seed() if seed is None else seed)
+        dealer = max(self._check_dealer(dealer), 0)
+        start = self.params[P_C_DRAW]
+        state.cards[0, start : start + len(faces)] = faces[::-1]  # stack: top last
+        K.reset_from_deck(state.cards, state.ints, state.rng, self.params, 0, dealer, state.ev, state.evn)
+        return state
+
+    def from_position(self, position: dict, seed: int | None = None) -> State:
+        """A state from a position dict (see :mod:`uno_env.engine.position`)."""
+        from .position import load_position
+
+        return load_position(self, position, seed)
+
+    def position(self, state: State, index: int = 0) -> dict:
+        """The god's-eye position of a game as a JSON-able dict."""
+        from .position import dump_position
+
+        return dump_position(self, state, index)
+
+    def _check_dealer(self, dealer) -> int:
+        if dealer is None:
+            return -1
+        if (
+            isinstance(dealer, (bool, np.bool_))
+            or not isinstance(dealer, (int, np.integer))
+            or not 0 <= dealer < self.num_players
+        ):
+            raise ValueError(f"dealer must be a seat 0..{self.num_players - 1}, got {dealer!r}")
+        return int(dealer)
+
+    # ------------------------------------------------------------------ queries
+    def current_player(self, state: State, index: int = 0) -> int:
+        """Seat whose decision it is; -1 when the game is over."""
+        return int(state.ints[index, S_CURRENT])
+
+    def phase(self, state: State, index: int = 0) -> str:
+        return PHASE_NAMES[state.ints[index, S_PHASE]]
+
+    def is_over(self, state: State, index: int = 0) -> bool:
+        return state.ints[index, S_PHASE] == PH_OVER
+
+    def is_terminated(self, state: State, index: int = 0) -> bool:
+        return bool(state.ints[index, S_TERMINATED])
+
+    def is_truncated(self, state: State, index: int = 0) -> bool:
+        return bool(state.ints[index, S_TRUNCATED])
+
+    def scores(self, state: State, index: int = 0) -> list[int]:
+        start = self.params[P_I_SCORE]
+        return [int(v) for v in state.ints[index, start : start + self.num_players]]
+
+    def hand_sizes(self, state: State, index: int = 0) -> list[int]:
+        start = self.params[P_I_HAND_SIZE]
+        return [int(v) for v in state.ints[index, start : start + self.num_players]]
+
+    def alive(self, state: State, index: int = 0) -> list[bool]:
+        start = self.params[P_I_ALIVE]
+        return [bool(v) for v in state.ints[index, start : start + self.num_players]]
+
+    def outcome(self, state: State, index: int = 0) -> list[int]:
+        """+1 for each winner, -1 for each loser, 0 otherwise (game not over, truncated)."""
+        start = self.params[P_I_OUTCOME]
+        return [int(v) for v in state.ints[index, start : start + self.num_players]]
+
+    def winners(self, state: State, index: int = 0) -> list[int]:
+        return [s for s, o in enumerate(self.outcome(state, index)) if o > 0]
+
+    def round_number(self, state: State, index: int = 0) -> int:
+        return int(state.ints[index, S_ROUND])
+
+    def step_count(self, state: State, index: int = 0) -> int:
+        return int(state.ints[index, S_STEP])
+
+    def events(self, state: State, index: int = 0) -> list[dict]:
+        """Events of the last reset or step, as dicts."""
+        return decode(state.ev[index], state.evn[index])
+
+    def legal_mask(self, state: State, index: int = 0) -> np.ndarray:
+        """int8 mask of the acting player's legal actions."""
+        out = np.zeros(self.num_actions, dtype=np.int8)
+        K.legal_mask(state.cards, state.ints, self.params, index, out)
+        return out
+
+    def legal_actions(self, state: State, index: int = 0) -> list[int]:
+        return [int(a) for a in np.flatnonzero(self.legal_mask(state, index))]
+
+    def observe(self, state: State, seat: int, index: int = 0, out: np.ndarray | None = None) -> np.ndarray:
+        """The observation vector of ``seat`` (float32)."""
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"seat must be 0..{self.num_players - 1}, got {seat!r}")
+        if out is None:
+            out = np.zeros(self.observation_size, dtype=np.float32)
+        K.observe(state.cards, state.ints, self.params, index, seat, out)
+        return out
+
+    def observe_dict(self, state: State, seat: int, index: int = 0) -> dict:
+        return self.obs_spec.to_dict(self.observe(state, seat, index))
+
+    # ------------------------------------------------------------------ actions
+    def action_to_string(self, action: int) -> str:
+        return self.actions.to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        return self.actions.to_id(text)
+
+    def step(self, state: State, action, index: int = 0) -> StepResult:
+        """Apply the acting player's action (an id or its text). Raises
+        :class:`IllegalActionError` (a ValueError) and changes nothing when the
+        action is out of range, not available now, names a card not held, or is a
+        wrong card with ``illegal_action="raise"``."""
+        if isinstance(action, str):
+            action = self.actions.to_id(action)
+        elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(f"an action must be an integer id or its text, got {action!r}", K.ST_OUT_OF_RANGE)
+        self._action[0] = action
+        if index == 0 and state.batch_size == 1:
+            status = K.step_game(
+                state.cards,
+                state.ints,
+                state.rng,
+                self.params,
+                0,
+                action,
+                self._rewards,
+                state.ev,
+                state.evn,
+            )
+            rewards = self._rewards[0].copy()
+        else:
+            rewards_all = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
+            status = K.step_game(
+                state.cards, state.ints, state.rng, self.params, index, action, rewards_all, state.ev, state.evn
+            )
+            rewards = rewards_all[index]
+        if status < 0:
+            raise IllegalActionError(self._refusal(state, index, int(action), status), status)
+        return StepResult(rewards, int(status), self.events(state, index))
+
+    def _refusal(self, state: State, index: int, action: int, status: int) -> str:
+        if status == K.ST_OUT_OF_RANGE:
+            return f"action id {action} out of range 0..{self.num_actions - 1}"
+        text = self.actions.strings[action]
+        if status == K.ST_GAME_OVER:
+            return f"{text!r}: the game is over; reset it first"
+        seat = self.current_player(state, index)
+        phase = int(state.ints[index, S_PHASE])
+        if status == K.ST_NOT_HELD:
+            card = text.split()[1]
+            return f"{text!r}: player {seat} does not hold {card}"
+        if status == K.ST_WRONG_REFUSED:
+            return f"{text!r}: {text.split()[1]} cannot be played now (illegal_action='raise')"
+        legal = ", ".join(self.actions.strings[a] for a in self.legal_actions(state, index))
+        if phase == PH_DRAWN:
+            what = f"the decision on the drawn card {card_to_str(int(state.ints[index, S_DRAWN]))} (play it or pass)"
+        else:
+            what = {
+                PH_PLAY: "a normal turn",
+                PH_COLOR: "naming the colour of the starting Wild",
+                PH_CHALLENGE: "the answer to a Wild Draw Four (challenge or accept)",
+                PH_CATCH: "the catch window (catch or pass)",
+            }[phase]
+        return f"{text!r} is not available to player {seat} during {what}; legal now: {legal}"
+
+
+__all__ = ["Game", "State", "StepResult", "IllegalActionError", "seed_to_rng"]

@@ -1,0 +1,1025 @@
+"""The rules, compiled: reset, legal-action mask, step and observation kernels.
+
+Every rule of RULES.md lives here, once. Each kernel works on game ``b`` of a
+batch (see :mod:`layout` for the arrays); the ``*_batch`` drivers loop over the
+batch serially, the ``*_parallel`` ones with ``prange`` over both cores. The
+single-game API, the PettingZoo env and the vector env all call these.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from .cards import FASHION_TREND, RANK_DRAW_TWO, RANK_REVERSE, RANK_SKIP, WILD, WILD_DRAW_FOUR
+from .events import (
+    EV_ACCEPT,
+    EV_CATCH,
+    EV_CHALLENGE,
+    EV_COLOR,
+    EV_DEAL,
+    EV_DEALER_DRAW,
+    EV_DECLINE,
+    EV_DRAW,
+    EV_ELIMINATED,
+    EV_EXPOSED,
+    EV_FORFEIT,
+    EV_GAME_END,
+    EV_KEEP,
+    EV_PASS,
+    EV_PLAY,
+    EV_RESHUFFLE,
+    EV_REVERSE,
+    EV_ROUND_END,
+    EV_SCORE,
+    EV_SKIP,
+    EV_STARTER,
+    EV_STARTER_RETURNED,
+    EV_TREND_FAIL,
+    EV_TREND_SHOW,
+    EV_TRUNCATED,
+    EV_UNO,
+    EV_WRONG,
+    R_BLUFF_CAUGHT,
+    R_CHALLENGE_LOST,
+    R_CHOICE,
+    R_DRAW_TWO,
+    R_STARTER_DRAW_TWO,
+    R_TREND,
+    R_UNO_CAUGHT,
+    R_WILD_DRAW_FOUR,
+    R_WRONG_CARD,
+)
+from .layout import (
+    EPISODE_ROUND,
+    ILLEGAL_LOSE,
+    ILLEGAL_RAISE,
+    O_ACTING,
+    O_ALIVE,
+    O_COLOUR,
+    O_DEALER,
+    O_DIRECTION,
+    O_DISCARD,
+    O_DRAW_SIZE,
+    O_DRAWN,
+    O_EXPOSED,
+    O_HAND,
+    O_HAND_SIZES,
+    O_PHASE,
+    O_PREV_COLOUR,
+    O_REVEAL,
+    O_REVEAL_SEAT,
+    O_SCORES,
+    O_TOP,
+    O_TREND_COLOUR,
+    O_TREND_SHOWN,
+    O_UNO_CALLED,
+    P_A_ACCEPT,
+    P_A_CATCH,
+    P_A_CHALLENGE,
+    P_A_COLOR,
+    P_A_DRAW,
+    P_A_FT,
+    P_A_LEN,
+    P_A_PASS,
+    P_A_UNO,
+    P_A_W,
+    P_A_W4,
+    P_C_DCOUNT,
+    P_C_DISCARD,
+    P_C_DRAW,
+    P_C_HANDS,
+    P_C_LEN,
+    P_C_REVEAL,
+    P_D,
+    P_EPISODE,
+    P_F,
+    P_I_ALIVE,
+    P_I_HAND_SIZE,
+    P_I_LEN,
+    P_I_OUTCOME,
+    P_I_SCORE,
+    P_I_TREND,
+    P_ILLEGAL,
+    P_MAX_STEPS,
+    P_N,
+    P_O_LEN,
+    P_PARTNERS,
+    P_REWARD,
+    P_SCORING,
+    P_TARGET,
+    P_UNO,
+    PH_CATCH,
+    PH_CHALLENGE,
+    PH_COLOR,
+    PH_DRAWN,
+    PH_OVER,
+    PH_PLAY,
+    REWARD_POINTS,
+    REWARD_WIN,
+    S_AFTER_WINDOW,
+    S_COLOUR,
+    S_CURRENT,
+    S_DEALER,
+    S_DIRECTION,
+    S_DISCARD_COUNT,
+    S_DRAW_COUNT,
+    S_DRAWN,
+    S_EPISODES,
+    S_EXPOSED,
+    S_FORFEIT,
+    S_LAST_WINNER,
+    S_N_ALIVE,
+    S_PHASE,
+    S_PREV_COLOUR,
+    S_REVEAL_OWNER,
+    S_REVEAL_VIEWER,
+    S_ROUND,
+    S_STEP,
+    S_TERMINATED,
+    S_TREND_COLOUR,
+    S_TREND_VIEWER,
+    S_TRUNCATED,
+    S_UNO_CALLED,
+    S_WD4_EXPOSED,
+    S_WD4_GUILTY,
+    S_WD4_OFFENDER,
+    S_WD4_OUT,
+    SCORING_ALTERNATIVE,
+    SCORING_STANDARD,
+    UNO_AUTO,
+    UNO_OFF,
+)
+
+HAND_START = 7  # R-SETUP-2
+
+# action kinds (as in actions.py)
+K_PLAY = 0
+K_DRAW = 1
+K_PASS = 2
+K_UNO = 3
+K_CHALLENGE = 4
+K_ACCEPT = 5
+K_CATCH = 6
+K_COLOR = 7
+
+# step status: >= 0 the action was applied, < 0 it was refused and nothing changed
+ST_OK = 0
+ST_WRONG_PENALIZED = 1
+ST_WRONG_LOST = 2
+ST_GAME_OVER = -1
+ST_OUT_OF_RANGE = -2
+ST_NOT_HELD = -3
+ST_NOT_AVAILABLE = -4
+ST_WRONG_REFUSED = -5
+
+_U12 = np.uint64(12)
+_U25 = np.uint64(25)
+_U27 = np.uint64(27)
+_U31 = np.uint64(31)
+_U33 = np.uint64(33)
+_MUL = np.uint64(0x2545F4914F6CDD1D)
+
+
+# ---------------------------------------------------------------- randomness
+@njit(cache=True)
+def rng_below(rng, b, n):
+    """Uniform integer in 0..n-1 from game b's xorshift64* generator."""
+    x = rng[b]
+    x ^= x >> _U12
+    x ^= x << _U25
+    x ^= x >> _U27
+    rng[b] = x
+    r = (x * _MUL) >> _U33
+    return np.int64((r * np.uint64(n)) >> _U31)
+
+
+@njit(cache=True)
+def shuffle_segment(cards, rng, b, start, count):
+    for i in range(count - 1, 0, -1):
+        j = rng_below(rng, b, i + 1)
+        tmp = cards[b, start + i]
+        cards[b, start + i] = cards[b, start + j]
+        cards[b, start + j] = tmp
+
+
+# ---------------------------------------------------------------- small helpers
+@njit(cache=True)
+def emit(ev, evn, b, kind, x, y, z):
+    k = evn[b]
+    if k < ev.shape[1]:
+        ev[b, k, 0] = kind
+        ev[b, k, 1] = x
+        ev[b, k, 2] = y
+        ev[b, k, 3] = z
+    evn[b] = k + 1
+
+
+@njit(cache=True)
+def next_alive(ints, P, b, seat, direction):
+    """The next seat in play from ``seat`` in ``direction``."""
+    n = P[P_N]
+    alive = P[P_I_ALIVE]
+    s = seat
+    for _ in range(n):
+        s = (s + direction) % n
+        if ints[b, alive + s] != 0:
+            return s
+    return seat
+
+
+@njit(cache=True)
+def same_team(P, s, t):
+    if P[P_PARTNERS] != 0:
+        half = P[P_N] // 2
+        return s % half == t % half
+    return s == t
+
+
+@njit(cache=True)
+def top_face(cards, ints, P, b):
+    return cards[b, P[P_C_DISCARD] + ints[b, S_DISCARD_COUNT] - 1]
+
+
+@njit(cache=True)
+def matches(cards, ints, P, b, face):
+    """A card that may be played on the discard pile (R-TURN-1); wild-type cards always."""
+    if face >= WILD:
+        return True
+    if face // 13 == ints[b, S_COLOUR]:
+        return True
+    top = top_face(cards, ints, P, b)
+    return top < WILD and top % 13 == face % 13
+
+
+@njit(cache=True)
+def holds_colour(cards, P, b, seat, colour):
+    if colour < 0:
+        return False
+    base = P[P_C_HANDS] + seat * P[P_F] + colour * 13
+    for r in range(13):
+        if cards[b, base + r] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def hand_value(cards, P, b, seat):
+    base = P[P_C_HANDS] + seat * P[P_F]
+    total = 0
+    for f in range(P[P_F]):
+        c = cards[b, base + f]
+        if c > 0:
+            if f >= WILD:
+                total += 50 * c
+            elif f % 13 < 10:
+                total += (f % 13) * c
+            else:
+                total += 20 * c
+    return total
+
+
+@njit(cache=True)
+def has_legal_play(cards, ints, P, b, seat):
+    base = P[P_C_HANDS] + seat * P[P_F]
+    for f in range(P[P_F]):
+        if cards[b, base + f] > 0 and matches(cards, ints, P, b, f):
+            return True
+    return False
+
+
+@njit(cache=True)
+def uno_available(cards, ints, P, b):
+    """D-UNO: once per turn, with exactly two cards and a legal play in this decision."""
+    if P[P_UNO] == UNO_OFF or ints[b, S_UNO_CALLED] != 0:
+        return False
+    p = ints[b, S_CURRENT]
+    if ints[b, P[P_I_HAND_SIZE] + p] != 2:
+        return False
+    phase = ints[b, S_PHASE]
+    if phase == PH_DRAWN:
+        return True
+    return phase == PH_PLAY and has_legal_play(cards, ints, P, b, p)
+
+
+@njit(cache=True)
+def begin_turn(ints, b, seat):
+    ints[b, S_CURRENT] = seat
+    ints[b, S_PHASE] = PH_PLAY
+    ints[b, S_UNO_CALLED] = 0
+    ints[b, S_DRAWN] = -1
+
+
+@njit(cache=True)
+def push_discard(cards, ints, P, b, face):
+    k = ints[b, S_DISCARD_COUNT]
+    cards[b, P[P_C_DISCARD] + k] = face
+    ints[b, S_DISCARD_COUNT] = k + 1
+    cards[b, P[P_C_DCOUNT] + face] += 1
+
+
+@njit(cache=True)
+def reshuffle(cards, ints, rng, P, b, ev, evn):
+    """R-TURN-5 / D-RESHUFFLE: keep the top discard, the rest becomes the draw pile."""
+    count = ints[b, S_DISCARD_COUNT]
+    if count <= 1:
+        return
+    discard = P[P_C_DISCARD]
+    draw = P[P_C_DRAW] + ints[b, S_DRAW_COUNT]
+    dcount = P[P_C_DCOUNT]
+    moved = count - 1
+    for i in range(moved):
+        f = cards[b, discard + i]
+        cards[b, draw + i] = f
+        cards[b, dcount + f] -= 1
+    cards[b, discard] = cards[b, discard + moved]
+    ints[b, S_DISCARD_COUNT] = 1
+    shuffle_segment(cards, rng, b, draw, moved)
+    ints[b, S_DRAW_COUNT] += moved
+    emit(ev, evn, b, EV_RESHUFFLE, moved, 0, 0)
+
+
+@njit(cache=True)
+def draw_one(cards, ints, rng, P, b, seat, reason, ev, evn):
+    """Move the top of the draw pile into a hand; -1 when no card exists (R-TURN-5)."""
+    if ints[b, S_DRAW_COUNT] == 0:
+        reshuffle(cards, ints, rng, P, b, ev, evn)
+        if ints[b, S_DRAW_COUNT] == 0:
+            return -1
+    k = ints[b, S_DRAW_COUNT] - 1
+    face = np.int64(cards[b, P[P_C_DRAW] + k])
+    ints[b, S_DRAW_COUNT] = k
+    cards[b, P[P_C_HANDS] + seat * P[P_F] + face] += 1
+    ints[b, P[P_I_HAND_SIZE] + seat] += 1
+    emit(ev, evn, b, EV_DRAW, seat, face, reason)
+    return face
+
+
+@njit(cache=True)
+def draw_cards(cards, ints, rng, P, b, seat, count, reason, ev, evn):
+    for _ in range(count):
+        if draw_one(cards, ints, rng, P, b, seat, reason, ev, evn) < 0:
+            return
+
+
+# ---------------------------------------------------------------- rounds
+@njit(cache=True)
+def clear_round_info(cards, ints, P, b):
+    n = P[P_N]
+    ints[b, S_DRAWN] = -1
+    ints[b, S_UNO_CALLED] = 0
+    ints[b, S_EXPOSED] = -1
+    ints[b, S_AFTER_WINDOW] = -1
+    ints[b, S_WD4_OFFENDER] = -1
+    ints[b, S_WD4_GUILTY] = 0
+    ints[b, S_WD4_OUT] = 0
+    ints[b, S_WD4_EXPOSED] = 0
+    ints[b, S_REVEAL_VIEWER] = -1
+    ints[b, S_REVEAL_OWNER] = -1
+    ints[b, S_TREND_VIEWER] = -1
+    ints[b, S_TREND_COLOUR] = -1
+    ints[b, S_PREV_COLOUR] = -1
+    ints[b, S_COLOUR] = -1
+    ints[b, S_DIRECTION] = 1
+    for s in range(n):
+        ints[b, P[P_I_TREND] + s] = -1
+    for f in range(P[P_F]):
+        cards[b, P[P_C_REVEAL] + f] = 0
+
+
+@njit(cache=True)
+def fill_deck(cards, P, b, start):
+    """Write the whole deck in face order at ``start``; returns the card count."""
+    k = 0
+    for f in range(P[P_F]):
+        copies = 4 if f >= WILD else (1 if f % 13 == 0 else 2)
+        for _ in range(copies):
+            cards[b, start + k] = f
+            k += 1
+    return k
+
+
+@njit(cache=True)
+def gather_and_shuffle(cards, ints, rng, P, b):
+    """All cards back into the draw pile, shuffled (R-SETUP-5)."""
+    n = P[P_N]
+    hands = P[P_C_HANDS]
+    for i in range(n * P[P_F]):
+        cards[b, hands + i] = 0
+    for s in range(n):
+        ints[b, P[P_I_HAND_SIZE] + s] = 0
+    for f in range(P[P_F]):
+        cards[b, P[P_C_DCOUNT] + f] = 0
+    ints[b, S_DISCARD_COUNT] = 0
+    count = fill_deck(cards, P, b, P[P_C_DRAW])
+    ints[b, S_DRAW_COUNT] = count
+    shuffle_segment(cards, rng, b, P[P_C_DRAW], count)
+
+
+@njit(cache=True)
+def deal_and_start(cards, ints, rng, P, b, dealer, ev, evn):
+    """Deal 7 cards one at a time from the left of the dealer, turn up the starter
+    and apply its effect (R-SETUP-2..4). The draw pile must hold the deck."""
+    clear_round_info(cards, ints, P, b)
+    ints[b, S_DEALER] = dealer
+    emit(ev, evn, b, EV_DEAL, dealer, ints[b, S_ROUND], 0)
+    draw = P[P_C_DRAW]
+    hands = P[P_C_HANDS]
+    F = P[P_F]
+    for _ in range(HAND_START):
+        seat = dealer
+        for _ in range(ints[b, S_N_ALIVE]):
+            seat = next_alive(ints, P, b, seat, 1)
+            k = ints[b, S_DRAW_COUNT] - 1
+            face = cards[b, draw + k]
+            ints[b, S_DRAW_COUNT] = k
+            cards[b, hands + seat * F + face] += 1
+            ints[b, P[P_I_HAND_SIZE] + seat] += 1
+    while True:
+        k = ints[b, S_DRAW_COUNT] - 1
+        face = np.int64(cards[b, draw + k])
+        if face == WILD_DRAW_FOUR:  # back into the pile, reshuffle, turn up another
+            emit(ev, evn, b, EV_STARTER_RETURNED, face, 0, 0)
+            shuffle_segment(cards, rng, b, draw, k + 1)
+            continue
+        ints[b, S_DRAW_COUNT] = k
+        push_discard(cards, ints, P, b, face)
+        emit(ev, evn, b, EV_STARTER, face, 0, 0)
+        break
+    first = next_alive(ints, P, b, dealer, 1)
+    if face >= WILD:  # Wild, or Fashion Trend treated like a Wild: the first player names the colour
+        ints[b, S_CURRENT] = first
+        ints[b, S_PHASE] = PH_COLOR
+        ints[b, S_UNO_CALLED] = 0
+        return
+    ints[b, S_COLOUR] = face // 13
+    rank = face % 13
+    if rank == RANK_DRAW_TWO:
+        draw_cards(cards, ints, rng, P, b, first, 2, R_STARTER_DRAW_TWO, ev, evn)
+        emit(ev, evn, b, EV_SKIP, first, 0, 0)
+        begin_turn(ints, b, next_alive(ints, P, b, first, 1))
+    elif rank == RANK_REVERSE:
+        ints[b, S_DIRECTION] = -1
+        emit(ev, evn, b, EV_REVERSE, dealer, -1, 0)
+        begin_turn(ints, b, dealer)
+    elif rank == RANK_SKIP:
+        emit(ev, evn, b, EV_SKIP, first, 0, 0)
+        begin_turn(ints, b, next_alive(ints, P, b, first, 1))
+    else:
+        begin_turn(ints, b, first)
+
+
+@njit(cache=True)
+def start_round(cards, ints, rng, P, b, dealer, ev, evn):
+    gather_and_shuffle(cards, ints, rng, P, b)
+    deal_and_start(cards, ints, rng, P, b, dealer, ev, evn)
+
+
+@njit(cache=True)
+def choose_dealer(cards, ints, rng, P, b, ev, evn):
+    """R-SETUP-1 / D-DEALER: highest number deals, action cards count 0, ties redraw."""
+    n = P[P_N]
+    count = fill_deck(cards, P, b, P[P_C_DRAW])
+    start = P[P_C_DRAW]
+    shuffle_segment(cards, rng, b, start, count)
+    tied = np.ones(n, dtype=np.bool_)
+    pos = count
+    while True:
+        best = -1
+        values = np.full(n, -1, dtype=np.int64)
+        for s in range(n):
+            if tied[s]:
+                if pos == 0:
+                    shuffle_segment(cards, rng, b, start, count)
+                    pos = count
+                pos -= 1
+                face = np.int64(cards[b, start + pos])
+                emit(ev, evn, b, EV_DEALER_DRAW, s, face, 0)
+                values[s] = face % 13 if face < WILD and face % 13 < 10 else 0
+                if values[s] > best:
+                    best = values[s]
+        winners = 0
+        dealer = -1
+        for s in range(n):
+            tied[s] = values[s] == best
+            if tied[s]:
+                winners += 1
+                dealer = s
+        if winners == 1:
+            return dealer
+
+
+@njit(cache=True)
+def reset_game(cards, ints, rng, P, b, dealer, deck_given, ev, evn):
+    """A new game. ``dealer < 0`` draws for the dealer; ``deck_given`` deals the draw
+    pile as written (top last) instead of shuffling."""
+    n = P[P_N]
+    episodes = ints[b, S_EPISODES]
+    for i in range(P[P_I_LEN]):
+        ints[b, i] = 0
+    ints[b, S_EPISODES] = episodes
+    for s in range(n):
+        ints[b, P[P_I_ALIVE] + s] = 1
+    ints[b, S_N_ALIVE] = n
+    ints[b, S_LAST_WINNER] = -1
+    ints[b, S_FORFEIT] = -1
+    for i in range(P[P_C_LEN]):
+        if not deck_given or i < P[P_C_DRAW] or i >= P[P_C_DRAW] + P[P_D]:
+            cards[b, i] = 0
+    if deck_given:
+        ints[b, S_DRAW_COUNT] = P[P_D]
+        deal_and_start(cards, ints, rng, P, b, max(dealer, 0), ev, evn)
+        return
+    if dealer < 0:
+        dealer = choose_dealer(cards, ints, rng, P, b, ev, evn)
+    start_round(cards, ints, rng, P, b, dealer, ev, evn)
+
+
+@njit(cache=True)
+def finish_game(ints, P, b, rw, ev, evn):
+    """Terminal bookkeeping once outcomes are set: rewards (R-SCORE-2) and the over phase."""
+    n = P[P_N]
+    for s in range(n):
+        o = ints[b, P[P_I_OUTCOME] + s]
+        if o > 0:
+            emit(ev, evn, b, EV_GAME_END, s, 0, 0)
+        if P[P_REWARD] == REWARD_WIN and ints[b, P[P_I_ALIVE] + s] != 0:
+            rw[b, s] += o
+    ints[b, S_TERMINATED] = 1
+    ints[b, S_PHASE] = PH_OVER
+    ints[b, S_CURRENT] = -1
+
+
+@njit(cache=True)
+def end_round(cards, ints, rng, P, b, winner, rw, ev, evn):
+    """R-END-1, R-SCORE, R-VAR-ALT/PARTNERS/CHALLENGE: score, then next round or game end."""
+    n = P[P_N]
+    alive = P[P_I_ALIVE]
+    score = P[P_I_SCORE]
+    scoring = P[P_SCORING]
+    ints[b, S_LAST_WINNER] = winner
+    if scoring == SCORING_STANDARD:
+        points = 0
+        for s in range(n):
+            if ints[b, alive + s] != 0 and not same_team(P, s, winner):
+                points += hand_value(cards, P, b, s)
+        emit(ev, evn, b, EV_ROUND_END, winner, points, 0)
+        for s in range(n):
+            if same_team(P, s, winner):
+                ints[b, score + s] += points
+                emit(ev, evn, b, EV_SCORE, s, points, ints[b, score + s])
+                if P[P_REWARD] == REWARD_POINTS:
+                    rw[b, s] += points
+    else:
+        emit(ev, evn, b, EV_ROUND_END, winner, 0, 0)
+        for s in range(n):
+            if ints[b, alive + s] != 0:
+                points = hand_value(cards, P, b, s)
+                ints[b, score + s] += points
+                emit(ev, evn, b, EV_SCORE, s, points, ints[b, score + s])
+                if P[P_REWARD] == REWARD_POINTS:
+                    rw[b, s] -= points
+    outcome = P[P_I_OUTCOME]
+    target = P[P_TARGET]
+    over = False
+    if P[P_EPISODE] == EPISODE_ROUND or scoring == SCORING_STANDARD:
+        if P[P_EPISODE] == EPISODE_ROUND or ints[b, score + winner] >= target:
+            over = True
+            for s in range(n):
+                if ints[b, alive + s] != 0:
+                    ints[b, outcome + s] = 1 if same_team(P, s, winner) else -1
+    elif scoring == SCORING_ALTERNATIVE:
+        lowest = 1 << 30
+        reached = False
+        for s in range(n):
+            v = ints[b, score + s]
+            reached = reached or v >= target
+            lowest = min(lowest, v)
+        if reached:
+            over = True
+            for s in range(n):
+                ints[b, outcome + s] = 1 if ints[b, score + s] == lowest else -1
+    else:  # Challenge UNO: eliminate everyone at the target at once
+        for s in range(n):
+            if ints[b, alive + s] != 0 and ints[b, score + s] >= target:
+                ints[b, alive + s] = 0
+                ints[b, S_N_ALIVE] -= 1
+                ints[b, outcome + s] = -1
+                if P[P_REWARD] == REWARD_WIN:
+                    rw[b, s] -= 1
+                emit(ev, evn, b, EV_ELIMINATED, s, 0, 0)
+        if ints[b, S_N_ALIVE] == 1:
+            over = True
+            for s in range(n):
+                if ints[b, alive + s] != 0:
+                    ints[b, outcome + s] = 1
+    if over:
+        finish_game(ints, P, b, rw, ev, evn)
+        return
+    ints[b, S_ROUND] += 1
+    dealer = next_alive(ints, P, b, ints[b, S_DEALER], 1)
+    start_round(cards, ints, rng, P, b, dealer, ev, evn)
+
+
+# ---------------------------------------------------------------- turns
+@njit(cache=True)
+def finish_turn(cards, ints, rng, P, b, player, following, exposed, ev, evn):
+    """After a card's effects: the catch window (R-UNO-2, D-WINDOW) or the next turn."""
+    if not exposed:
+        begin_turn(ints, b, following)
+        return
+    emit(ev, evn, b, EV_EXPOSED, player, 0, 0)
+    if P[P_UNO] == UNO_AUTO:
+        emit(ev, evn, b, EV_CATCH, -1, player, 0)
+        draw_cards(cards, ints, rng, P, b, player, 2, R_UNO_CAUGHT, ev, evn)
+        begin_turn(ints, b, following)
+        return
+    ints[b, S_EXPOSED] = player
+    ints[b, S_AFTER_WINDOW] = following
+    ints[b, S_PHASE] = PH_CATCH
+    ints[b, S_CURRENT] = next_alive(ints, P, b, player, ints[b, S_DIRECTION])
+    ints[b, S_UNO_CALLED] = 0
+    ints[b, S_DRAWN] = -1
+
+
+@njit(cache=True)
+def close_window(ints, b):
+    following = ints[b, S_AFTER_WINDOW]
+    ints[b, S_EXPOSED] = -1
+    ints[b, S_AFTER_WINDOW] = -1
+    begin_turn(ints, b, following)
+
+
+@njit(cache=True)
+def fashion_trend(cards, ints, rng, P, b, player, colour, ev, evn):
+    """R-VAR-FASHION / D-FT-LAST: each other player in turn shows their lowest card of
+    the colour to the player; the first who cannot draws 2 and the trend stops."""
+    n = P[P_N]
+    for s in range(n):
+        ints[b, P[P_I_TREND] + s] = -1
+    ints[b, S_TREND_VIEWER] = player
+    ints[b, S_TREND_COLOUR] = colour
+    direction = ints[b, S_DIRECTION]
+    base = P[P_C_HANDS]
+    F = P[P_F]
+    s = next_alive(ints, P, b, player, direction)
+    while s != player:
+        shown = -1
+        for r in range(13):
+            if cards[b, base + s * F + colour * 13 + r] > 0:
+                shown = colour * 13 + r
+                break
+        if shown < 0:
+            emit(ev, evn, b, EV_TREND_FAIL, s, 0, 0)
+            draw_cards(cards, ints, rng, P, b, s, 2, R_TREND, ev, evn)
+            return
+        ints[b, P[P_I_TREND] + s] = shown
+        emit(ev, evn, b, EV_TREND_SHOW, s, shown, player)
+        s = next_alive(ints, P, b, s, direction)
+
+
+@njit(cache=True)
+def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
+    """A legal play and all its effects (R-TURN, R-ACT, R-WD4, R-2P, R-END)."""
+    n_alive = ints[b, S_N_ALIVE]
+    previous = ints[b, S_COLOUR]
+    guilty = face == WILD_DRAW_FOUR and holds_colour(cards, P, b, player, previous)
+    cards[b, P[P_C_HANDS] + player * P[P_F] + face] -= 1
+    size = ints[b, P[P_I_HAND_SIZE] + player] - 1
+    ints[b, P[P_I_HAND_SIZE] + player] = size
+    push_discard(cards, ints, P, b, face)
+    ints[b, S_PREV_COLOUR] = previous
+    ints[b, S_DRAWN] = -1
+    emit(ev, evn, b, EV_PLAY, player, face, colour if face >= WILD else -1)
+    went_out = size == 0
+    exposed = size == 1 and ints[b, S_UNO_CALLED] == 0 and P[P_UNO] != UNO_OFF
+    direction = ints[b, S_DIRECTION]
+    if face >= WILD:
+        ints[b, S_COLOUR] = colour
+        if face == WILD_DRAW_FOUR:  # the target decides first (R-WD4-3, R-END-2)
+            ints[b, S_WD4_OFFENDER] = player
+            ints[b, S_WD4_GUILTY] = 1 if guilty else 0
+            ints[b, S_WD4_OUT] = 1 if went_out else 0
+            ints[b, S_WD4_EXPOSED] = 1 if exposed else 0
+            ints[b, S_PHASE] = PH_CHALLENGE
+            ints[b, S_CURRENT] = next_alive(ints, P, b, player, direction)
+            ints[b, S_UNO_CALLED] = 0
+            return
+        if went_out:
+            end_round(cards, ints, rng, P, b, player, rw, ev, evn)
+            return
+        if face == FASHION_TREND:
+            fashion_trend(cards, ints, rng, P, b, player, colour, ev, evn)
+        finish_turn(cards, ints, rng, P, b, player, next_alive(ints, P, b, player, direction), exposed, ev, evn)
+        return
+    ints[b, S_COLOUR] = face // 13
+    rank = face % 13
+    if rank == RANK_SKIP:
+        skipped = next_alive(ints, P, b, player, direction)
+        emit(ev, evn, b, EV_SKIP, skipped, 0, 0)
+        following = next_alive(ints, P, b, skipped, direction)
+    elif rank == RANK_REVERSE:
+        direction = -direction
+        ints[b, S_DIRECTION] = direction
+        emit(ev, evn, b, EV_REVERSE, player, direction, 0)
+        following = player if n_alive == 2 else next_alive(ints, P, b, player, direction)
+    elif rank == RANK_DRAW_TWO:
+        target = next_alive(ints, P, b, player, direction)
+        draw_cards(cards, ints, rng, P, b, target, 2, R_DRAW_TWO, ev, evn)
+        emit(ev, evn, b, EV_SKIP, target, 0, 0)
+        following = next_alive(ints, P, b, target, direction)
+    else:
+        following = next_alive(ints, P, b, player, direction)
+    if went_out:
+        end_round(cards, ints, rng, P, b, player, rw, ev, evn)
+        return
+    finish_turn(cards, ints, rng, P, b, player, following, exposed, ev, evn)
+
+
+@njit(cache=True)
+def resolve_challenge(cards, ints, rng, P, b, challenge, rw, ev, evn):
+    """R-WD4-3/4: the target accepts (draws 4) or challenges (hand shown to it only)."""
+    target = ints[b, S_CURRENT]
+    offender = ints[b, S_WD4_OFFENDER]
+    went_out = ints[b, S_WD4_OUT] != 0
+    exposed = ints[b, S_WD4_EXPOSED] != 0
+    direction = ints[b, S_DIRECTION]
+    if not challenge:
+        emit(ev, evn, b, EV_ACCEPT, target, offender, 0)
+        draw_cards(cards, ints, rng, P, b, target, 4, R_WILD_DRAW_FOUR, ev, evn)
+        emit(ev, evn, b, EV_SKIP, target, 0, 0)
+        following = next_alive(ints, P, b, target, direction)
+    else:
+        guilty = ints[b, S_WD4_GUILTY] != 0
+        F = P[P_F]
+        base = P[P_C_HANDS] + offender * F
+        for f in range(F):
+            cards[b, P[P_C_REVEAL] + f] = cards[b, base + f]
+        ints[b, S_REVEAL_VIEWER] = target
+        ints[b, S_REVEAL_OWNER] = offender
+        emit(ev, evn, b, EV_CHALLENGE, target, offender, 1 if guilty else 0)
+        if guilty:
+            draw_cards(cards, ints, rng, P, b, offender, 4, R_BLUFF_CAUGHT, ev, evn)
+            following = target
+            exposed = False
+        else:
+            draw_cards(cards, ints, rng, P, b, target, 6, R_CHALLENGE_LOST, ev, evn)
+            emit(ev, evn, b, EV_SKIP, target, 0, 0)
+            following = next_alive(ints, P, b, target, direction)
+    ints[b, S_WD4_OFFENDER] = -1
+    ints[b, S_WD4_GUILTY] = 0
+    ints[b, S_WD4_OUT] = 0
+    ints[b, S_WD4_EXPOSED] = 0
+    if went_out:
+        end_round(cards, ints, rng, P, b, offender, rw, ev, evn)
+    else:
+        finish_turn(cards, ints, rng, P, b, offender, following, exposed, ev, evn)
+
+
+@njit(cache=True)
+def decode_action(P, action):
+    """(kind, face, colour) of an action id (see actions.py for the table)."""
+    if action < WILD:
+        return K_PLAY, action, action // 13
+    if action < P[P_A_DRAW]:
+        if P[P_A_FT] >= 0 and action >= P[P_A_FT]:
+            return K_PLAY, FASHION_TREND, action - P[P_A_FT]
+        if action >= P[P_A_W4]:
+            return K_PLAY, WILD_DRAW_FOUR, action - P[P_A_W4]
+        return K_PLAY, WILD, action - P[P_A_W]
+    if action >= P[P_A_COLOR]:
+        return K_COLOR, -1, action - P[P_A_COLOR]
+    if action == P[P_A_DRAW]:
+        return K_DRAW, -1, -1
+    if action == P[P_A_PASS]:
+        return K_PASS, -1, -1
+    if action == P[P_A_UNO]:
+        return K_UNO, -1, -1
+    if action == P[P_A_CHALLENGE]:
+        return K_CHALLENGE, -1, -1
+    if action == P[P_A_ACCEPT]:
+        return K_ACCEPT, -1, -1
+    return K_CATCH, -1, -1
+
+
+@njit(cache=True)
+def step_game(cards, ints, rng, P, b, action, rw, ev, evn):
+    """Apply one action of the acting player to game b. Returns a status; a negative
+    status means the action was refused and the state is unchanged."""
+    n = P[P_N]
+    for s in range(n):
+        rw[b, s] = 0.0
+    evn[b] = 0
+    phase = ints[b, S_PHASE]
+    if phase == PH_OVER:
+        return ST_GAME_OVER
+    if action < 0 or action >= P[P_A_LEN]:
+        return ST_OUT_OF_RANGE
+    kind, face, colour = decode_action(P, action)
+    player = ints[b, S_CURRENT]
+    direction = ints[b, S_DIRECTION]
+    status = ST_OK
+    if phase == PH_PLAY or phase == PH_DRAWN:
+        if kind == K_PLAY:
+            if face >= P[P_F] or cards[b, P[P_C_HANDS] + player * P[P_F] + face] == 0:
+                return ST_NOT_HELD
+            if phase == PH_PLAY:
+                legal = face == WILD_DRAW_FOUR or matches(cards, ints, P, b, face)
+            else:
+                legal = face == ints[b, S_DRAWN]
+            if legal:
+                play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
+            elif P[P_ILLEGAL] == ILLEGAL_RAISE:
+                return ST_WRONG_REFUSED
+            elif P[P_ILLEGAL] == ILLEGAL_LOSE:
+                emit(ev, evn, b, EV_FORFEIT, player, face, 0)
+                ints[b, S_FORFEIT] = player
+                ints[b, P[P_I_OUTCOME] + player] = -1
+                rw[b, player] = -1.0
+                ints[b, S_TERMINATED] = 1
+                ints[b, S_PHASE] = PH_OVER
+                ints[b, S_CURRENT] = -1
+                status = ST_WRONG_LOST
+            else:  # R-WRONG-1: taken back, draw 2, the turn passes
+                emit(ev, evn, b, EV_WRONG, player, face, 0)
+                draw_cards(cards, ints, rng, P, b, player, 2, R_WRONG_CARD, ev, evn)
+                begin_turn(ints, b, next_alive(ints, P, b, player, direction))
+                status = ST_WRONG_PENALIZED
+        elif kind == K_DRAW and phase == PH_PLAY:
+            drawn = draw_one(cards, ints, rng, P, b, player, R_CHOICE, ev, evn)
+            if drawn >= 0 and matches(cards, ints, P, b, drawn):  # D-DRAWN
+                ints[b, S_PHASE] = PH_DRAWN
+                ints[b, S_DRAWN] = drawn
+            else:
+                emit(ev, evn, b, EV_KEEP, player, 0, 0)
+                begin_turn(ints, b, next_alive(ints, P, b, player, direction))
+        elif kind == K_PASS and phase == PH_DRAWN:
+            emit(ev, evn, b, EV_PASS, player, 0, 0)
+            begin_turn(ints, b, next_alive(ints, P, b, player, direction))
+        elif kind == K_UNO and uno_available(cards, ints, P, b):
+            ints[b, S_UNO_CALLED] = 1
+            emit(ev, evn, b, EV_UNO, player, 0, 0)
+        else:
+            return ST_NOT_AVAILABLE
+    elif phase == PH_COLOR:
+        if kind != K_COLOR:
+            return ST_NOT_AVAILABLE
+        ints[b, S_COLOUR] = colour
+        emit(ev, evn, b, EV_COLOR, player, colour, 0)
+        begin_turn(ints, b, player)
+    elif phase == PH_CHALLENGE:
+        if kind != K_CHALLENGE and kind != K_ACCEPT:
+            return ST_NOT_AVAILABLE
+        resolve_challenge(cards, ints, rng, P, b, kind == K_CHALLENGE, rw, ev, evn)
+    else:  # catch window
+        if kind == K_CATCH:
+            exposed = ints[b, S_EXPOSED]
+            emit(ev, evn, b, EV_CATCH, player, exposed, 0)
+            draw_cards(cards, ints, rng, P, b, exposed, 2, R_UNO_CAUGHT, ev, evn)
+            close_window(ints, b)
+        elif kind == K_PASS:
+            emit(ev, evn, b, EV_DECLINE, player, 0, 0)
+            asked = next_alive(ints, P, b, player, direction)
+            if asked == ints[b, S_EXPOSED]:
+                close_window(ints, b)
+            else:
+                ints[b, S_CURRENT] = asked
+        else:
+            return ST_NOT_AVAILABLE
+    ints[b, S_STEP] += 1
+    if ints[b, S_PHASE] != PH_OVER and ints[b, S_STEP] >= P[P_MAX_STEPS]:
+        ints[b, S_TRUNCATED] = 1
+        ints[b, S_PHASE] = PH_OVER
+        ints[b, S_CURRENT] = -1
+        emit(ev, evn, b, EV_TRUNCATED, 0, 0, 0)
+    if ints[b, S_PHASE] == PH_OVER:
+        ints[b, S_EPISODES] += 1
+    return status
+
+
+# ---------------------------------------------------------------- mask and observation
+@njit(cache=True)
+def legal_mask(cards, ints, P, b, out):
+    """Write the acting player's legal actions (1) into ``out`` (length = actions)."""
+    for a in range(P[P_A_LEN]):
+        out[a] = 0
+    phase = ints[b, S_PHASE]
+    if phase == PH_OVER:
+        return
+    if phase == PH_COLOR:
+        for c in range(4):
+            out[P[P_A_COLOR] + c] = 1
+        return
+    if phase == PH_CHALLENGE:
+        out[P[P_A_CHALLENGE]] = 1
+        out[P[P_A_ACCEPT]] = 1
+        return
+    if phase == PH_CATCH:
+        out[P[P_A_CATCH]] = 1
+        out[P[P_A_PASS]] = 1
+        return
+    player = ints[b, S_CURRENT]
+    base = P[P_C_HANDS] + player * P[P_F]
+    if phase == PH_DRAWN:
+        out[P[P_A_PASS]] = 1
+        faces_from = ints[b, S_DRAWN]
+        faces_to = faces_from + 1
+    else:
+        out[P[P_A_DRAW]] = 1
+        faces_from = 0
+        faces_to = P[P_F]
+    for f in range(faces_from, faces_to):
+        if cards[b, base + f] > 0 and matches(cards, ints, P, b, f):
+            if f < WILD:
+                out[f] = 1
+            else:
+                first = P[P_A_W] if f == WILD else (P[P_A_W4] if f == WILD_DRAW_FOUR else P[P_A_FT])
+                for c in range(4):
+                    out[first + c] = 1
+    if uno_available(cards, ints, P, b):
+        out[P[P_A_UNO]] = 1
+
+
+@njit(cache=True)
+def observe(cards, ints, P, b, observer, out):
+    """Write what ``observer`` knows into ``out`` (length = observation size)."""
+    for i in range(P[P_O_LEN]):
+        out[i] = 0.0
+    n = P[P_N]
+    F = P[P_F]
+    hand = P[P_C_HANDS] + observer * F
+    for f in range(F):
+        out[P[O_HAND] + f] = cards[b, hand + f]
+        out[P[O_DISCARD] + f] = cards[b, P[P_C_DCOUNT] + f]
+    if ints[b, S_DISCARD_COUNT] > 0:
+        out[P[O_TOP] + top_face(cards, ints, P, b)] = 1.0
+    if ints[b, S_COLOUR] >= 0:
+        out[P[O_COLOUR] + ints[b, S_COLOUR]] = 1.0
+    if ints[b, S_PREV_COLOUR] >= 0:
+        out[P[O_PREV_COLOUR] + ints[b, S_PREV_COLOUR]] = 1.0
+    out[P[O_DIRECTION]] = ints[b, S_DIRECTION]
+    phase = ints[b, S_PHASE]
+    out[P[O_PHASE] + phase] = 1.0
+    current = ints[b, S_CURRENT]
+    if current >= 0:
+        out[P[O_ACTING] + (current - observer) % n] = 1.0
+    out[P[O_DEALER] + (ints[b, S_DEALER] - observer) % n] = 1.0
+    for s in range(n):
+        r = (s - observer) % n
+        out[P[O_HAND_SIZES] + r] = ints[b, P[P_I_HAND_SIZE] + s]
+        out[P[O_SCORES] + r] = ints[b, P[P_I_SCORE] + s]
+        out[P[O_ALIVE] + r] = ints[b, P[P_I_ALIVE] + s]
+    out[P[O_DRAW_SIZE]] = ints[b, S_DRAW_COUNT]
+    if phase == PH_DRAWN and current == observer:
+        out[P[O_DRAWN] + ints[b, S_DRAWN]] = 1.0
+    out[P[O_UNO_CALLED]] = ints[b, S_UNO_CALLED]
+    if ints[b, S_EXPOSED] >= 0:
+        out[P[O_EXPOSED] + (ints[b, S_EXPOSED] - observer) % n] = 1.0
+    if ints[b, S_REVEAL_VIEWER] == observer:
+        for f in range(F):
+            out[P[O_REVEAL] + f] = cards[b, P[P_C_REVEAL] + f]
+        out[P[O_REVEAL_SEAT] + (ints[b, S_REVEAL_OWNER] - observer) % n] = 1.0
+    if P[O_TREND_COLOUR] >= 0 and ints[b, S_TREND_VIEWER] == observer:
+        out[P[O_TREND_COLOUR] + ints[b, S_TREND_COLOUR]] = 1.0
+        for s in range(n):
+            shown = ints[b, P[P_I_TREND] + s]
+            if shown >= 0:
+                out[P[O_TREND_SHOWN] + ((s - observer) % n) * 13 + shown % 13] = 1.0
+
+
+# ---------------------------------------------------------------- batch drivers
+@njit(cache=True)
+def reset_batch(cards, ints, rng, P, dealers, ev, evn):
+    for b in range(cards.shape[0]):
+        evn[b] = 0
+        reset_game(cards, ints, rng, P, b, dealers[b], False, ev, evn)
+
+
+@njit(cache=True)
+def reset_from_deck(cards, ints, rng, P, b, dealer, ev, evn):
+    evn[b] = 0
+    reset_game(cards, ints, rng, P, b, dealer, True, ev, evn)
+
+
+@njit(cache=True)
+def step_batch(cards, ints, rng, P, actions, rw, ev, evn, status):
+    for b in range(cards.shape[0]):
+        status[b] = step_game(cards, ints, rng, P, b, actions[b], rw, ev, evn)
+
+
+@njit(cache=True)
+def mask_batch(cards, ints, P, out):
+    for b in range(cards.shape[0]):
+        legal_mask(cards, ints, P, b, out[b])
+
+
+@njit(cache=True)
+def observe_batch(cards, ints, P, observers, out):
+    for b in range(cards.shape[0]):
+        observe(cards, ints, P, b, observers[b], out[b])
+
+
+@njit(cache=True, parallel=True)
+def step_parallel(cards, ints, rng, P, actions, rw, ev, evn, status):
+    for b in prange(cards.shape[0]):
+        status[b] = step_game(cards, ints, rng, P, b, actions[b], rw, ev, evn)

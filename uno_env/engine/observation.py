@@ -1,0 +1,190 @@
+"""The observation: one flat float32 vector built from a list of named slices.
+
+The same list gives the offsets the compiled kernel writes to, the dict view for
+humans and notebooks, the text view, the bounds of the observation space and the
+table in the docs. Seats are relative to the observer: index 0 is the observer,
+1 the next seat clockwise, and so on.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .cards import CARD_VALUES, COLOURS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces
+from .config import RuleConfig
+
+PHASE_NAMES = ("play", "drawn", "color", "challenge", "catch", "over")
+
+
+@dataclass(frozen=True)
+class ObsSlice:
+    name: str
+    size: int
+    low: float
+    high: np.ndarray
+    description: str
+    labels: tuple[str, ...]
+    offset: int = 0
+
+    @property
+    def stop(self) -> int:
+        return self.offset + self.size
+
+
+# every slice name the kernel knows, in observation order
+SLICE_NAMES = (
+    "hand",
+    "top_card",
+    "colour",
+    "previous_colour",
+    "direction",
+    "phase",
+    "acting",
+    "dealer",
+    "hand_sizes",
+    "scores",
+    "alive",
+    "draw_pile_size",
+    "discard_pile",
+    "drawn_card",
+    "uno_called",
+    "exposed",
+    "challenge_reveal",
+    "challenge_reveal_seat",
+    "trend_colour",
+    "trend_shown",
+)
+
+
+def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
+    """The slices of a configuration's observation, with their offsets."""
+    n = config.num_players
+    faces = num_faces(config.deck)
+    counts = deck_counts(config.deck).astype(np.float32)
+    deck_size = float(counts.sum())
+    face_labels = tuple(card_to_str(f) for f in range(faces))
+    seat_labels = tuple(f"seat+{i}" if i else "self" for i in range(n))
+    colour_labels = tuple(COLOURS)
+    total_value = float((CARD_VALUES[:faces] * counts).sum())
+    max_score = float(config.target_score - 1) + total_value
+
+    def full(size: int, value: float) -> np.ndarray:
+        return np.full(size, value, dtype=np.float32)
+
+    spec = [
+        ("hand", faces, 0, counts, "own hand: copies held of each card face", face_labels),
+        ("top_card", faces, 0, full(faces, 1), "one-hot face of the top discard", face_labels),
+        ("colour", 4, 0, full(4, 1), "current colour, one-hot (none while a starting Wild waits)", colour_labels),
+        (
+            "previous_colour",
+            4,
+            0,
+            full(4, 1),
+            "colour in force before the top card was played (judges a Wild Draw Four)",
+            colour_labels,
+        ),
+        ("direction", 1, -1, full(1, 1), "+1 clockwise (seat+1 plays next), -1 counter-clockwise", ("direction",)),
+        ("phase", len(PHASE_NAMES), 0, full(len(PHASE_NAMES), 1), "decision phase, one-hot", PHASE_NAMES),
+        ("acting", n, 0, full(n, 1), "seat whose decision it is, one-hot", seat_labels),
+        ("dealer", n, 0, full(n, 1), "dealer of this round, one-hot", seat_labels),
+        ("hand_sizes", n, 0, full(n, deck_size), "cards held by each seat", seat_labels),
+        (
+            "scores",
+            n,
+            0,
+            full(n, max_score),
+            "game score of each seat (a team's score on both partners)",
+            seat_labels,
+        ),
+        ("alive", n, 0, full(n, 1), "1 while the seat is in the game (Challenge UNO eliminates)", seat_labels),
+        ("draw_pile_size", 1, 0, full(1, deck_size), "cards in the draw pile", ("draw_pile_size",)),
+        (
+            "discard_pile",
+            faces,
+            0,
+            counts,
+            "copies of each face in the discard pile (played since the last reshuffle)",
+            face_labels,
+        ),
+        ("drawn_card", faces, 0, full(faces, 1), "the card just drawn, when deciding whether to play it", face_labels),
+        ("uno_called", 1, 0, full(1, 1), "the acting player has called UNO this turn", ("uno_called",)),
+        ("exposed", n, 0, full(n, 1), "seat exposed with one card and no UNO call (catch window)", seat_labels),
+        (
+            "challenge_reveal",
+            faces,
+            0,
+            counts,
+            "hand of a Wild Draw Four player shown to this observer by its challenge",
+            face_labels,
+        ),
+        ("challenge_reveal_seat", n, 0, full(n, 1), "whose hand challenge_reveal shows, one-hot", seat_labels),
+    ]
+    if config.deck == "fashion_trend":
+        spec += [
+            ("trend_colour", 4, 0, full(4, 1), "colour of the last Fashion Trend this observer played", colour_labels),
+            (
+                "trend_shown",
+                n * 13,
+                0,
+                full(n * 13, 1),
+                "rank each seat showed to this observer for that trend, one-hot per seat",
+                tuple(f"{s}:{r}" for s in seat_labels for r in RANK_SYMBOLS),
+            ),
+        ]
+    slices = []
+    offset = 0
+    for name, size, low, high, description, labels in spec:
+        assert len(labels) == size and len(high) == size, name
+        slices.append(ObsSlice(name, size, float(low), np.asarray(high, np.float32), description, labels, offset))
+        offset += size
+    return tuple(slices)
+
+
+class ObservationSpec:
+    """Offsets, bounds and views of a configuration's observation vector."""
+
+    def __init__(self, config: RuleConfig):
+        self.config = config
+        self.slices = observation_slices(config)
+        self.by_name = {s.name: s for s in self.slices}
+        self.size = self.slices[-1].stop
+        self.low = np.concatenate([np.full(s.size, s.low, np.float32) for s in self.slices])
+        self.high = np.concatenate([s.high for s in self.slices])
+
+    def offset(self, name: str) -> int:
+        """Offset of a slice, -1 when the configuration has none."""
+        return self.by_name[name].offset if name in self.by_name else -1
+
+    def to_dict(self, vector: np.ndarray) -> dict[str, np.ndarray]:
+        """Slice name to its part of an observation vector."""
+        vector = np.asarray(vector)
+        if vector.shape != (self.size,):
+            raise ValueError(f"expected an observation of shape ({self.size},), got {vector.shape}")
+        view = {s.name: vector[s.offset : s.stop] for s in self.slices}
+        if "trend_shown" in view:
+            view["trend_shown"] = view["trend_shown"].reshape(self.config.num_players, 13)
+        return view
+
+    def to_text(self, vector: np.ndarray) -> str:
+        """A readable summary of an observation: one line per slice, zeros left out."""
+        lines = []
+        for s in self.slices:
+            part = np.asarray(vector)[s.offset : s.stop]
+            items = [
+                f"{label}={value:g}" if value != 1 or s.high.max() != 1 else label
+                for label, value in zip(s.labels, part)
+                if value != 0
+            ]
+            lines.append(f"{s.name:22s} {' '.join(items) if items else '-'}")
+        return "\n".join(lines)
+
+    def markdown_table(self) -> str:
+        """The observation table of the docs, generated from the slices."""
+        rows = ["| slice | offset | size | range | meaning |", "|---|---|---|---|---|"]
+        for s in self.slices:
+            rows.append(
+                f"| `{s.name}` | {s.offset} | {s.size} | {s.low:g}..{float(s.high.max()):g} | {s.description} |"
+            )
+        return "\n".join(rows)
