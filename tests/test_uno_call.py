@@ -52,7 +52,9 @@ def test_r_uno_2_first_catch_makes_the_exposed_player_draw_2():
     assert of_type(events, "exposed") == [{"type": "exposed", "seat": 0}]
     assert game.phase(state) == "catch" and game.current_player(state) == 1
     assert legal(game, state) == {"catch", "pass"}
-    assert game.observe_dict(state, 2)["exposed"][2] == 1  # seat 0 is two seats on from seat 2
+    seen = game.observe_dict(state, 2)
+    assert seen["exposed"].tolist() == [0, 0, 1, 0]  # seat 0 is two seats on from seat 2
+    assert seen["after_window"].tolist() == [0, 0, 0, 1]  # seat 1 plays when the window closes
     act(game, state, "pass")
     assert game.current_player(state) == 2
     events = act(game, state, "catch")
@@ -102,6 +104,7 @@ def test_d_window_bluffer_caught_by_the_challenge_is_no_longer_exposed():
     assert not of_type(events, "exposed") and game.phase(state) == "play"
     state = setup(game, [["B2", "W+4"], ["Y1"], ["G1"]], ["R7"])
     act(game, state, "play W+4 G")
+    assert game.observe_dict(state, 1)["exposed"].tolist() == [0, 0, 1]  # public while the challenge waits
     events = act(game, state, "accept")
     assert of_type(events, "exposed") and game.phase(state) == "catch" and game.current_player(state) == 1
 

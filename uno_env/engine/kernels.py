@@ -55,6 +55,7 @@ from .layout import (
     ILLEGAL_LOSE,
     ILLEGAL_RAISE,
     O_ACTING,
+    O_AFTER_WINDOW,
     O_ALIVE,
     O_COLOUR,
     O_DEALER,
@@ -975,6 +976,9 @@ def observe(cards, ints, P, b, observer, out):
     out[P[O_UNO_CALLED]] = ints[b, S_UNO_CALLED]
     if ints[b, S_EXPOSED] >= 0:
         out[P[O_EXPOSED] + (ints[b, S_EXPOSED] - observer) % n] = 1.0
+        out[P[O_AFTER_WINDOW] + (ints[b, S_AFTER_WINDOW] - observer) % n] = 1.0
+    elif phase == PH_CHALLENGE and ints[b, S_WD4_EXPOSED] != 0:
+        out[P[O_EXPOSED] + (ints[b, S_WD4_OFFENDER] - observer) % n] = 1.0
     if ints[b, S_REVEAL_VIEWER] == observer:
         for f in range(F):
             out[P[O_REVEAL] + f] = cards[b, P[P_C_REVEAL] + f]

@@ -156,6 +156,7 @@ P_O_FIRST = 35  # then one offset per name of SLICE_NAMES (-1 when absent)
     O_DRAWN,
     O_UNO_CALLED,
     O_EXPOSED,
+    O_AFTER_WINDOW,
     O_REVEAL,
     O_REVEAL_SEAT,
     O_TREND_COLOUR,
