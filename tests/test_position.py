@@ -103,3 +103,15 @@ def test_same_seed_same_game_in_separate_processes():
     first = game.position(state)
     assert game.position(game.init(seed=2024)) == first
     assert game.position(game.init(seed=2025)) != first
+
+
+def test_reset_without_seed_continues_the_generator():
+    game = Game(num_players=3)
+    a = game.init(seed=99)
+    b = game.init(seed=99)
+    game.reset(a)
+    game.reset(b)
+    assert game.position(a) == game.position(b)
+    assert game.position(a) != game.position(game.init(seed=99))
+    game.reset(a, seed=99)
+    assert game.position(a) == game.position(game.init(seed=99))

@@ -159,18 +159,19 @@ class Game:
     def init(self, seed: int | None = None, dealer: int | None = None) -> State:
         """A new game. Without a dealer, the dealer is drawn for (R-SETUP-1)."""
         state = self.new_state()
-        state.rng[0] = seed_to_rng(fresh_seed() if seed is None else seed)
-        dealer = self._check_dealer(dealer)
-        K.reset_batch(
-            state.cards,
-            state.ints,
-            state.rng,
-            self.params,
-            np.array([dealer], np.int64),
-            state.ev,
-            state.evn,
-        )
+        self.reset(state, fresh_seed() if seed is None else seed, dealer)
         return state
+
+    def reset(self, state: State, seed: int | None = None, dealer: int | None = None, index: int = 0) -> None:
+        """Start a new game in place. With a seed the generator is seeded; without one it
+        continues, so that a seeded first reset fixes every later game too."""
+        dealer = self._check_dealer(dealer)
+        if seed is not None:
+            state.rng[index] = seed_to_rng(seed)
+        elif state.rng[index] == 0:
+            state.rng[index] = seed_to_rng(fresh_seed())
+        state.evn[index] = 0
+        K.reset_game(state.cards, state.ints, state.rng, self.params, index, dealer, False, state.ev, state.evn)
 
     def init_from_deck(self, deck, dealer: int | None = 0, seed: int | None = None) -> State:
         """A new game dealt from an explicit deck order (card texts, top first): one card
