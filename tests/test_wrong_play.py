@@ -38,6 +38,10 @@ def test_r_wrong_1_lose_setting_ends_the_game():
     assert game.is_over(state) and game.is_terminated(state)
     assert list(result.rewards) == [-1, 0, 0]
     assert game.position(state)["forfeit"] == 0
+    state = setup(game, [["G9", "R2", "B4"], ["Y1"], ["G1"]], ["R7"])
+    result = game.step(state, "challenge")  # any masked-out action loses in this setting
+    assert result.status == 2 and game.is_over(state) and list(result.rewards) == [-1, 0, 0]
+    assert result.events[0] == {"type": "forfeit", "seat": 0, "card": None}
 
 
 def test_d_wrong_card_from_hand_after_drawing_is_a_wrong_card():

@@ -38,9 +38,10 @@ class RuleConfig:
     uno_call: str = "window"
     """``"window"`` (others may catch), ``"auto"`` (always caught) or ``"off"`` (R-UNO-4)."""
     illegal_action: str = "penalty"
-    """A held card that does not match: ``"penalty"`` (R-WRONG-1: taken back, draw 2,
-    turn passes), ``"raise"`` (error, nothing changes) or ``"lose"`` (the offender
-    loses and the game ends, PettingZoo's classic behaviour)."""
+    """``"penalty"``: a held card that does not match is taken back, the player draws 2
+    and the turn passes (R-WRONG-1), other unavailable actions raise; ``"raise"``: every
+    unavailable action raises and nothing changes; ``"lose"``: any unavailable action
+    ends the game, -1 to the offender (PettingZoo's classic behaviour)."""
     episode: str = "game"
     """``"game"`` (rounds until the target score) or ``"round"`` (a single round)."""
     reward: str = "win"

@@ -119,8 +119,10 @@ def _decode_one(kind: int, a: int, b: int, c: int) -> dict:
         event = {"seat": a, "offender": b, "bluff": bool(c)}
     elif kind == EV_COLOR:
         event = {"seat": a, "colour": COLOURS[b]}
-    elif kind in (EV_WRONG, EV_FORFEIT):
+    elif kind == EV_WRONG:
         event = {"seat": a, "card": card_to_str(b)}
+    elif kind == EV_FORFEIT:
+        event = {"seat": a, "card": card_to_str(b) if b >= 0 else None}
     elif kind == EV_RESHUFFLE:
         event = {"cards": a}
     elif kind == EV_TREND_SHOW:
@@ -197,7 +199,8 @@ def describe(event: dict) -> str:
     if kind == "wrong_card":
         return f"{who} played a wrong card {card}: taken back"
     if kind == "forfeit":
-        return f"{who} played a wrong card {card} and loses the game"
+        what = f"a wrong card {card}" if card is not None else "an unavailable action"
+        return f"{who} played {what} and loses the game"
     if kind == "reshuffle":
         return f"the discard pile is reshuffled into {event['cards']} cards"
     if kind == "trend_show":
@@ -223,3 +226,34 @@ def describe(event: dict) -> str:
     if kind == "truncated":
         return "step limit reached: the game is truncated"
     return kind
+
+
+def summarize(events, viewer: int | None = None) -> list[str]:
+    """Lines of English for events as ``viewer`` saw them (``None``: everything), with
+    runs of draws by one seat for one reason merged into one line."""
+    seen = [visible_to(e, viewer) if viewer is not None else e for e in events]
+    lines: list[str] = []
+    k = 0
+    while k < len(seen):
+        event = seen[k]
+        if event["type"] != "draw":
+            lines.append(describe(event))
+            k += 1
+            continue
+        run = [event]
+        while (
+            k + len(run) < len(seen)
+            and seen[k + len(run)]["type"] == "draw"
+            and seen[k + len(run)]["seat"] == event["seat"]
+            and seen[k + len(run)]["reason"] == event["reason"]
+        ):
+            run.append(seen[k + len(run)])
+        k += len(run)
+        cards = [e["card"] for e in run]
+        if len(run) == 1:
+            lines.append(describe(event))
+            continue
+        what = ", ".join(cards) if all(c is not None for c in cards) else f"{len(run)} cards"
+        reason = "" if event["reason"] == "choice" else f" ({event['reason'].replace('_', ' ')})"
+        lines.append(f"P{event['seat']} draws {what}{reason}")
+    return lines

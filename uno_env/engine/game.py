@@ -315,10 +315,11 @@ class Game:
             )
             rewards = rewards_all[index]
         if status < 0:
-            raise IllegalActionError(self._refusal(state, index, int(action), status), status)
+            raise IllegalActionError(self.describe_refusal(state, int(action), status, index), status)
         return StepResult(rewards, int(status), self.events(state, index))
 
-    def _refusal(self, state: State, index: int, action: int, status: int) -> str:
+    def describe_refusal(self, state: State, action: int, status: int, index: int = 0) -> str:
+        """Why the engine refused an action (status < 0), in words."""
         if status == K.ST_OUT_OF_RANGE:
             return f"action id {action} out of range 0..{self.num_actions - 1}"
         text = self.actions.strings[action]

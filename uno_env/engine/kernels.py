@@ -804,22 +804,24 @@ def decode_action(P, action):
 
 
 @njit(cache=True)
-def step_game(cards, ints, rng, P, b, action, rw, ev, evn):
-    """Apply one action of the acting player to game b. Returns a status; a negative
-    status means the action was refused and the state is unchanged."""
-    n = P[P_N]
-    for s in range(n):
-        rw[b, s] = 0.0
-    evn[b] = 0
-    phase = ints[b, S_PHASE]
-    if phase == PH_OVER:
-        return ST_GAME_OVER
-    if action < 0 or action >= P[P_A_LEN]:
-        return ST_OUT_OF_RANGE
-    kind, face, colour = decode_action(P, action)
+def forfeit(ints, P, b, player, face, rw, ev, evn):
+    """illegal_action="lose": the offender loses and the game ends (PettingZoo's classic rule)."""
+    emit(ev, evn, b, EV_FORFEIT, player, face, 0)
+    ints[b, S_FORFEIT] = player
+    ints[b, P[P_I_OUTCOME] + player] = -1
+    rw[b, player] = -1.0
+    ints[b, S_TERMINATED] = 1
+    ints[b, S_PHASE] = PH_OVER
+    ints[b, S_CURRENT] = -1
+
+
+@njit(cache=True)
+def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
+    """The action of the acting player in the current phase; a negative status
+    refuses it before anything changes."""
     player = ints[b, S_CURRENT]
     direction = ints[b, S_DIRECTION]
-    status = ST_OK
+    phase = ints[b, S_PHASE]
     if phase == PH_PLAY or phase == PH_DRAWN:
         if kind == K_PLAY:
             if face >= P[P_F] or cards[b, P[P_C_HANDS] + player * P[P_F] + face] == 0:
@@ -830,23 +832,17 @@ def step_game(cards, ints, rng, P, b, action, rw, ev, evn):
                 legal = face == ints[b, S_DRAWN]
             if legal:
                 play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
-            elif P[P_ILLEGAL] == ILLEGAL_RAISE:
+                return ST_OK
+            if P[P_ILLEGAL] == ILLEGAL_RAISE:
                 return ST_WRONG_REFUSED
-            elif P[P_ILLEGAL] == ILLEGAL_LOSE:
-                emit(ev, evn, b, EV_FORFEIT, player, face, 0)
-                ints[b, S_FORFEIT] = player
-                ints[b, P[P_I_OUTCOME] + player] = -1
-                rw[b, player] = -1.0
-                ints[b, S_TERMINATED] = 1
-                ints[b, S_PHASE] = PH_OVER
-                ints[b, S_CURRENT] = -1
-                status = ST_WRONG_LOST
-            else:  # R-WRONG-1: taken back, draw 2, the turn passes
-                emit(ev, evn, b, EV_WRONG, player, face, 0)
-                draw_cards(cards, ints, rng, P, b, player, 2, R_WRONG_CARD, ev, evn)
-                begin_turn(ints, b, next_alive(ints, P, b, player, direction))
-                status = ST_WRONG_PENALIZED
-        elif kind == K_DRAW and phase == PH_PLAY:
+            if P[P_ILLEGAL] == ILLEGAL_LOSE:
+                forfeit(ints, P, b, player, face, rw, ev, evn)
+                return ST_WRONG_LOST
+            emit(ev, evn, b, EV_WRONG, player, face, 0)  # R-WRONG-1: taken back, draw 2, the turn passes
+            draw_cards(cards, ints, rng, P, b, player, 2, R_WRONG_CARD, ev, evn)
+            begin_turn(ints, b, next_alive(ints, P, b, player, direction))
+            return ST_WRONG_PENALIZED
+        if kind == K_DRAW and phase == PH_PLAY:
             drawn = draw_one(cards, ints, rng, P, b, player, R_CHOICE, ev, evn)
             if drawn >= 0 and matches(cards, ints, P, b, drawn):  # D-DRAWN
                 ints[b, S_PHASE] = PH_DRAWN
@@ -854,39 +850,66 @@ def step_game(cards, ints, rng, P, b, action, rw, ev, evn):
             else:
                 emit(ev, evn, b, EV_KEEP, player, 0, 0)
                 begin_turn(ints, b, next_alive(ints, P, b, player, direction))
-        elif kind == K_PASS and phase == PH_DRAWN:
+            return ST_OK
+        if kind == K_PASS and phase == PH_DRAWN:
             emit(ev, evn, b, EV_PASS, player, 0, 0)
             begin_turn(ints, b, next_alive(ints, P, b, player, direction))
-        elif kind == K_UNO and uno_available(cards, ints, P, b):
+            return ST_OK
+        if kind == K_UNO and uno_available(cards, ints, P, b):
             ints[b, S_UNO_CALLED] = 1
             emit(ev, evn, b, EV_UNO, player, 0, 0)
-        else:
-            return ST_NOT_AVAILABLE
-    elif phase == PH_COLOR:
+            return ST_OK
+        return ST_NOT_AVAILABLE
+    if phase == PH_COLOR:
         if kind != K_COLOR:
             return ST_NOT_AVAILABLE
         ints[b, S_COLOUR] = colour
         emit(ev, evn, b, EV_COLOR, player, colour, 0)
         begin_turn(ints, b, player)
-    elif phase == PH_CHALLENGE:
+        return ST_OK
+    if phase == PH_CHALLENGE:
         if kind != K_CHALLENGE and kind != K_ACCEPT:
             return ST_NOT_AVAILABLE
         resolve_challenge(cards, ints, rng, P, b, kind == K_CHALLENGE, rw, ev, evn)
-    else:  # catch window
-        if kind == K_CATCH:
-            exposed = ints[b, S_EXPOSED]
-            emit(ev, evn, b, EV_CATCH, player, exposed, 0)
-            draw_cards(cards, ints, rng, P, b, exposed, 2, R_UNO_CAUGHT, ev, evn)
+        return ST_OK
+    if kind == K_CATCH:  # the catch window
+        exposed = ints[b, S_EXPOSED]
+        emit(ev, evn, b, EV_CATCH, player, exposed, 0)
+        draw_cards(cards, ints, rng, P, b, exposed, 2, R_UNO_CAUGHT, ev, evn)
+        close_window(ints, b)
+        return ST_OK
+    if kind == K_PASS:
+        emit(ev, evn, b, EV_DECLINE, player, 0, 0)
+        asked = next_alive(ints, P, b, player, direction)
+        if asked == ints[b, S_EXPOSED]:
             close_window(ints, b)
-        elif kind == K_PASS:
-            emit(ev, evn, b, EV_DECLINE, player, 0, 0)
-            asked = next_alive(ints, P, b, player, direction)
-            if asked == ints[b, S_EXPOSED]:
-                close_window(ints, b)
-            else:
-                ints[b, S_CURRENT] = asked
         else:
-            return ST_NOT_AVAILABLE
+            ints[b, S_CURRENT] = asked
+        return ST_OK
+    return ST_NOT_AVAILABLE
+
+
+@njit(cache=True)
+def step_game(cards, ints, rng, P, b, action, rw, ev, evn):
+    """Apply one action of the acting player to game b. Returns a status; a negative
+    status means the action was refused and the state is unchanged."""
+    n = P[P_N]
+    for s in range(n):
+        rw[b, s] = 0.0
+    evn[b] = 0
+    if ints[b, S_PHASE] == PH_OVER:
+        return ST_GAME_OVER
+    if action < 0 or action >= P[P_A_LEN]:
+        return ST_OUT_OF_RANGE
+    kind, face, colour = decode_action(P, action)
+    status = apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
+    if status == ST_NOT_HELD or status == ST_NOT_AVAILABLE:
+        if P[P_ILLEGAL] != ILLEGAL_LOSE:
+            return status
+        forfeit(ints, P, b, ints[b, S_CURRENT], face, rw, ev, evn)  # any masked-out action loses
+        status = ST_WRONG_LOST
+    elif status < 0:
+        return status
     ints[b, S_STEP] += 1
     if ints[b, S_PHASE] != PH_OVER and ints[b, S_STEP] >= P[P_MAX_STEPS]:
         ints[b, S_TRUNCATED] = 1
@@ -989,6 +1012,36 @@ def observe(cards, ints, P, b, observer, out):
             shown = ints[b, P[P_I_TREND] + s]
             if shown >= 0:
                 out[P[O_TREND_SHOWN] + ((s - observer) % n) * 13 + shown % 13] = 1.0
+
+
+@njit(cache=True)
+def observe_and_mask(cards, ints, P, b, observer, obs, mask):
+    """The observation of ``observer`` and, if it is to act, its legal mask (else zeros)."""
+    observe(cards, ints, P, b, observer, obs)
+    if ints[b, S_CURRENT] == observer:
+        legal_mask(cards, ints, P, b, mask)
+    else:
+        for a in range(P[P_A_LEN]):
+            mask[a] = 0
+
+
+@njit(cache=True)
+def step_summary(cards, ints, rng, P, b, action, rw, ev, evn):
+    """``step_game`` plus what a Python caller needs next, packed in one integer (fewer
+    reads from Python): bits 0-7 status + 128, 8-11 phase, 12-19 acting seat + 1,
+    bit 20 some reward is non-zero, bits 21-28 players in the game."""
+    status = step_game(cards, ints, rng, P, b, action, rw, ev, evn)
+    rewarded = 0
+    for s in range(P[P_N]):
+        if rw[b, s] != 0.0:
+            rewarded = 1
+    return (
+        (status + 128)
+        | (ints[b, S_PHASE] << 8)
+        | ((ints[b, S_CURRENT] + 1) << 12)
+        | (rewarded << 20)
+        | (ints[b, S_N_ALIVE] << 21)
+    )
 
 
 # ---------------------------------------------------------------- batch drivers

@@ -116,7 +116,7 @@ def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
             n,
             0,
             full(n, 1),
-            "seat down to one card without calling UNO (in the catch window, or waiting for its Wild Draw Four)",
+            "seat with one card and no UNO call (catch window, or its Wild Draw Four pending)",
             seat_labels,
         ),
         ("after_window", n, 0, full(n, 1), "seat that plays when the catch window closes", seat_labels),

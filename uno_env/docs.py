@@ -1,0 +1,97 @@
+"""Doc tables generated from the code: the action table, the observation table and
+the settings table. ``python -m uno_env.docs --write`` rewrites them wherever they
+appear between ``<!-- name -->`` and ``<!-- /name -->`` markers (the env module's
+docstring and the README); a test checks that they are up to date.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import re
+
+from .engine import RuleConfig
+from .engine.actions import ActionTable
+from .engine.config import setting_docs
+from .engine.observation import ObservationSpec
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+FILES = [ROOT / "uno_env" / "env.py", ROOT / "README.md"]
+
+ACTION_WHEN = {
+    "play": "a coloured card: colour R Y G B, rank 0-9, S (skip), R (reverse), +2",
+    "W": "a Wild naming a colour",
+    "W+4": "a Wild Draw Four naming a colour (a bluff is allowed)",
+    "FT": "a Fashion Trend naming a colour",
+    "draw": "draw a card instead of playing (always allowed)",
+    "pass": "keep the drawn card / let an exposed player go",
+    "uno": "call UNO with two cards before playing the next-to-last",
+    "challenge": "challenge the Wild Draw Four just played on you",
+    "accept": "accept it and draw 4",
+    "catch": "catch the player exposed with one card and no UNO call",
+    "color": "name the colour of a starting Wild",
+}
+
+
+def action_table(config: RuleConfig | None = None) -> str:
+    """Markdown table of the action ids of a configuration, one row per block."""
+    table = ActionTable(config or RuleConfig())
+    rows = ["| ids | action | when |", "|---|---|---|"]
+    blocks: list[tuple[str, int, int]] = []
+    for action, text in enumerate(table.strings):
+        words = text.split()
+        key = words[1] if words[0] == "play" and len(words) == 3 else words[0]
+        if blocks and blocks[-1][0] == key:
+            blocks[-1] = (key, blocks[-1][1], action)
+        else:
+            blocks.append((key, action, action))
+    for key, first, last in blocks:
+        ids = str(first) if first == last else f"{first}-{last}"
+        texts = f"`{table.strings[first]}`" + ("" if first == last else f" ... `{table.strings[last]}`")
+        rows.append(f"| {ids} | {texts} | {ACTION_WHEN[key]} |")
+    return "\n".join(rows)
+
+
+def observation_table(config: RuleConfig | None = None) -> str:
+    return ObservationSpec(config or RuleConfig(num_players=2)).markdown_table()
+
+
+def settings_table() -> str:
+    rows = ["| setting | default | meaning |", "|---|---|---|"]
+    for name, default, text in setting_docs():
+        rows.append(f"| `{name}` | `{default!r}` | {text} |")
+    return "\n".join(rows)
+
+
+TABLES = {"action-table": action_table, "observation-table": observation_table, "settings-table": settings_table}
+
+
+def fill(text: str) -> str:
+    """``text`` with every marked table regenerated."""
+    for name, make in TABLES.items():
+        pattern = re.compile(rf"(<!-- {name} -->\n).*?(\n<!-- /{name} -->)", re.DOTALL)
+        text = pattern.sub(lambda m, make=make: m.group(1) + make() + m.group(2), text)
+    return text
+
+
+def stale_files() -> list[pathlib.Path]:
+    return [path for path in FILES if path.exists() and fill(path.read_text()) != path.read_text()]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--write", action="store_true", help="rewrite the tables in place")
+    args = parser.parse_args(argv)
+    stale = stale_files()
+    if args.write:
+        for path in stale:
+            path.write_text(fill(path.read_text()))
+            print(f"updated {path}")
+        return 0
+    for path in stale:
+        print(f"stale tables in {path}; run python -m uno_env.docs --write")
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

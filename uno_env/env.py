@@ -1,0 +1,427 @@
+"""UNO: the PettingZoo AEC environment (``uno_v0``).
+
+UNO with the full official rules (``docs/RULES.md``) for 2 to 10 players, over
+whole games of several rounds. Every decision of the rules is an agent's
+action: which card to play and the colour a wild names, whether to draw, to
+play or keep the drawn card, to call UNO, to challenge a Wild Draw Four, to
+catch a player who forgot to call UNO, and the colour of a starting Wild.
+
+>>> import uno_env
+>>> env = uno_env.env(num_players=4, render_mode="ansi")
+>>> env.reset(seed=42)
+>>> for agent in env.agent_iter():
+...     observation, reward, termination, truncation, info = env.last()
+...     if termination or truncation:
+...         action = None
+...     else:
+...         action = env.action_space(agent).sample(observation["action_mask"])
+...     env.step(action)
+
+| | |
+|---|---|
+| Import | ``import uno_env; uno_env.env(...)`` or ``pettingzoo.make("aec", "uno/uno_v0", ...)`` |
+| Agents | ``player_0`` ... ``player_{n-1}`` (seats 0..n-1, clockwise) |
+| Actions | ``Discrete(num_actions)``: the table below (70 by default) |
+| Observations | ``{"observation": Box(float32), "action_mask": Box(0, 1, int8)}`` |
+| Rewards | ``reward="win"``: +1 / -1 at the end of the game; ``"points"``: round points |
+
+Settings (keywords of ``env()`` / ``raw_env()``; they are the fields of
+``uno_env.RuleConfig``, see the README for the table): ``num_players``, ``deck``,
+``partners``, ``scoring``, ``target_score``, ``uno_call``, ``illegal_action``,
+``episode``, ``reward``, ``max_steps``; plus ``render_mode`` and ``render_seat``.
+
+Actions
+-------
+Action ids come from one table; ``env.unwrapped.decode_action(id)`` and
+``env.unwrapped.encode_action("play W G")`` convert both ways. Ids for the
+default configuration:
+
+<!-- action-table -->
+| ids | action | when |
+|---|---|---|
+| 0-51 | `play R0` ... `play B+2` | a coloured card: colour R Y G B, rank 0-9, S (skip), R (reverse), +2 |
+| 52-55 | `play W R` ... `play W B` | a Wild naming a colour |
+| 56-59 | `play W+4 R` ... `play W+4 B` | a Wild Draw Four naming a colour (a bluff is allowed) |
+| 60 | `draw` | draw a card instead of playing (always allowed) |
+| 61 | `pass` | keep the drawn card / let an exposed player go |
+| 62 | `uno` | call UNO with two cards before playing the next-to-last |
+| 63 | `challenge` | challenge the Wild Draw Four just played on you |
+| 64 | `accept` | accept it and draw 4 |
+| 65 | `catch` | catch the player exposed with one card and no UNO call |
+| 66-69 | `color R` ... `color B` | name the colour of a starting Wild |
+<!-- /action-table -->
+
+With ``deck="fashion_trend"`` the four ``play FT <c>`` actions follow the Wild
+Draw Fours and later ids shift by 4; ``uno_call="auto"`` drops ``catch`` and
+``uno_call="off"`` drops ``uno`` and ``catch``. Sizes always come from the
+configuration (``env.action_space(agent).n``).
+
+Observations
+------------
+A flat float32 vector from a list of named slices (``uno_env.ObservationSpec``;
+``env.unwrapped.observation_dict(agent)`` gives the dict view). Seats are
+relative to the observer: index 0 is the observer, 1 the next seat clockwise.
+Only what a player at the table knows is there: a test permutes every hidden
+card and checks that other players' observations do not change. Offsets for
+``num_players=2``:
+
+<!-- observation-table -->
+| slice | offset | size | range | meaning |
+|---|---|---|---|---|
+| `hand` | 0 | 54 | 0..4 | own hand: copies held of each card face |
+| `top_card` | 54 | 54 | 0..1 | one-hot face of the top discard |
+| `colour` | 108 | 4 | 0..1 | current colour, one-hot (none while a starting Wild waits) |
+| `previous_colour` | 112 | 4 | 0..1 | colour in force before the top card was played (judges a Wild Draw Four) |
+| `direction` | 116 | 1 | -1..1 | +1 clockwise (seat+1 plays next), -1 counter-clockwise |
+| `phase` | 117 | 6 | 0..1 | decision phase, one-hot |
+| `acting` | 123 | 2 | 0..1 | seat whose decision it is, one-hot |
+| `dealer` | 125 | 2 | 0..1 | dealer of this round, one-hot |
+| `hand_sizes` | 127 | 2 | 0..108 | cards held by each seat |
+| `scores` | 129 | 2 | 0..1739 | game score of each seat (a team's score on both partners) |
+| `alive` | 131 | 2 | 0..1 | 1 while the seat is in the game (Challenge UNO eliminates) |
+| `draw_pile_size` | 133 | 1 | 0..108 | cards in the draw pile |
+| `discard_pile` | 134 | 54 | 0..4 | copies of each face in the discard pile (played since the last reshuffle) |
+| `drawn_card` | 188 | 54 | 0..1 | the card just drawn, when deciding whether to play it |
+| `uno_called` | 242 | 1 | 0..1 | the acting player has called UNO this turn |
+| `exposed` | 243 | 2 | 0..1 | seat with one card and no UNO call (catch window, or its Wild Draw Four pending) |
+| `after_window` | 245 | 2 | 0..1 | seat that plays when the catch window closes |
+| `challenge_reveal` | 247 | 54 | 0..4 | hand of a Wild Draw Four player shown to this observer by its challenge |
+| `challenge_reveal_seat` | 301 | 2 | 0..1 | whose hand challenge_reveal shows, one-hot |
+<!-- /observation-table -->
+
+With ``deck="fashion_trend"`` faces are 55 (``FT`` last) and two slices follow:
+``trend_colour`` and ``trend_shown`` (the rank each seat showed to this player
+for their last Fashion Trend). ``action_mask`` marks the legal actions of the
+agent to act and is all zeros for the others.
+
+Rewards
+-------
+Rewards are credited to the agent they belong to in the step where they
+arise (PettingZoo's cumulative rewards hand them over at that agent's next
+``last()``):
+
+* ``reward="win"`` (default): when the game ends, +1 to every winner (the player
+  or team that reached the target; with alternative scoring every player tied
+  for the lowest total) and -1 to every loser. With Challenge UNO an eliminated
+  player gets -1 in the step that eliminates it and leaves ``env.agents``.
+  With ``episode="round"`` the player who goes out wins.
+* ``reward="points"``: at every round end, the points scored (standard scoring:
+  the winner, or both partners, get the value of the cards left in the
+  opponents' hands) or minus the points taken (alternative and Challenge
+  scoring: every player gets minus the value of its own hand).
+* Truncation at ``max_steps`` decisions gives 0 to everyone.
+
+Illegal actions
+---------------
+Masked-out actions depend on ``illegal_action``: ``"penalty"`` (default, R-WRONG-1):
+a held card that does not match is taken back, the player draws 2 and the turn
+passes; any other masked-out action (a card not held, a decision not available
+now) raises ``uno_env.IllegalActionError`` and changes nothing. ``"raise"``: every
+masked-out action raises and changes nothing. ``"lose"`` (PettingZoo's classic
+behaviour): any masked-out action ends the game, -1 to the offender and 0 to the
+others. Ids outside the action space always raise.
+
+Starting positions
+------------------
+``reset(seed=..., options={"position": dict})`` starts from a position (the keys
+are in ``uno_env.engine.position``); ``options={"deck": [...], "dealer": k}``
+deals an explicit deck order (card texts, top first). ``env.unwrapped.position()``
+dumps the current position.
+
+Rendering
+---------
+``"ansi"`` returns a compact text table, ``"human"`` prints it, ``"rgb_array"``
+returns an image. ``render_seat`` chooses whose hand is shown (an int seat; by
+default the agent to act; ``"all"`` shows every hand).
+
+Version history
+---------------
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections import deque
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .engine import Game, IllegalActionError, RuleConfig
+from .engine import kernels as K
+from .engine.layout import P_I_ALIVE, PH_OVER, S_CURRENT, S_N_ALIVE, S_PHASE, S_TRUNCATED
+from .engine.observation import PHASE_NAMES
+
+ENV_ID = "uno/uno_v0"
+
+
+def env(**kwargs):
+    """The UNO AEC environment with PettingZoo's standard wrappers."""
+    environment = raw_env(**kwargs)
+    environment = AssertOutOfBounds(environment)
+    environment = OrderEnforcing(environment)
+    return environment
+
+
+class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
+    """PettingZoo's AssertOutOfBoundsWrapper, with the bounds check done directly."""
+
+    def step(self, action) -> None:
+        raw = self.unwrapped
+        agent = raw.agent_selection
+        if action is None:
+            assert raw.terminations[agent] or raw.truncations[agent], "action is not in action space"
+        else:
+            assert (
+                isinstance(action, (int, np.integer))
+                and not isinstance(action, (bool, np.bool_))
+                and 0 <= action < raw.game.num_actions
+            ), "action is not in action space"
+        raw.step(action)
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's OrderEnforcingWrapper; the attributes read at every step go straight
+    to the raw env instead of through two ``__getattr__`` forwards (same checks)."""
+
+    def _raw_attribute(self, name: str):
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.unwrapped, name)
+
+    agents = property(lambda self: self._raw_attribute("agents"))
+    agent_selection = property(lambda self: self._raw_attribute("agent_selection"))
+    terminations = property(lambda self: self._raw_attribute("terminations"))
+    truncations = property(lambda self: self._raw_attribute("truncations"))
+    rewards = property(lambda self: self._raw_attribute("rewards"))
+    infos = property(lambda self: self._raw_attribute("infos"))
+
+    @property
+    def _cumulative_rewards(self):
+        return self.unwrapped._cumulative_rewards
+
+    def last(self, observe: bool = True):
+        if not self._has_reset:
+            raise AttributeError("agent_selection cannot be accessed before reset")
+        return self.unwrapped.last(observe)
+
+
+class raw_env(AECEnv):
+    """The UNO AEC environment without wrappers (see the module docstring)."""
+
+    metadata = {
+        "name": "uno_v0",
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, render_mode: str | None = None, render_seat: int | str | None = None, **settings):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.config = RuleConfig.from_kwargs(**settings)
+        self.game = Game(self.config)
+        n = self.config.num_players
+        if render_seat not in (None, "all") and not (isinstance(render_seat, int) and 0 <= render_seat < n):
+            raise ValueError(f"render_seat must be a seat 0..{n - 1}, 'all' or None, got {render_seat!r}")
+        self.render_mode = render_mode
+        self.render_seat = render_seat
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(self.game.obs_spec.low, self.game.obs_spec.high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, shape=(self.game.num_actions,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(self.game.num_actions) for agent in self.possible_agents}
+        self._state = self.game.new_state()
+        self._rewards_buffer = np.zeros((1, n), dtype=np.float32)
+        self._recent_events: deque = deque(maxlen=12)
+        self._seeded = False
+        self._alive = n
+        self.agents = []
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ reset
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        elif not self._seeded:
+            self.np_random, self.np_random_seed = seeding.np_random()
+            seed = int(self.np_random.integers(2**63))
+        options = dict(options or {})
+        position = options.pop("position", None)
+        deck = options.pop("deck", None)
+        dealer = options.pop("dealer", None)
+        if options:  # PettingZoo's api_test passes arbitrary options: warn, do not fail
+            unknown = ", ".join(sorted(options))
+            warnings.warn(f"ignored reset option(s) {unknown}; known: position, deck, dealer", stacklevel=2)
+        if position is not None and deck is not None:
+            raise ValueError("reset options 'position' and 'deck' exclude each other")
+        if position is not None:
+            if dealer is not None:
+                raise ValueError("give the dealer inside the position, not as a separate option")
+            self._state = self.game.from_position(position, seed=seed)
+        elif deck is not None:
+            self._state = self.game.init_from_deck(deck, dealer=0 if dealer is None else dealer, seed=seed)
+        else:
+            self.game.reset(self._state, seed=seed, dealer=dealer)
+        self._seeded = True
+        self._recent_events.clear()
+        self._remember_events()
+        alive = self.game.alive(self._state)
+        self._alive = sum(alive)
+        self.agents = [agent for agent, in_play in zip(self.possible_agents, alive) if in_play]
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos = {agent: {} for agent in self.agents}
+        self._rewards_pending = False
+        if self._state.ints[0, S_PHASE] == PH_OVER:
+            self._mark_game_over()
+        else:
+            self.agent_selection = self.possible_agents[self._state.ints[0, S_CURRENT]]
+        if self.render_mode == "human":
+            self.render()
+
+    # ------------------------------------------------------------------ step
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if type(action) is not int and (
+            isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer))
+        ):
+            raise IllegalActionError(f"an action must be an integer id, got {action!r}", K.ST_OUT_OF_RANGE)
+        state = self._state
+        summary = K.step_summary(
+            state.cards, state.ints, state.rng, self.game.params, 0, action, self._rewards_buffer, state.ev, state.evn
+        )
+        status = (summary & 0xFF) - 128
+        if status < 0:
+            raise IllegalActionError(self.game.describe_refusal(state, int(action), status), status)
+        if self.render_mode is not None:
+            self._remember_events()
+        self._cumulative_rewards[agent] = 0.0
+        if self._rewards_pending:
+            for name in self.rewards:
+                self.rewards[name] = 0.0
+            self._rewards_pending = False
+        if summary & (1 << 20):
+            rewards = self._rewards_buffer[0]
+            for name in self.agents:
+                self.rewards[name] = float(rewards[self.agent_name_mapping[name]])
+            self._rewards_pending = True
+            self._accumulate_rewards()
+        if (summary >> 8) & 0xF == PH_OVER:
+            self._mark_game_over()
+        else:
+            if summary >> 21 != self._alive:
+                self._mark_eliminated()
+            self.agent_selection = self.possible_agents[((summary >> 12) & 0xFF) - 1]
+            if self._alive != len(self.agents):
+                self._deads_step_first()
+        if self.render_mode == "human":
+            self.render()
+
+    def _mark_game_over(self) -> None:
+        truncated = bool(self._state.ints[0, S_TRUNCATED])
+        for name in self.agents:
+            if truncated:
+                self.truncations[name] = True
+            else:
+                self.terminations[name] = True
+        if self.agents:
+            self.agent_selection = self.agents[0]
+            self._deads_step_first()
+
+    def _mark_eliminated(self) -> None:
+        ints = self._state.ints[0]
+        start = self.game.params[P_I_ALIVE]
+        for name in self.agents:
+            if ints[start + self.agent_name_mapping[name]] == 0:
+                self.terminations[name] = True
+        self._alive = int(ints[S_N_ALIVE])
+
+    # ------------------------------------------------------------------ observations
+    def observe(self, agent):
+        seat = self.agent_name_mapping[agent]
+        observation = np.empty(self.game.observation_size, dtype=np.float32)
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        K.observe_and_mask(self._state.cards, self._state.ints, self.game.params, 0, seat, observation, mask)
+        return {"observation": observation, "action_mask": mask}
+
+    def observation_dict(self, agent) -> dict:
+        """The observation of ``agent`` as a dict of named slices (for humans and notebooks)."""
+        return self.game.obs_spec.to_dict(self.observe(agent)["observation"])
+
+    def encode_action(self, text: str) -> int:
+        """Action id of a text such as ``play R7``, ``play W G``, ``draw``, ``challenge``."""
+        return self.game.actions.to_id(text)
+
+    def decode_action(self, action: int) -> str:
+        """Text of an action id."""
+        return self.game.actions.to_string(action)
+
+    def legal_actions(self, agent=None) -> list[str]:
+        """Legal actions of ``agent`` (default: the agent to act) as texts."""
+        agent = self.agent_selection if agent is None else agent
+        mask = self.observe(agent)["action_mask"]
+        return [self.game.actions.strings[a] for a in np.flatnonzero(mask)]
+
+    def position(self) -> dict:
+        """The god's-eye position of the game as a JSON-able dict."""
+        return self.game.position(self._state)
+
+    @property
+    def phase(self) -> str:
+        return PHASE_NAMES[self._state.ints[0, S_PHASE]]
+
+    def events(self) -> list[dict]:
+        """Events of the last step (or reset), god's-eye."""
+        return self.game.events(self._state)
+
+    # ------------------------------------------------------------------ rendering
+    def _remember_events(self) -> None:
+        self._recent_events.extend(self.game.events(self._state))
+
+    def _viewer(self):
+        if self.render_seat == "all":
+            return None
+        if self.render_seat is not None:
+            return self.render_seat
+        current = int(self._state.ints[0, S_CURRENT])
+        return current if current >= 0 else None
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
+            return None
+        from .render import render_image, render_text
+
+        events = list(self._recent_events)
+        if self.render_mode == "rgb_array":
+            return render_image(self.game, self._state, self._viewer(), events)
+        text = render_text(self.game, self._state, self._viewer(), events)
+        if self.render_mode == "ansi":
+            return text
+        print(text + "\n")
+        return None
+
+    def close(self) -> None:
+        pass

@@ -1,0 +1,160 @@
+"""Rendering a game: a compact text table (``ansi``) and an image (``rgb_array``).
+
+Both show one seat's view: that seat's hand face up, counts for the others,
+the top card, colour, direction, scores and the last events as that seat saw
+them. ``viewer=None`` shows every hand (the god's-eye view).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from .engine.cards import COLOUR_NAMES, COLOURS, parse_card
+from .engine.events import summarize
+
+CARD_RGB = {
+    "R": (214, 40, 57),
+    "Y": (242, 196, 22),
+    "G": (46, 150, 72),
+    "B": (26, 102, 196),
+    "W": (30, 30, 30),
+}
+TABLE_RGB = (22, 92, 58)
+
+
+def _seat_label(seat: int) -> str:
+    return f"P{seat}"
+
+
+def render_text(game, state, viewer: int | None = None, events: Sequence[dict] = ()) -> str:
+    """The table as text, from ``viewer``'s seat (``None``: every hand shown)."""
+    position = game.position(state)
+    n = game.num_players
+    current = position["current_player"]
+    direction = "clockwise (to seat+1)" if position["direction"] > 0 else "counter-clockwise (to seat-1)"
+    colour = position["colour"]
+    colour_text = f"{colour} ({COLOUR_NAMES[COLOURS.index(colour)]})" if colour else "to be named"
+    lines = [
+        f"UNO | round {position['round'] + 1} | step {position['step']} | dealer "
+        f"{_seat_label(position['dealer'])} | {direction}",
+        f"top {position['discard_pile'][-1]:>4} | colour {colour_text} | draw pile {len(position['draw_pile'])} "
+        f"| discard pile {len(position['discard_pile'])}",
+    ]
+    exposed = (position.get("catch_window") or {}).get("exposed")
+    for seat in range(n):
+        hand = position["hands"][seat]
+        marks = []
+        if seat == current:
+            marks.append(f"<- {game.phase(state)}")
+        if not position["alive"][seat]:
+            marks.append("eliminated")
+        if seat == exposed:
+            marks.append("exposed, no UNO!")
+        elif len(hand) == 1 and position["alive"][seat]:
+            marks.append("UNO")
+        shown = " ".join(hand) if viewer is None or seat == viewer else ""
+        lines.append(
+            f"  {_seat_label(seat):>9} {len(hand):3d} cards  score {position['scores'][seat]:4d}  "
+            f"{shown}  {' '.join(marks)}".rstrip()
+        )
+    if game.is_over(state):
+        if game.is_truncated(state):
+            lines.append("game over: truncated at the step limit")
+        else:
+            winners = ", ".join(_seat_label(s) for s in game.winners(state))
+            lines.append(f"game over: {winners or 'nobody'} won")
+    if events:
+        lines.append("last: " + "; ".join(summarize(events, viewer)[-6:]))
+    return "\n".join(lines)
+
+
+def _font(size: int):
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:  # Pillow < 10.1
+        return ImageFont.load_default()
+
+
+def _draw_card(draw, x: int, y: int, w: int, h: int, text: str | None) -> None:
+    """A card at (x, y); ``text=None`` draws a card back."""
+    if text is None:
+        draw.rounded_rectangle((x, y, x + w, y + h), radius=w // 6, fill=(20, 20, 20), outline=(240, 240, 240))
+        draw.ellipse((x + w * 0.15, y + h * 0.3, x + w * 0.85, y + h * 0.7), fill=(214, 40, 57))
+        return
+    face = parse_card(text)
+    key = "W" if face >= 52 else text[0]
+    draw.rounded_rectangle((x, y, x + w, y + h), radius=w // 6, fill=CARD_RGB[key], outline=(250, 250, 250), width=2)
+    label = text if face >= 52 else text[1:]
+    font = _font(max(10, int(h * 0.32)))
+    box = draw.textbbox((0, 0), label, font=font)
+    draw.text(
+        (x + (w - (box[2] - box[0])) / 2, y + (h - (box[3] - box[1])) / 2 - box[1]),
+        label,
+        fill=(255, 255, 255),
+        font=font,
+    )
+
+
+def render_image(
+    game, state, viewer: int | None = None, events: Sequence[dict] = (), size=(960, 640)
+) -> np.ndarray:
+    """The table as an RGB image (uint8, height x width x 3)."""
+    from PIL import Image, ImageDraw
+
+    width, height = size
+    image = Image.new("RGB", size, TABLE_RGB)
+    draw = ImageDraw.Draw(image)
+    position = game.position(state)
+    n = game.num_players
+    current = position["current_player"]
+    small = _font(14)
+    medium = _font(18)
+    cw, ch = 44, 64
+    # centre: draw pile, top card, colour and direction
+    cx, cy = width // 2, int(height * 0.42)
+    _draw_card(draw, cx - 90, cy - 45, 60, 90, None)
+    draw.text((cx - 90, cy + 50), f"{len(position['draw_pile'])} left", fill="white", font=small)
+    _draw_card(draw, cx + 10, cy - 45, 60, 90, position["discard_pile"][-1])
+    colour = position["colour"]
+    if colour:
+        draw.ellipse((cx + 85, cy - 20, cx + 125, cy + 20), fill=CARD_RGB[colour], outline="white", width=2)
+    arrow = "clockwise" if position["direction"] > 0 else "counter-clockwise"
+    draw.text((cx - 90, cy - 75), f"round {position['round'] + 1}  |  {arrow}", fill="white", font=medium)
+    # seats around an ellipse, seat 0 (or the viewer) at the bottom
+    bottom = 0 if viewer is None else viewer
+    for seat in range(n):
+        angle = np.pi / 2 + 2 * np.pi * ((seat - bottom) % n) / n
+        sx = int(cx + 0.40 * width * np.cos(angle))
+        sy = int(cy + 0.36 * height * np.sin(angle))
+        hand = position["hands"][seat]
+        face_up = viewer is None or seat == viewer
+        label = f"{_seat_label(seat)}  {len(hand)} cards  {position['scores'][seat]} pts"
+        if not position["alive"][seat]:
+            label += "  (out)"
+        colour_text = (255, 230, 90) if seat == current else (255, 255, 255)
+        if face_up and seat == bottom:
+            shown = hand[:18]
+            step = min(cw + 4, (width - 40) // max(1, len(shown)))
+            x0 = max(10, cx - step * len(shown) // 2)
+            for k, card in enumerate(shown):
+                _draw_card(draw, x0 + k * step, height - ch - 12, cw, ch, card)
+            draw.text((x0, height - ch - 34), label, fill=colour_text, font=medium)
+        else:
+            count = min(len(hand), 8)
+            small_w, small_h = 22, 32
+            x0 = sx - (count * 10 + small_w) // 2
+            for k in range(count):
+                card = hand[k] if face_up else None
+                _draw_card(draw, x0 + k * 10, sy - small_h // 2, small_w, small_h, card)
+            box = draw.textbbox((0, 0), label, font=small)
+            draw.text((sx - (box[2] - box[0]) // 2, sy + small_h // 2 + 4), label, fill=colour_text, font=small)
+    for k, line in enumerate(summarize(events, viewer)[-5:]):
+        draw.text((12, 10 + 18 * k), line, fill=(235, 235, 235), font=small)
+    if game.is_over(state):
+        winners = ", ".join(_seat_label(s) for s in game.winners(state)) or "nobody"
+        draw.text((cx - 90, cy + 75), f"game over: {winners} won", fill=(255, 230, 90), font=medium)
+    return np.asarray(image, dtype=np.uint8)
