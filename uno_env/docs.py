@@ -69,8 +69,8 @@ TABLES = {"action-table": action_table, "observation-table": observation_table, 
 def fill(text: str) -> str:
     """``text`` with every marked table regenerated."""
     for name, make in TABLES.items():
-        pattern = re.compile(rf"(<!-- {name} -->\n).*?(\n<!-- /{name} -->)", re.DOTALL)
-        text = pattern.sub(lambda m, make=make: m.group(1) + make() + m.group(2), text)
+        pattern = re.compile(rf"(<!-- {name} -->\n)(?:.*?\n)?(<!-- /{name} -->)", re.DOTALL)
+        text = pattern.sub(lambda m, make=make: m.group(1) + make() + "\n" + m.group(2), text)
     return text
 
 
