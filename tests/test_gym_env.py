@@ -45,6 +45,7 @@ def test_learner_gets_its_own_reward():
     env.reset(seed=0, options={"position": learner_wins_position()})
     _, reward, terminated, _, _ = env.step(env.game.string_to_action("play R2"))
     assert reward == 1.0 and terminated
+
     # the learner loses: seat 1 goes out during the opponents' turn, the -1 comes with the learner's step
     def first_legal(observation, mask):
         return int(np.flatnonzero(mask)[0])

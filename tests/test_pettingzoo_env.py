@@ -118,7 +118,7 @@ def test_observation_dict_and_no_hidden_information():
     raw = env.unwrapped
     env.reset(seed=21)
     rng = np.random.default_rng(2)
-    for agent in env.agent_iter(200):
+    for _ in env.agent_iter(200):
         observation, _, termination, truncation, _ = env.last()
         if termination or truncation:
             env.step(None)
@@ -272,3 +272,14 @@ def test_doc_tables_are_generated_from_the_code():
     assert stale_files() == []
     doc = uno_env.env.__module__ and sys.modules["uno_env.env"].__doc__
     assert "<!-- action-table -->" in doc and "| 60 | `draw` |" in doc and "| `hand` | 0 | 54 |" in doc
+
+
+def test_position_resets_after_a_seeded_reset_are_deterministic():
+    position = {"hands": [["R2"], ["Y1"]], "discard_pile": ["R7"], "current_player": 0}
+    piles = []
+    for _ in range(2):
+        env = uno_env.env(num_players=2)
+        env.reset(seed=3)
+        env.reset(options={"position": position})
+        piles.append(env.unwrapped.position()["draw_pile"])
+    assert piles[0] == piles[1] and len(piles[0]) == 105

@@ -269,6 +269,8 @@ class raw_env(AECEnv):
             warnings.warn(f"ignored reset option(s) {unknown}; known: position, deck, dealer", stacklevel=2)
         if position is not None and deck is not None:
             raise ValueError("reset options 'position' and 'deck' exclude each other")
+        if (position is not None or deck is not None) and seed is None:
+            seed = int(self.np_random.integers(2**63))  # seeded earlier: stays deterministic
         if position is not None:
             if dealer is not None:
                 raise ValueError("give the dealer inside the position, not as a separate option")

@@ -120,6 +120,8 @@ class UnoGymEnv(gym.Env):
         if options:
             raise ValueError(f"unknown reset option(s): {', '.join(sorted(options))}; known: position")
         if position is not None:
+            if engine_seed is None:
+                engine_seed = int(self.np_random.integers(2**63))
             self._state = self.game.from_position(position, seed=engine_seed)
         else:
             self.game.reset(self._state, seed=engine_seed)

@@ -99,9 +99,7 @@ def _draw_card(draw, x: int, y: int, w: int, h: int, text: str | None) -> None:
     )
 
 
-def render_image(
-    game, state, viewer: int | None = None, events: Sequence[dict] = (), size=(960, 640)
-) -> np.ndarray:
+def render_image(game, state, viewer: int | None = None, events: Sequence[dict] = (), size=(960, 640)) -> np.ndarray:
     """The table as an RGB image (uint8, height x width x 3)."""
     from PIL import Image, ImageDraw
 
