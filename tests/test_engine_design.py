@@ -3,13 +3,15 @@
 import ast
 import pathlib
 import re
+import sys
 
 ENGINE = pathlib.Path(__file__).resolve().parent.parent / "uno_env" / "engine"
 ROOT = ENGINE.parent.parent
 
 
 def test_engine_imports_numpy_and_numba_only():
-    allowed = {"numpy", "numba", "__future__", "dataclasses", "typing", "functools", "ast", "inspect", "textwrap"}
+    """Besides the standard library, the engine needs numpy and numba, nothing else."""
+    allowed = {"numpy", "numba"} | set(sys.stdlib_module_names)
     for path in ENGINE.glob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
@@ -41,3 +43,23 @@ def test_docs_rules_is_the_shared_rulebook():
     shared = ROOT.parent / "shared" / "RULES.md"
     if shared.exists():
         assert shared.read_text() == (ROOT / "docs" / "RULES.md").read_text()
+
+
+def test_numba_cache_is_refreshed_when_any_project_source_changes(tmp_path):
+    import os
+
+    from uno_env.engine import numba_cache
+
+    (tmp_path / "uno_env" / "engine").mkdir(parents=True)
+    kernel = tmp_path / "uno_env" / "policies.py"
+    kernel.write_text("@njit(cache=True)\ndef f():\n    return 1\n")
+    rules = tmp_path / "uno_env" / "engine" / "layout.py"
+    rules.write_text("A = 1\n")
+    os.utime(kernel, (1_000_000, 1_000_000))
+    assert numba_cache.refresh(tmp_path) is True  # first check: no stamp yet
+    touched = kernel.stat().st_mtime
+    assert touched > 1_000_000
+    os.utime(kernel, (1_000_000, 1_000_000))
+    assert numba_cache.refresh(tmp_path) is False and kernel.stat().st_mtime == 1_000_000
+    rules.write_text("A = 2\n")  # another file changes: the cached kernel must recompile
+    assert numba_cache.refresh(tmp_path) is True and kernel.stat().st_mtime > 1_000_000

@@ -149,6 +149,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
+from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from .engine import Game, IllegalActionError, RuleConfig
 from .engine import kernels as K
@@ -169,8 +171,12 @@ def env(**kwargs):
 class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
     """PettingZoo's AssertOutOfBoundsWrapper, with the bounds check done directly."""
 
+    def __init__(self, env):
+        super().__init__(env)
+        self._raw_env = env.unwrapped
+
     def step(self, action) -> None:
-        raw = self.unwrapped
+        raw = self._raw_env
         agent = raw.agent_selection
         if action is None:
             assert raw.terminations[agent] or raw.truncations[agent], "action is not in action space"
@@ -184,13 +190,17 @@ class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's OrderEnforcingWrapper; the attributes read at every step go straight
-    to the raw env instead of through two ``__getattr__`` forwards (same checks)."""
+    """PettingZoo's OrderEnforcingWrapper with the same checks; what is read at every
+    step goes straight to the raw env instead of through two ``__getattr__`` forwards."""
+
+    def __init__(self, env):
+        super().__init__(env)
+        self._raw_env = env.unwrapped
 
     def _raw_attribute(self, name: str):
         if not self._has_reset:
             raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self.unwrapped, name)
+        return getattr(self._raw_env, name)
 
     agents = property(lambda self: self._raw_attribute("agents"))
     agent_selection = property(lambda self: self._raw_attribute("agent_selection"))
@@ -201,12 +211,50 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     @property
     def _cumulative_rewards(self):
-        return self.unwrapped._cumulative_rewards
+        return self._raw_env._cumulative_rewards
+
+    @property
+    def unwrapped(self):
+        return self._raw_env
 
     def last(self, observe: bool = True):
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
-        return self.unwrapped.last(observe)
+        return self._raw_env.last(observe)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._has_reset:
+            EnvLogger.error_agent_iter_before_reset()
+        return _AgentIterable(self, max_iter)
+
+    def step(self, action) -> None:
+        if not self._has_reset:
+            EnvLogger.error_step_before_reset()
+        elif not self._raw_env.agents:
+            self._has_updated = True
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self._has_updated = True
+            self.env.step(action)
+
+
+class _AgentIterable(AECOrderEnforcingIterable):
+    def __iter__(self):
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the raw env directly."""
+
+    def __next__(self):
+        env = self.env
+        raw = env._raw_env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        env._has_updated = False
+        return raw.agent_selection
 
 
 class raw_env(AECEnv):
@@ -241,7 +289,28 @@ class raw_env(AECEnv):
         self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(self.game.num_actions) for agent in self.possible_agents}
         self._state = self.game.new_state()
+        self._params = self.game.params
+        self._observation_size = self.game.observation_size
+        self._num_actions = self.game.num_actions
         self._rewards_buffer = np.zeros((1, n), dtype=np.float32)
+        state = self._state
+        self._step_kernel = K.compiled_for(
+            K.step_summary,
+            state.cards,
+            state.ints,
+            state.rng,
+            self._params,
+            0,
+            0,
+            self._rewards_buffer,
+            state.ev,
+            state.evn,
+        )
+        observation = np.empty(self._observation_size, dtype=np.float32)
+        mask = np.empty(self._num_actions, dtype=np.int8)
+        self._observe_kernel = K.compiled_for(
+            K.observe_and_mask, state.cards, state.ints, self._params, 0, 0, observation, mask
+        )
         self._recent_events: deque = deque(maxlen=12)
         self._seeded = False
         self._alive = n
@@ -309,8 +378,8 @@ class raw_env(AECEnv):
         ):
             raise IllegalActionError(f"an action must be an integer id, got {action!r}", K.ST_OUT_OF_RANGE)
         state = self._state
-        summary = K.step_summary(
-            state.cards, state.ints, state.rng, self.game.params, 0, action, self._rewards_buffer, state.ev, state.evn
+        summary = self._step_kernel(
+            state.cards, state.ints, state.rng, self._params, 0, action, self._rewards_buffer, state.ev, state.evn
         )
         status = (summary & 0xFF) - 128
         if status < 0:
@@ -360,10 +429,12 @@ class raw_env(AECEnv):
 
     # ------------------------------------------------------------------ observations
     def observe(self, agent):
-        seat = self.agent_name_mapping[agent]
-        observation = np.empty(self.game.observation_size, dtype=np.float32)
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        K.observe_and_mask(self._state.cards, self._state.ints, self.game.params, 0, seat, observation, mask)
+        observation = np.empty(self._observation_size, dtype=np.float32)
+        mask = np.empty(self._num_actions, dtype=np.int8)
+        state = self._state
+        self._observe_kernel(
+            state.cards, state.ints, self._params, 0, self.agent_name_mapping[agent], observation, mask
+        )
         return {"observation": observation, "action_mask": mask}
 
     def observation_dict(self, agent) -> dict:

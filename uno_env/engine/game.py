@@ -16,8 +16,6 @@ A :class:`State` is a batch of one game: three small arrays (see
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from . import kernels as K
@@ -83,6 +81,17 @@ class State:
     __slots__ = ("cards", "ints", "rng", "ev", "evn")
 
     def __init__(self, cards, ints, rng, ev, evn):
+        for name, array, dtype, ndim in (
+            ("cards", cards, np.int8, 2),
+            ("ints", ints, np.int32, 2),
+            ("rng", rng, np.uint64, 1),
+            ("ev", ev, np.int32, 3),
+            ("evn", evn, np.int32, 1),
+        ):  # the compiled kernels rely on these exact layouts
+            if not (isinstance(array, np.ndarray) and array.dtype == dtype and array.ndim == ndim):
+                raise ValueError(f"State.{name}: expected a {ndim}-d {np.dtype(dtype).name} array")
+            if not array.flags.c_contiguous:
+                raise ValueError(f"State.{name}: expected a C-contiguous array")
         self.cards = cards
         self.ints = ints
         self.rng = rng
@@ -111,13 +120,31 @@ class State:
     __hash__ = None
 
 
-class StepResult(NamedTuple):
-    rewards: np.ndarray
-    """Reward of every seat for this step (float32, length num_players)."""
-    status: int
-    """0: applied; 1: a wrong card was penalized (R-WRONG-1); 2: a wrong card lost the game."""
-    events: list
-    """What happened, as dicts (see :mod:`uno_env.engine.events`)."""
+class StepResult:
+    """What a step returned: the rewards, a status and (decoded on first use) the events."""
+
+    __slots__ = ("rewards", "status", "_rows", "_events")
+
+    def __init__(self, rewards: np.ndarray, status: int, rows: np.ndarray):
+        self.rewards = rewards
+        """Reward of every seat for this step (float32, length num_players)."""
+        self.status = status
+        """0: applied; 1: a wrong card was penalized (R-WRONG-1); 2: a wrong card lost the game."""
+        self._rows = rows
+        self._events = None
+
+    @property
+    def events(self) -> list[dict]:
+        """What happened, as dicts (see :mod:`uno_env.engine.events`)."""
+        if self._events is None:
+            self._events = decode(self._rows, len(self._rows))
+        return self._events
+
+    def __iter__(self):
+        return iter((self.rewards, self.status, self.events))
+
+    def __repr__(self) -> str:
+        return f"StepResult(rewards={self.rewards.tolist()}, status={self.status}, events={self.events})"
 
 
 class Game:
@@ -138,8 +165,19 @@ class Game:
         self.num_actions = self.actions.num_actions
         self.observation_size = self.obs_spec.size
         self._rewards = np.zeros((1, self.num_players), dtype=np.float32)
-        self._status = np.zeros(1, dtype=np.int8)
-        self._action = np.zeros(1, dtype=np.int64)
+        example = self.new_state()
+        self._step_kernel = K.compiled_for(
+            K.step_game,
+            example.cards,
+            example.ints,
+            example.rng,
+            self.params,
+            0,
+            0,
+            self._rewards,
+            example.ev,
+            example.evn,
+        )
 
     def __repr__(self) -> str:
         return f"Game({self.config!r})"
@@ -294,29 +332,20 @@ class Game:
             action = self.actions.to_id(action)
         elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(f"an action must be an integer id or its text, got {action!r}", K.ST_OUT_OF_RANGE)
-        self._action[0] = action
         if index == 0 and state.batch_size == 1:
-            status = K.step_game(
-                state.cards,
-                state.ints,
-                state.rng,
-                self.params,
-                0,
-                action,
-                self._rewards,
-                state.ev,
-                state.evn,
+            rewards = self._rewards
+            status = self._step_kernel(
+                state.cards, state.ints, state.rng, self.params, 0, action, rewards, state.ev, state.evn
             )
-            rewards = self._rewards[0].copy()
         else:
-            rewards_all = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
+            rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
             status = K.step_game(
-                state.cards, state.ints, state.rng, self.params, index, action, rewards_all, state.ev, state.evn
+                state.cards, state.ints, state.rng, self.params, index, action, rewards, state.ev, state.evn
             )
-            rewards = rewards_all[index]
         if status < 0:
             raise IllegalActionError(self.describe_refusal(state, int(action), status, index), status)
-        return StepResult(rewards, int(status), self.events(state, index))
+        count = min(int(state.evn[index]), state.ev.shape[1])
+        return StepResult(rewards[index].copy(), int(status), state.ev[index, :count].copy())
 
     def describe_refusal(self, state: State, action: int, status: int, index: int = 0) -> str:
         """Why the engine refused an action (status < 0), in words."""

@@ -9,7 +9,7 @@ single-game API, the PettingZoo env and the vector env all call these.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, typeof
 
 from .cards import FASHION_TREND, RANK_DRAW_TWO, RANK_REVERSE, RANK_SKIP, WILD, WILD_DRAW_FOUR
 from .events import (
@@ -183,7 +183,7 @@ _MUL = np.uint64(0x2545F4914F6CDD1D)
 
 
 # ---------------------------------------------------------------- randomness
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_below(rng, b, n):
     """Uniform integer in 0..n-1 from game b's xorshift64* generator."""
     x = rng[b]
@@ -205,7 +205,7 @@ def shuffle_segment(cards, rng, b, start, count):
 
 
 # ---------------------------------------------------------------- small helpers
-@njit(cache=True)
+@njit(cache=True, inline="always")  # inlined: no compiled copy per event kind
 def emit(ev, evn, b, kind, x, y, z):
     k = evn[b]
     if k < ev.shape[1]:
@@ -216,7 +216,7 @@ def emit(ev, evn, b, kind, x, y, z):
     evn[b] = k + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_alive(ints, P, b, seat, direction):
     """The next seat in play from ``seat`` in ``direction``."""
     n = P[P_N]
@@ -229,7 +229,7 @@ def next_alive(ints, P, b, seat, direction):
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def same_team(P, s, t):
     if P[P_PARTNERS] != 0:
         half = P[P_N] // 2
@@ -237,23 +237,28 @@ def same_team(P, s, t):
     return s == t
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def top_face(cards, ints, P, b):
     return cards[b, P[P_C_DISCARD] + ints[b, S_DISCARD_COUNT] - 1]
 
 
-@njit(cache=True)
-def matches(cards, ints, P, b, face):
-    """A card that may be played on the discard pile (R-TURN-1); wild-type cards always."""
+@njit(cache=True, inline="always")
+def matches_on(face, colour, top):
+    """R-TURN-1: ``face`` may be played on ``top`` with ``colour`` in force; wild-type cards always."""
     if face >= WILD:
         return True
-    if face // 13 == ints[b, S_COLOUR]:
+    if face // 13 == colour:
         return True
-    top = top_face(cards, ints, P, b)
     return top < WILD and top % 13 == face % 13
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def matches(cards, ints, P, b, face):
+    """A card that may be played on the discard pile (R-TURN-1); wild-type cards always."""
+    return matches_on(face, ints[b, S_COLOUR], top_face(cards, ints, P, b))
+
+
+@njit(cache=True, inline="always")
 def holds_colour(cards, P, b, seat, colour):
     if colour < 0:
         return False
@@ -282,9 +287,13 @@ def hand_value(cards, P, b, seat):
 
 @njit(cache=True)
 def has_legal_play(cards, ints, P, b, seat):
-    base = P[P_C_HANDS] + seat * P[P_F]
-    for f in range(P[P_F]):
-        if cards[b, base + f] > 0 and matches(cards, ints, P, b, f):
+    F = P[P_F]
+    base = P[P_C_HANDS] + seat * F
+    hand = cards[b, base : base + F]
+    colour = ints[b, S_COLOUR]
+    top = top_face(cards, ints, P, b)
+    for f in range(F):
+        if hand[f] > 0 and matches_on(f, colour, top):
             return True
     return False
 
@@ -303,7 +312,7 @@ def uno_available(cards, ints, P, b):
     return phase == PH_PLAY and has_legal_play(cards, ints, P, b, p)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def begin_turn(ints, b, seat):
     ints[b, S_CURRENT] = seat
     ints[b, S_PHASE] = PH_PLAY
@@ -311,7 +320,7 @@ def begin_turn(ints, b, seat):
     ints[b, S_DRAWN] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def push_discard(cards, ints, P, b, face):
     k = ints[b, S_DISCARD_COUNT]
     cards[b, P[P_C_DISCARD] + k] = face
@@ -356,10 +365,11 @@ def draw_one(cards, ints, rng, P, b, seat, reason, ev, evn):
     return face
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def draw_cards(cards, ints, rng, P, b, seat, count, reason, ev, evn):
+    # np.int64: one compiled draw_one for all call sites, not one per literal reason
     for _ in range(count):
-        if draw_one(cards, ints, rng, P, b, seat, reason, ev, evn) < 0:
+        if draw_one(cards, ints, rng, P, b, np.int64(seat), np.int64(reason), ev, evn) < 0:
             return
 
 
@@ -643,7 +653,7 @@ def finish_turn(cards, ints, rng, P, b, player, following, exposed, ev, evn):
     ints[b, S_DRAWN] = -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def close_window(ints, b):
     following = ints[b, S_AFTER_WINDOW]
     ints[b, S_EXPOSED] = -1
@@ -777,7 +787,7 @@ def resolve_challenge(cards, ints, rng, P, b, challenge, rw, ev, evn):
         finish_turn(cards, ints, rng, P, b, offender, following, exposed, ev, evn)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decode_action(P, action):
     """(kind, face, colour) of an action id (see actions.py for the table)."""
     if action < WILD:
@@ -803,7 +813,7 @@ def decode_action(P, action):
     return K_CATCH, -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def forfeit(ints, P, b, player, face, rw, ev, evn):
     """illegal_action="lose": the offender loses and the game ends (PettingZoo's classic rule)."""
     emit(ev, evn, b, EV_FORFEIT, player, face, 0)
@@ -843,7 +853,7 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
             begin_turn(ints, b, next_alive(ints, P, b, player, direction))
             return ST_WRONG_PENALIZED
         if kind == K_DRAW and phase == PH_PLAY:
-            drawn = draw_one(cards, ints, rng, P, b, player, R_CHOICE, ev, evn)
+            drawn = draw_one(cards, ints, rng, P, b, np.int64(player), np.int64(R_CHOICE), ev, evn)
             if drawn >= 0 and matches(cards, ints, P, b, drawn):  # D-DRAWN
                 ints[b, S_PHASE] = PH_DRAWN
                 ints[b, S_DRAWN] = drawn
@@ -922,6 +932,38 @@ def step_game(cards, ints, rng, P, b, action, rw, ev, evn):
 
 
 # ---------------------------------------------------------------- mask and observation
+@njit(cache=True, inline="always")
+def allow_play(P, face, out):
+    """Mark the play of ``face`` legal: its action, or the four colour choices of a wild-type card."""
+    if face < WILD:
+        out[face] = 1
+        return
+    first = P[P_A_W] if face == WILD else (P[P_A_W4] if face == WILD_DRAW_FOUR else P[P_A_FT])
+    for c in range(4):
+        out[first + c] = 1
+
+
+@njit(cache=True, inline="always")
+def rel_seat(seat, observer, n):
+    """``(seat - observer) % n``, without a division for seats in 0..n-1."""
+    r = seat - observer
+    if r < 0:
+        r += n
+    if r < 0 or r >= n:
+        r = (seat - observer) % n
+    return r
+
+
+@njit(cache=True, inline="always")
+def copy_counts(cards, b, start, out, offset, count):
+    """``out[offset:offset + count] = cards[b, start:start + count]`` (int8 counts to float32),
+    as a loop over views from 0 that compiles to a tight loop."""
+    src = cards[b, start : start + count]
+    dst = out[offset : offset + count]
+    for i in range(count):
+        dst[i] = src[i]
+
+
 @njit(cache=True)
 def legal_mask(cards, ints, P, b, out):
     """Write the acting player's legal actions (1) into ``out`` (length = actions)."""
@@ -942,24 +984,25 @@ def legal_mask(cards, ints, P, b, out):
         out[P[P_A_CATCH]] = 1
         out[P[P_A_PASS]] = 1
         return
+    # a view of the hand and the matching inputs read once: the loop then indexes from 0
+    # and reads nothing that its writes to ``out`` could change (measured 1.3x faster)
     player = ints[b, S_CURRENT]
-    base = P[P_C_HANDS] + player * P[P_F]
+    F = P[P_F]
+    base = P[P_C_HANDS] + player * F
+    hand = cards[b, base : base + F]
+    colour = ints[b, S_COLOUR]
+    top = top_face(cards, ints, P, b)
     if phase == PH_DRAWN:
         out[P[P_A_PASS]] = 1
-        faces_from = ints[b, S_DRAWN]
-        faces_to = faces_from + 1
+        drawn = ints[b, S_DRAWN]
+        if hand[drawn] > 0 and matches_on(drawn, colour, top):
+            allow_play(P, drawn, out)
     else:
         out[P[P_A_DRAW]] = 1
-        faces_from = 0
-        faces_to = P[P_F]
-    for f in range(faces_from, faces_to):
-        if cards[b, base + f] > 0 and matches(cards, ints, P, b, f):
-            if f < WILD:
-                out[f] = 1
-            else:
-                first = P[P_A_W] if f == WILD else (P[P_A_W4] if f == WILD_DRAW_FOUR else P[P_A_FT])
-                for c in range(4):
-                    out[first + c] = 1
+        for f in range(F):
+            if hand[f] > 0:  # noqa: SIM102 (nested, not `and`: compiles to a faster loop)
+                if matches_on(f, colour, top):
+                    allow_play(P, f, out)
     if uno_available(cards, ints, P, b):
         out[P[P_A_UNO]] = 1
 
@@ -971,10 +1014,8 @@ def observe(cards, ints, P, b, observer, out):
         out[i] = 0.0
     n = P[P_N]
     F = P[P_F]
-    hand = P[P_C_HANDS] + observer * F
-    for f in range(F):
-        out[P[O_HAND] + f] = cards[b, hand + f]
-        out[P[O_DISCARD] + f] = cards[b, P[P_C_DCOUNT] + f]
+    copy_counts(cards, b, P[P_C_HANDS] + observer * F, out, P[O_HAND], F)
+    copy_counts(cards, b, P[P_C_DCOUNT], out, P[O_DISCARD], F)
     if ints[b, S_DISCARD_COUNT] > 0:
         out[P[O_TOP] + top_face(cards, ints, P, b)] = 1.0
     if ints[b, S_COLOUR] >= 0:
@@ -986,32 +1027,33 @@ def observe(cards, ints, P, b, observer, out):
     out[P[O_PHASE] + phase] = 1.0
     current = ints[b, S_CURRENT]
     if current >= 0:
-        out[P[O_ACTING] + (current - observer) % n] = 1.0
-    out[P[O_DEALER] + (ints[b, S_DEALER] - observer) % n] = 1.0
+        out[P[O_ACTING] + rel_seat(current, observer, n)] = 1.0
+    out[P[O_DEALER] + rel_seat(ints[b, S_DEALER], observer, n)] = 1.0
+    o_sizes, o_scores, o_alive = P[O_HAND_SIZES], P[O_SCORES], P[O_ALIVE]
+    i_sizes, i_scores, i_alive = P[P_I_HAND_SIZE], P[P_I_SCORE], P[P_I_ALIVE]
     for s in range(n):
-        r = (s - observer) % n
-        out[P[O_HAND_SIZES] + r] = ints[b, P[P_I_HAND_SIZE] + s]
-        out[P[O_SCORES] + r] = ints[b, P[P_I_SCORE] + s]
-        out[P[O_ALIVE] + r] = ints[b, P[P_I_ALIVE] + s]
+        r = rel_seat(s, observer, n)
+        out[o_sizes + r] = ints[b, i_sizes + s]
+        out[o_scores + r] = ints[b, i_scores + s]
+        out[o_alive + r] = ints[b, i_alive + s]
     out[P[O_DRAW_SIZE]] = ints[b, S_DRAW_COUNT]
     if phase == PH_DRAWN and current == observer:
         out[P[O_DRAWN] + ints[b, S_DRAWN]] = 1.0
     out[P[O_UNO_CALLED]] = ints[b, S_UNO_CALLED]
     if ints[b, S_EXPOSED] >= 0:
-        out[P[O_EXPOSED] + (ints[b, S_EXPOSED] - observer) % n] = 1.0
-        out[P[O_AFTER_WINDOW] + (ints[b, S_AFTER_WINDOW] - observer) % n] = 1.0
+        out[P[O_EXPOSED] + rel_seat(ints[b, S_EXPOSED], observer, n)] = 1.0
+        out[P[O_AFTER_WINDOW] + rel_seat(ints[b, S_AFTER_WINDOW], observer, n)] = 1.0
     elif phase == PH_CHALLENGE and ints[b, S_WD4_EXPOSED] != 0:
-        out[P[O_EXPOSED] + (ints[b, S_WD4_OFFENDER] - observer) % n] = 1.0
+        out[P[O_EXPOSED] + rel_seat(ints[b, S_WD4_OFFENDER], observer, n)] = 1.0
     if ints[b, S_REVEAL_VIEWER] == observer:
-        for f in range(F):
-            out[P[O_REVEAL] + f] = cards[b, P[P_C_REVEAL] + f]
-        out[P[O_REVEAL_SEAT] + (ints[b, S_REVEAL_OWNER] - observer) % n] = 1.0
+        copy_counts(cards, b, P[P_C_REVEAL], out, P[O_REVEAL], F)
+        out[P[O_REVEAL_SEAT] + rel_seat(ints[b, S_REVEAL_OWNER], observer, n)] = 1.0
     if P[O_TREND_COLOUR] >= 0 and ints[b, S_TREND_VIEWER] == observer:
         out[P[O_TREND_COLOUR] + ints[b, S_TREND_COLOUR]] = 1.0
         for s in range(n):
             shown = ints[b, P[P_I_TREND] + s]
             if shown >= 0:
-                out[P[O_TREND_SHOWN] + ((s - observer) % n) * 13 + shown % 13] = 1.0
+                out[P[O_TREND_SHOWN] + rel_seat(s, observer, n) * 13 + shown % 13] = 1.0
 
 
 @njit(cache=True)
@@ -1080,3 +1122,10 @@ def observe_batch(cards, ints, P, observers, out):
 def step_parallel(cards, ints, rng, P, actions, rw, ev, evn, status):
     for b in prange(cards.shape[0]):
         status[b] = step_game(cards, ints, rng, P, b, actions[b], rw, ev, evn)
+
+
+def compiled_for(kernel, *example_args):
+    """The compiled entry point of ``kernel`` for the types of ``example_args``: calling it
+    skips numba's per-call type dispatch (about 0.6 us), for hot calls from Python whose
+    argument types never change."""
+    return kernel.compile(tuple(typeof(a) for a in example_args))
