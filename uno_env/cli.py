@@ -10,6 +10,8 @@ import sys
 
 COMMANDS = {
     "playthrough": ("uno_env.playthrough", "print a seeded game as text, or rewrite the test playthroughs"),
+    "tournament": ("experiments.tournament", "agents against each other: leaderboard, ratings, CSV/JSON/PNG"),
+    "play": ("agents.play", "play UNO in the terminal against agents"),
 }
 
 

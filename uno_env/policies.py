@@ -16,11 +16,47 @@ import numpy as np
 from numba import njit, prange
 
 from .engine import kernels as K
-from .engine.layout import P_A_LEN, P_O_LEN, PH_OVER, S_PHASE, S_ROUND
+from .engine.cards import FASHION_TREND, RANK_DRAW_TWO, RANK_REVERSE, RANK_SKIP, WILD, WILD_DRAW_FOUR
+from .engine.layout import (
+    O_ALIVE,
+    O_COLOUR,
+    O_DIRECTION,
+    O_DISCARD,
+    O_EXPOSED,
+    O_HAND,
+    O_HAND_SIZES,
+    O_PHASE,
+    O_PREV_COLOUR,
+    P_A_ACCEPT,
+    P_A_CATCH,
+    P_A_CHALLENGE,
+    P_A_COLOR,
+    P_A_DRAW,
+    P_A_FT,
+    P_A_LEN,
+    P_A_PASS,
+    P_A_UNO,
+    P_A_W,
+    P_A_W4,
+    P_F,
+    P_N,
+    P_O_LEN,
+    P_PARTNERS,
+    PH_CATCH,
+    PH_CHALLENGE,
+    PH_COLOR,
+    PH_OVER,
+    S_PHASE,
+    S_ROUND,
+)
 
 RANDOM = 0
+NAIVE = 1
+KEEPER = 2
+TACTICAL = 3
+RANDOM_PLAY = 4
 
-POLICY_IDS = {"random": RANDOM}
+POLICY_IDS = {"random": RANDOM, "naive": NAIVE, "keeper": KEEPER, "tactical": TACTICAL, "random_play": RANDOM_PLAY}
 
 
 @njit(cache=True)
@@ -44,12 +80,466 @@ def random_policy(obs, mask, P, prng, b):
     return -1
 
 
+# ---------------------------------------------------------------- reading the observation
+@njit(cache=True)
+def obs_phase(obs, P):
+    """Decision phase (PH_*) from the one-hot ``phase`` slice."""
+    o = P[O_PHASE]
+    for k in range(PH_OVER + 1):
+        if obs[o + k] > 0.5:
+            return k
+    return PH_OVER
+
+
+@njit(cache=True)
+def obs_colour(obs, P, which):
+    """Colour 0..3 of a one-hot colour slice (``O_COLOUR`` or ``O_PREV_COLOUR``), -1 when none."""
+    o = P[which]
+    for c in range(4):
+        if obs[o + c] > 0.5:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def obs_next_seat(obs, P, seat, direction):
+    """The next relative seat in play after ``seat`` in ``direction``."""
+    n = P[P_N]
+    s = seat
+    for _ in range(n):
+        s = (s + direction) % n
+        if obs[P[O_ALIVE] + s] > 0.5:
+            return s
+    return seat
+
+
+@njit(cache=True)
+def obs_direction(obs, P):
+    return 1 if obs[P[O_DIRECTION]] >= 0 else -1
+
+
+@njit(cache=True)
+def obs_hand_size(obs, P, seat):
+    return np.int64(obs[P[O_HAND_SIZES] + seat])
+
+
+@njit(cache=True)
+def obs_players_in(obs, P):
+    count = 0
+    for s in range(P[P_N]):
+        if obs[P[O_ALIVE] + s] > 0.5:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def obs_exposed_seat(obs, P):
+    for s in range(P[P_N]):
+        if obs[P[O_EXPOSED] + s] > 0.5:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def is_partner(P, seat):
+    """Relative seat ``seat`` (not 0) is the observer's partner (partners sit across, R-VAR-PARTNERS)."""
+    return P[P_PARTNERS] != 0 and seat == P[P_N] // 2
+
+
+@njit(cache=True)
+def face_value(face):
+    """Scoring value of a face (R-DECK-3)."""
+    if face >= WILD:
+        return 50
+    rank = face % 13
+    return rank if rank < 10 else 20
+
+
+@njit(cache=True)
+def face_copies(face):
+    """Copies of a face in the deck (R-DECK-1, R-DECK-2)."""
+    if face >= WILD:
+        return 4
+    return 1 if face % 13 == 0 else 2
+
+
+@njit(cache=True)
+def action_face(P, a):
+    """Face played by action ``a``, -1 for an action that plays no card."""
+    if a < WILD:
+        return a
+    if a >= P[P_A_DRAW]:
+        return -1
+    if P[P_A_FT] >= 0 and a >= P[P_A_FT]:
+        return FASHION_TREND
+    if a >= P[P_A_W4]:
+        return WILD_DRAW_FOUR
+    return WILD
+
+
+@njit(cache=True)
+def action_colour(P, a):
+    """Colour a play action gives the discard pile (a wild's named colour)."""
+    if a < WILD:
+        return a // 13
+    return (a - P[P_A_W]) % 4
+
+
+@njit(cache=True)
+def wild_action(P, face, colour):
+    """Action id of playing wild-type ``face`` naming ``colour``."""
+    if face == WILD:
+        return P[P_A_W] + colour
+    if face == WILD_DRAW_FOUR:
+        return P[P_A_W4] + colour
+    return P[P_A_FT] + colour
+
+
+@njit(cache=True)
+def hand_colour_counts(obs, P):
+    """(copies, points) held of each colour (wild-type cards excluded)."""
+    counts = np.zeros(4, dtype=np.int64)
+    points = np.zeros(4, dtype=np.int64)
+    o = P[O_HAND]
+    for f in range(WILD):
+        k = np.int64(obs[o + f])
+        if k > 0:
+            counts[f // 13] += k
+            points[f // 13] += k * face_value(f)
+    return counts, points
+
+
+@njit(cache=True)
+def strongest_colour(obs, P):
+    """The colour held most (ties: more points, then the lower index). With no coloured card
+    in hand, the colour with most copies in the discard pile (fewest left for the others)."""
+    counts, points = hand_colour_counts(obs, P)
+    best = -1
+    best_key = -1
+    for c in range(4):
+        key = counts[c] * 1000 + points[c]
+        if counts[c] > 0 and key > best_key:
+            best = c
+            best_key = key
+    if best >= 0:
+        return best
+    best_key = -1
+    for c in range(4):
+        played = 0
+        for r in range(13):
+            played += np.int64(obs[P[O_DISCARD] + c * 13 + r])
+        if played > best_key:
+            best = c
+            best_key = played
+    return best
+
+
+@njit(cache=True)
+def holds_colour(obs, P, colour):
+    held = False
+    if colour >= 0:
+        for r in range(13):
+            if obs[P[O_HAND] + colour * 13 + r] > 0.5:
+                held = True
+                break
+    return held
+
+
+@njit(cache=True)
+def bluff_probability(obs, P, prior):
+    """Probability that the Wild Draw Four just played at the observer was a bluff.
+
+    The offender (the seat before the observer) holds ``h`` cards drawn, as far as
+    the observer can tell, from the unseen cards (deck minus own hand minus discard
+    pile). The chance that a random such hand holds the previous colour is
+    hypergeometric: ``q = 1 - C(U - Uc, h) / C(U, h)``. A player holding the colour
+    plays the Wild Draw Four less often than one who does not; ``prior`` is that
+    likelihood ratio (0: never bluffs, 1: bluffs as often as it plays it legally), so
+    the posterior is ``prior q / (prior q + 1 - q)``."""
+    previous = obs_colour(obs, P, O_PREV_COLOUR)
+    if previous < 0:
+        return 0.0
+    offender = obs_next_seat(obs, P, 0, -obs_direction(obs, P))
+    h = obs_hand_size(obs, P, offender)
+    if h <= 0:
+        return 0.0  # the offender went out: the play was legal (R-END-2)
+    unseen = 0
+    unseen_colour = 0
+    for f in range(P[P_F]):
+        k = face_copies(f) - np.int64(obs[P[O_HAND] + f]) - np.int64(obs[P[O_DISCARD] + f])
+        if k > 0:
+            unseen += k
+            if f < WILD and f // 13 == previous:
+                unseen_colour += k
+    if unseen <= 0 or h > unseen:
+        return 0.0
+    p_none = 1.0
+    for i in range(h):
+        p_none *= max(unseen - unseen_colour - i, 0) / (unseen - i)
+    q = 1.0 - p_none
+    return prior * q / (prior * q + 1.0 - q + 1e-12)
+
+
+@njit(cache=True)
+def simple_decision(obs, mask, P, phase, catch_partner):
+    """The colour, challenge and catch phases as the simple heuristics play them:
+    name the strongest colour, accept every Wild Draw Four, catch every exposed
+    opponent (a partner too when ``catch_partner``). -1 in the play phases."""
+    if phase == PH_COLOR:
+        return P[P_A_COLOR] + strongest_colour(obs, P)
+    if phase == PH_CHALLENGE:
+        return P[P_A_ACCEPT]
+    if phase == PH_CATCH:
+        exposed = obs_exposed_seat(obs, P)
+        if is_partner(P, exposed) and not catch_partner:
+            return P[P_A_PASS]
+        return P[P_A_CATCH]
+    return -1
+
+
+@njit(cache=True)
+def random_play_policy(obs, mask, P, prng, b):
+    """Random player of the kind other UNO benchmarks use (e.g. RLCard's): a uniformly
+    random playable card when there is one (a wild's colour at random too), a draw only
+    when no card can be played; a playable drawn card is played. It calls UNO (those
+    benchmarks have no UNO rule; a player that never calls can never win against one
+    that catches). Other decisions (catch, challenge, a starting Wild's colour) are
+    uniform at random."""
+    if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
+        return P[P_A_UNO]
+    plays = 0
+    for a in range(P[P_A_DRAW]):
+        plays += mask[a]
+    if plays == 0:
+        return random_policy(obs, mask, P, prng, b)
+    k = random_below(prng, b, plays)
+    for a in range(P[P_A_DRAW]):
+        if mask[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+# ---------------------------------------------------------------- heuristics
+@njit(cache=True)
+def naive_policy(obs, mask, P, prng, b):
+    """Naive: the first legal card in action-id order (red before yellow, green, blue;
+    numbers before Skip, Reverse, Draw Two; a wild names red), drawing only when no
+    card can be played; it plays a playable drawn card and calls UNO, but never
+    catches, never challenges, and names red for a starting Wild. (A player that never
+    calls UNO can never win against one that always catches, so it does call.)"""
+    phase = obs_phase(obs, P)
+    if phase == PH_COLOR:
+        return P[P_A_COLOR]
+    if phase == PH_CHALLENGE:
+        return P[P_A_ACCEPT]
+    if phase == PH_CATCH:
+        return P[P_A_PASS]
+    if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
+        return P[P_A_UNO]
+    for a in range(P[P_A_DRAW]):
+        if mask[a]:
+            return a
+    if mask[P[P_A_DRAW]]:
+        return P[P_A_DRAW]
+    return P[P_A_PASS]
+
+
+@njit(cache=True)
+def keeper_policy(obs, mask, P, prng, b):
+    """Colour keeper: among the playable coloured cards it plays one of the colour it
+    holds most (highest points first, to shed them); wild cards are held until no
+    coloured card can be played, then a Wild before a Wild Draw Four (never as a
+    bluff), naming its strongest colour. Always calls UNO, catches every exposed
+    opponent (not its partner), accepts every Wild Draw Four."""
+    phase = obs_phase(obs, P)
+    decided = simple_decision(obs, mask, P, phase, False)
+    if decided >= 0:
+        return decided
+    if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
+        return P[P_A_UNO]
+    counts, points = hand_colour_counts(obs, P)
+    best = -1
+    best_key = -1
+    for a in range(WILD):
+        if mask[a]:
+            key = counts[a // 13] * 1000 + face_value(a)
+            if key > best_key:
+                best = a
+                best_key = key
+    if best >= 0:
+        return best
+    colour = strongest_colour(obs, P)
+    honest = not holds_colour(obs, P, obs_colour(obs, P, O_COLOUR))
+    for face in (WILD, FASHION_TREND, WILD_DRAW_FOUR):
+        if face == WILD_DRAW_FOUR and not honest:
+            continue
+        if face == FASHION_TREND and P[P_A_FT] < 0:
+            continue
+        a = wild_action(P, face, colour)
+        if mask[a]:
+            return a
+    if mask[P[P_A_DRAW]]:
+        return P[P_A_DRAW]
+    return P[P_A_PASS]
+
+
+# weights of the tactical policy (indices below); tuned by measurement (docs/agents.md)
+TW_COLOUR = 0  # per card held of the colour the play leaves on top
+TW_HOLD_WILD = 1  # cost of spending a wild-type card while nobody threatens
+TW_THREAT = 2  # an opponent with this many cards or fewer is close to going out
+TW_DEFEND = 3  # value of a Skip / Draw Two / Wild Draw Four on a threatening next player
+TW_DUMP = 4  # per point of the card played while an opponent is close to going out
+TW_TEMPO = 5  # with two players: value of Skip / Reverse / Draw Two / Wild Draw Four (play again)
+TW_BLUFF = 6  # 1: bluff a Wild Draw Four on a threatening next player when nothing else defends
+TW_PRIOR = 7  # bluff likelihood ratio used to judge a Wild Draw Four (see bluff_probability)
+TW_BREAK_EVEN = 8  # challenge when the bluff probability exceeds this (1/3: 4 cards won vs 2 lost)
+TW_REVERSE = 9  # value of a Reverse that turns play away from a threatening next player (3+ players)
+TW_WILD_LOW_HAND = 10  # hand size at or below which wilds are no longer held back
+TW_SCARCE = 11  # cost per unseen card (share of all unseen) of the colour the play leaves on top
+TW_SCARCE_RANK = 12  # the same for unseen cards of the rank it leaves on top
+NUM_TACTICAL_WEIGHTS = 13
+TACTICAL_WEIGHTS = np.array([1.0, 40.0, 1.0, 40.0, 0.5, 4.0, 1.0, 0.1, 1.0 / 3.0, 20.0, 1.0, 300.0, 50.0])
+
+
+@njit(cache=True)
+def tactical_weighted(obs, mask, P, prng, b, W):
+    """The tactical policy with weights ``W`` (see TW_*): :func:`tactical_policy` with
+    :data:`TACTICAL_WEIGHTS`; tuning scripts pass other weights."""
+    phase = obs_phase(obs, P)
+    if phase == PH_CHALLENGE:
+        if bluff_probability(obs, P, W[TW_PRIOR]) > W[TW_BREAK_EVEN]:
+            return P[P_A_CHALLENGE]
+        return P[P_A_ACCEPT]
+    decided = simple_decision(obs, mask, P, phase, False)
+    if decided >= 0:
+        return decided
+    if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
+        return P[P_A_UNO]
+    n = P[P_N]
+    players = obs_players_in(obs, P)
+    direction = obs_direction(obs, P)
+    following = obs_next_seat(obs, P, 0, direction)
+    preceding = obs_next_seat(obs, P, 0, -direction)
+    threat = W[TW_THREAT]
+    next_threat = not is_partner(P, following) and obs_hand_size(obs, P, following) <= threat
+    previous_threat = not is_partner(P, preceding) and obs_hand_size(obs, P, preceding) <= threat
+    danger = False
+    for s in range(1, n):
+        if obs[P[O_ALIVE] + s] > 0.5 and not is_partner(P, s) and obs_hand_size(obs, P, s) <= threat:
+            danger = True
+    own = obs_hand_size(obs, P, 0)
+    current = obs_colour(obs, P, O_COLOUR)
+    # one pass over the faces: cards held (count, points) and unseen (per colour and rank)
+    stats = np.zeros(25, dtype=np.float64)  # 0-3 held, 4-7 points, 8-11 unseen, 12-24 unseen rank
+    unseen_total = 1e-9
+    defended = False  # a Skip or Draw Two (or, with two players, a Reverse) against the threat
+    for f in range(WILD):
+        held = obs[P[O_HAND] + f]
+        colour = f // 13
+        rank = f % 13
+        u = face_copies(f) - held - obs[P[O_DISCARD] + f]
+        stats[colour] += held
+        stats[4 + colour] += held * face_value(f)
+        stats[8 + colour] += u
+        stats[12 + rank] += u
+        unseen_total += u
+        if mask[f] and (rank in (RANK_SKIP, RANK_DRAW_TWO) or (rank == RANK_REVERSE and players == 2)):
+            defended = True
+    bluffing = current >= 0 and stats[current] > 0
+    wild_colour = 0
+    for c in range(1, 4):
+        if stats[c] * 1000 + stats[4 + c] > stats[wild_colour] * 1000 + stats[4 + wild_colour]:
+            wild_colour = c
+    if stats[0] + stats[1] + stats[2] + stats[3] == 0:
+        wild_colour = strongest_colour(obs, P)
+    best = -1
+    best_score = -1e18
+    for a in range(P[P_A_DRAW]):
+        if not mask[a]:
+            continue
+        face = action_face(P, a)
+        colour = action_colour(P, a)
+        if face >= WILD and colour != wild_colour:
+            continue
+        score = -W[TW_SCARCE] * stats[8 + colour] / unseen_total
+        if face < WILD:
+            rank = face % 13
+            score -= W[TW_SCARCE_RANK] * stats[12 + rank] / unseen_total
+            score += W[TW_COLOUR] * (stats[colour] - 1)
+            if rank >= RANK_SKIP:
+                if players == 2:
+                    score += W[TW_TEMPO]
+                    if next_threat:
+                        score += W[TW_DEFEND]
+                elif next_threat:
+                    if rank in (RANK_SKIP, RANK_DRAW_TWO):
+                        score += W[TW_DEFEND]
+                    elif not previous_threat:
+                        score += W[TW_REVERSE]
+        else:
+            score += W[TW_COLOUR] * stats[colour]
+            if own > W[TW_WILD_LOW_HAND] and not danger:
+                score -= W[TW_HOLD_WILD]
+            if face == WILD_DRAW_FOUR:
+                if bluffing and not (W[TW_BLUFF] > 0 and next_threat and not defended):
+                    continue
+                if next_threat:
+                    score += W[TW_DEFEND]
+                if players == 2:
+                    score += W[TW_TEMPO]
+        if danger:
+            score += W[TW_DUMP] * face_value(face)
+        if score > best_score:
+            best = a
+            best_score = score
+    if best >= 0:
+        return best
+    if mask[P[P_A_DRAW]]:
+        return P[P_A_DRAW]
+    return P[P_A_PASS]
+
+
+@njit(cache=True)
+def tactical_policy(obs, mask, P, prng, b):
+    """Tactical: a colour keeper that also plays against the table. Each playable card
+    gets a score: + cards held of the colour it leaves on top, - the share of unseen
+    cards of that colour and of that rank (so the next player is less likely to
+    match), - a cost for spending a wild while nobody threatens; with two players
+    Skip / Reverse / Draw Two / Wild Draw Four get a bonus (an extra turn). When the
+    next opponent is close to going out (1 card) Skip / Draw Two / Wild Draw Four (or
+    a Reverse that turns play away) get a large bonus, and while any opponent is close
+    it sheds its highest-value cards. Wilds name its strongest colour. It never draws
+    when it can play. It challenges a Wild Draw Four when the bluff probability
+    estimated from the observation (:func:`bluff_probability`) beats the break-even of
+    1/3, and bluffs a Wild Draw Four itself only to stop a threatening next player when
+    nothing else can. Always calls UNO and catches exposed opponents (never its
+    partner). Weights: :data:`TACTICAL_WEIGHTS`, tuned by measurement (docs/agents.md)."""
+    return tactical_weighted(obs, mask, P, prng, b, TACTICAL_WEIGHTS)
+
+
 @njit(cache=True)
 def policy_act(policy, obs, mask, P, prng, b):
     """The action of compiled policy ``policy`` (an id of POLICY_IDS)."""
     if policy == RANDOM:
         return random_policy(obs, mask, P, prng, b)
+    if policy == NAIVE:
+        return naive_policy(obs, mask, P, prng, b)
+    if policy == KEEPER:
+        return keeper_policy(obs, mask, P, prng, b)
+    if policy == TACTICAL:
+        return tactical_policy(obs, mask, P, prng, b)
+    if policy == RANDOM_PLAY:
+        return random_play_policy(obs, mask, P, prng, b)
     return -1
+
+
+@njit(cache=True)
+def policy_act_batch(policy, obs, mask, P, prng, out):
+    """``out[b]`` = the action of ``policy`` for row b of ``obs``/``mask`` (generator ``prng[b]``)."""
+    for b in range(obs.shape[0]):
+        out[b] = policy_act(policy, obs[b], mask[b], P, prng, b)
 
 
 @njit(cache=True)

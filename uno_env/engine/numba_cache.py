@@ -14,18 +14,25 @@ from __future__ import annotations
 import hashlib
 import os
 import pathlib
+import re
 import time
 
 PACKAGES = ("uno_env", "agents")
 STAMP_NAME = "numba-sources.sha256"
+USES_NUMBA = re.compile(rb"^\s*(from numba|import numba)\b", re.MULTILINE)
 
 
 def project_sources(root: pathlib.Path) -> list[pathlib.Path]:
+    """The sources compiled code can depend on: the engine (kernels and the constants
+    they compile in) and every module that uses numba. Other edits (the PettingZoo
+    env, docs, the tournament runner) leave the caches alone."""
     files = []
     for package in PACKAGES:
         folder = root / package
         if folder.is_dir():
-            files += sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts)
+            for path in sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts):
+                if path.parent.name == "engine" or USES_NUMBA.search(path.read_bytes()):
+                    files.append(path)
     return files
 
 

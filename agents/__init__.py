@@ -1,0 +1,117 @@
+"""Baseline agents for UNO and their registry.
+
+>>> from agents import make_agent
+>>> from uno_env.engine import RuleConfig
+>>> agent = make_agent("tactical", RuleConfig(num_players=4), seed=0)
+>>> action = agent(observation, mask)  # doctest: +SKIP
+
+Names: ``random``, ``naive``, ``keeper``, ``tactical`` and ``random_play``
+(compiled policies of :mod:`uno_env.policies`, see their docstrings there),
+``ismcts`` (determinized search, :mod:`agents.ismcts`) and ``human`` (a person
+at the terminal, :mod:`agents.human`). An agent *spec* is a name with options,
+``name:key=value:key=value`` (e.g. ``ismcts:determinizations=64``), as the
+tournament's ``--agents`` takes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from uno_env.engine import Game, RuleConfig
+
+from .base import Agent, AgentProtocol, CompiledAgent, as_game, hash_seed
+from .human import HumanAgent
+from .ismcts import ISMCTSAgent
+
+COMPILED = ("random", "naive", "keeper", "tactical", "random_play")
+
+
+def _compiled(name: str) -> Callable[..., Agent]:
+    def factory(rules=None, seed: int = 0, **options) -> Agent:
+        if options:
+            raise ValueError(f"agent {name!r} takes no options, got {', '.join(sorted(options))}")
+        return CompiledAgent(name, rules, seed)
+
+    factory.__name__ = f"make_{name}"
+    return factory
+
+
+_BUILTIN: dict[str, Callable[..., Agent]] = {name: _compiled(name) for name in COMPILED}
+_BUILTIN["ismcts"] = ISMCTSAgent
+_BUILTIN["human"] = HumanAgent
+_REGISTRY: dict[str, Callable[..., Agent]] = dict(_BUILTIN)
+
+
+def agent_names() -> list[str]:
+    """Names known to :func:`make_agent`, built-in ones first."""
+    return list(_REGISTRY)
+
+
+def register_agent(name: str, factory: Callable[..., Agent]) -> None:
+    """Make ``factory(rules, seed, **options) -> Agent`` known as ``name``. Tournaments
+    with worker processes pickle the factory, so it must be importable (a module-level
+    class or function)."""
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"an agent name must be an identifier, got {name!r}")
+    if name in _BUILTIN:
+        raise ValueError(f"{name!r} is a built-in agent")
+    _REGISTRY[name] = factory
+
+
+def registered_extras() -> dict[str, Callable[..., Agent]]:
+    """The agents added by :func:`register_agent` (handed to worker processes)."""
+    return {name: f for name, f in _REGISTRY.items() if name not in _BUILTIN}
+
+
+def _parse_value(text: str):
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    for cast in (int, float):
+        try:
+            return cast(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict]:
+    """``"ismcts:determinizations=64"`` -> ``("ismcts", {"determinizations": 64})``."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise ValueError(f"an agent spec must be a name such as 'tactical', got {spec!r}")
+    name, *parts = spec.strip().split(":")
+    if name not in _REGISTRY:
+        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(agent_names())}")
+    options = {}
+    for part in parts:
+        key, sep, value = part.partition("=")
+        if not sep or not key.isidentifier():
+            raise ValueError(f"agent spec {spec!r}: expected options as key=value after the name, got {part!r}")
+        options[key] = _parse_value(value)
+    return name, options
+
+
+def make_agent(name: str, config: RuleConfig | Game | None = None, seed: int = 0, **options) -> Agent:
+    """An agent by name (or spec with options, see :func:`parse_agent_spec`) for the rules
+    ``config`` (a RuleConfig or a Game), seeded with ``seed``."""
+    base, spec_options = parse_agent_spec(name)
+    factory = _REGISTRY[base]
+    try:
+        return factory(config, seed, **{**spec_options, **options})
+    except TypeError as err:
+        raise ValueError(f"agent {base!r}: bad options {sorted({**spec_options, **options})}: {err}") from None
+
+
+__all__ = [
+    "Agent",
+    "AgentProtocol",
+    "CompiledAgent",
+    "HumanAgent",
+    "ISMCTSAgent",
+    "agent_names",
+    "as_game",
+    "hash_seed",
+    "make_agent",
+    "parse_agent_spec",
+    "register_agent",
+]

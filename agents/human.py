@@ -1,0 +1,192 @@
+"""A person at the terminal: the table as text, actions typed in the text notation.
+
+The table is drawn from the person's own observation (so it shows exactly what
+the seat may know: its own hand, the other hands as counts), plus the events
+since its last decision as the game loop passes them in (:meth:`HumanAgent.notify`,
+already filtered with :func:`uno_env.engine.events.visible_to`).
+
+Input: an action text (``play R7``, ``play W G``, ``draw``, ``pass``, ``uno``,
+``challenge``, ``accept``, ``catch``, ``color G``), a bare card (``R7``, ``W G``)
+for ``play``, or the number of an action in the ``help`` list. ``help`` lists the
+legal actions, ``quit`` leaves. Anything else gets a message and a new prompt.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from uno_env.engine import Game, RuleConfig
+from uno_env.engine.cards import COLOUR_NAMES, COLOURS, card_to_str, parse_card
+
+from .base import Agent
+
+
+class QuitGame(Exception):
+    """The person typed ``quit`` (or the input ended)."""
+
+
+PHASE_PROMPTS = {
+    "play": "your turn: play a card or draw",
+    "drawn": "you drew a playable card: play it or pass",
+    "color": "name the colour of the starting Wild (color R/Y/G/B)",
+    "challenge": "a Wild Draw Four was played on you: challenge or accept",
+    "catch": "someone has one card and did not call UNO: catch or pass",
+}
+
+
+class HumanAgent(Agent):
+    """Asks a person for each decision (see the module docstring). ``seat`` is the
+    absolute seat of the person, used to name the other players ``P<k>``."""
+
+    name = "human"
+
+    def __init__(self, rules: RuleConfig | Game | None = None, seed: int = 0, stdin=None, stdout=None, seat: int = 0):
+        self.stdin = stdin
+        self.stdout = stdout
+        self.seat = seat
+        self.recent: list[str] = []
+        super().__init__(rules, seed)
+
+    # ------------------------------------------------------------------ io
+    def _in(self):
+        return self.stdin if self.stdin is not None else sys.stdin
+
+    def say(self, text: str = "") -> None:
+        print(text, file=self.stdout if self.stdout is not None else sys.stdout, flush=True)
+
+    def prompt(self) -> None:
+        print("> ", end="", file=self.stdout if self.stdout is not None else sys.stdout, flush=True)
+
+    def notify(self, lines: list[str]) -> None:
+        """Lines of what happened, shown with the next table."""
+        self.recent.extend(lines)
+
+    # ------------------------------------------------------------------ the table
+    def seat_name(self, relative: int) -> str:
+        absolute = (self.seat + relative) % self.game.num_players
+        return f"P{absolute}" + (" (you)" if relative == 0 else "")
+
+    def render(self, observation: np.ndarray) -> str:
+        """The table as the person sees it."""
+        view = self.game.obs_spec.to_dict(np.asarray(observation, dtype=np.float32))
+        n = self.game.num_players
+        lines = []
+        if self.recent:
+            lines.append("since your last move:")
+            lines += [f"  {line}" for line in self.recent[-14:]]
+        top = int(np.argmax(view["top_card"])) if view["top_card"].any() else -1
+        colour = int(np.argmax(view["colour"])) if view["colour"].any() else -1
+        direction = "clockwise" if view["direction"][0] >= 0 else "counter-clockwise"
+        step = 1 if view["direction"][0] >= 0 else -1
+        following = next(
+            (r for k in range(1, n) if view["alive"][(r := (k * step) % n)] > 0),
+            0,
+        )
+        lines.append("-" * 60)
+        top_text = card_to_str(top) if top >= 0 else "-"
+        colour_text = COLOUR_NAMES[colour] if colour >= 0 else "not named yet"
+        lines.append(
+            f"top card {top_text}   colour {colour_text}   direction {direction} "
+            f"(next: {self.seat_name(following)})   draw pile {int(view['draw_pile_size'][0])}"
+        )
+        team = self.config.partners
+        for r in range(n):
+            if not view["alive"][r]:
+                lines.append(f"  {self.seat_name(r):10s} out of the game")
+                continue
+            size = int(view["hand_sizes"][r])
+            marks = []
+            if view["acting"][r]:
+                marks.append("to act")
+            if view["dealer"][r]:
+                marks.append("dealer")
+            if view["exposed"][r]:
+                marks.append("did not call UNO!")
+            if team and r == n // 2:
+                marks.append("partner")
+            extra = f"  ({', '.join(marks)})" if marks else ""
+            lines.append(
+                f"  {self.seat_name(r):10s} {size:3d} card{'s' if size != 1 else ' '}   "
+                f"score {int(view['scores'][r])}{extra}"
+            )
+        hand = [card_to_str(f) for f in range(len(view["hand"])) for _ in range(int(view["hand"][f]))]
+        lines.append(f"your hand: {' '.join(hand) if hand else '(empty)'}")
+        if view["drawn_card"].any():
+            lines.append(f"you drew: {card_to_str(int(np.argmax(view['drawn_card'])))}")
+        if view["challenge_reveal_seat"].any():
+            owner = int(np.argmax(view["challenge_reveal_seat"]))
+            shown = [card_to_str(f) for f in range(len(view["hand"])) for _ in range(int(view["challenge_reveal"][f]))]
+            lines.append(f"{self.seat_name(owner)} showed you (challenge): {' '.join(shown) or '(nothing)'}")
+        if "trend_colour" in view and view["trend_colour"].any():
+            trend = int(np.argmax(view["trend_colour"]))
+            shown = [
+                f"{self.seat_name(r)} {COLOURS[trend]}{'0123456789'[k] if k < 10 else ('S', 'R', '+2')[k - 10]}"
+                for r in range(n)
+                for k in range(13)
+                if view["trend_shown"][r, k]
+            ]
+            if shown:
+                lines.append(f"shown to you for your Fashion Trend: {', '.join(shown)}")
+        phase_name = ("play", "drawn", "color", "challenge", "catch", "over")[int(np.argmax(view["phase"]))]
+        if view["uno_called"][0]:
+            lines.append("you have called UNO this turn")
+        lines.append(PHASE_PROMPTS.get(phase_name, phase_name) + "   (type 'help' for your options)")
+        return "\n".join(lines)
+
+    def legal_texts(self, mask: np.ndarray) -> list[tuple[int, str]]:
+        return [(int(a), self.game.action_to_string(int(a))) for a in np.flatnonzero(mask)]
+
+    def parse(self, text: str, mask: np.ndarray) -> int:
+        """Action id of typed text; ValueError with a message for the person otherwise."""
+        legal = self.legal_texts(mask)
+        words = text.split()
+        if len(words) == 1 and words[0].isdigit():
+            k = int(words[0])
+            if not 1 <= k <= len(legal):
+                raise ValueError(f"there is no option {k}: choose 1..{len(legal)} (see 'help')")
+            return legal[k - 1][0]
+        verbs = ("play", "draw", "pass", "uno", "challenge", "accept", "catch", "color", "colour")
+        if words and words[0].lower() not in verbs:
+            try:
+                parse_card(words[0])
+            except ValueError:
+                raise ValueError(
+                    f"unknown action {text!r}: type an action such as 'play R7', 'play W G', 'draw', "
+                    "or 'help' for the legal ones"
+                ) from None
+            text = "play " + text  # a bare card: "R7", "W G"
+        try:
+            action = self.game.string_to_action(text)
+        except ValueError as err:
+            raise ValueError(f"{err}; type 'help' for the legal actions") from None
+        if not mask[action]:
+            options = ", ".join(t for _, t in legal)
+            raise ValueError(f"'{self.game.action_to_string(action)}' is not legal now; legal: {options}")
+        return action
+
+    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        obs, legal = self.check(observation, mask)
+        self.say(self.render(obs))
+        self.recent = []
+        while True:
+            self.prompt()
+            line = self._in().readline()
+            if not line:
+                raise QuitGame("the input ended")
+            text = line.strip()
+            if not text:
+                self.say("type an action, or 'help' for the legal ones")
+                continue
+            if text.lower() in ("help", "?", "h"):
+                self.say("legal actions:")
+                for k, (_, t) in enumerate(self.legal_texts(legal), start=1):
+                    self.say(f"  {k:2d}. {t}")
+                continue
+            if text.lower() in ("quit", "exit", "q"):
+                raise QuitGame("quit")
+            try:
+                return self.parse(text, legal)
+            except ValueError as err:
+                self.say(f"! {err}")

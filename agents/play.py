@@ -1,0 +1,171 @@
+"""``uno play``: play UNO in the terminal against agents.
+
+    uno play --players 3 --opponents tactical
+    uno play --players 4 --opponents keeper,tactical,ismcts --episode game
+    uno play --set deck=fashion_trend --seed 7
+
+The table is shown before each of your decisions (your hand, the others' card
+counts, top card, colour, direction, scores and what happened since your last
+move). Type an action (``play R7``, ``play W G``, ``draw``, ``pass``, ``uno``,
+``challenge``, ``accept``, ``catch``, ``color G``), a bare card (``R7``), ``help``
+for the legal actions, or ``quit``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from uno_env.engine import Game
+from uno_env.engine.events import describe, visible_to
+
+from . import make_agent, parse_agent_spec
+from .base import hash_seed
+from .human import HumanAgent, QuitGame
+
+
+def add_rule_arguments(parser: argparse.ArgumentParser, episode_default: str | None, players_default: int = 2) -> None:
+    """``--players``, ``--episode`` and ``--set key=value`` (any RuleConfig setting)."""
+    parser.add_argument(
+        "--players", type=int, default=None, help=f"players at the table, 2..10 (default {players_default})"
+    )
+    parser.add_argument(
+        "--episode",
+        choices=("round", "game"),
+        default=episode_default,
+        help="one hand ('round', the default) or a whole game to the target score ('game')",
+    )
+    parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any rule setting, e.g. --set deck=fashion_trend --set uno_call=auto (repeatable)",
+    )
+
+
+def rule_config(args, default_players: int = 2):
+    """The RuleConfig of parsed ``add_rule_arguments`` options (ValueError naming a bad one)."""
+    import dataclasses
+
+    from uno_env.engine import RuleConfig
+
+    fields = {f.name: f for f in dataclasses.fields(RuleConfig)}
+    settings: dict = {}
+    for item in args.settings:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep:
+            raise ValueError(f"--set {item!r}: expected KEY=VALUE, e.g. --set deck=fashion_trend")
+        if key not in fields:
+            raise ValueError(f"--set {item!r}: unknown setting {key!r}; known settings: {', '.join(sorted(fields))}")
+        default = fields[key].default
+        value = value.strip()
+        if isinstance(default, bool):
+            if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(f"--set {item!r}: {key} takes true or false")
+            settings[key] = value.lower() in ("true", "1", "yes")
+        elif isinstance(default, int):
+            try:
+                settings[key] = int(value)
+            except ValueError:
+                raise ValueError(f"--set {item!r}: {key} takes an integer") from None
+        else:
+            settings[key] = value
+    for key, value in (("num_players", args.players), ("episode", args.episode)):
+        if value is None:
+            continue
+        if key in settings and settings[key] != value:
+            flag = "--players" if key == "num_players" else f"--{key}"
+            raise ValueError(f"--set {key}={settings[key]!r} contradicts {flag} {value}")
+        settings[key] = value
+    settings.setdefault("num_players", default_players)
+    return RuleConfig.from_kwargs(**settings)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="uno play", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    add_rule_arguments(parser, "round")
+    parser.add_argument(
+        "--opponents",
+        default="tactical",
+        help="agent specs for the other seats, comma-separated, repeated in turn (default tactical)",
+    )
+    parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    parser.add_argument("--seed", type=int, default=None, help="seed of the deal (default: a fresh one)")
+    return parser
+
+
+def play(game: Game, human: HumanAgent, opponents: dict, seed: int | None, say) -> dict:
+    """Play one episode; returns the final scores and winners."""
+    state = game.init(seed=seed)
+    seat = human.seat
+    human.notify([describe(visible_to(e, seat)) for e in game.events(state) if e["type"] != "dealer_draw"])
+    while not game.is_over(state):
+        current = game.current_player(state)
+        obs = game.observe(state, current)
+        mask = game.legal_mask(state)
+        agent = human if current == seat else opponents[current]
+        action = agent(obs, mask)
+        result = game.step(state, int(action))
+        human.notify([describe(visible_to(e, seat)) for e in result.events])
+    for line in human.recent:
+        say(f"  {line}")
+    human.recent = []
+    scores = game.scores(state)
+    winners = game.winners(state)
+    say("-" * 60)
+    if game.is_truncated(state):
+        say(f"the game was cut at the step limit ({game.config.max_steps} decisions)")
+    else:
+        names = ", ".join(f"P{w}" + (" (you)" if w == seat else "") for w in winners)
+        say(f"winner: {names}")
+        say("you win!" if seat in winners else "you lose.")
+    say("scores: " + "  ".join(f"P{s} {v}" for s, v in enumerate(scores)))
+    return {"scores": scores, "winners": winners}
+
+
+def main(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
+    args = build_parser().parse_args(argv)
+    out = stdout if stdout is not None else sys.stdout
+
+    def say(text: str = "") -> None:
+        print(text, file=out, flush=True)
+
+    try:
+        config = rule_config(args)
+        game = Game(config)
+        n = game.num_players
+        if not 0 <= args.seat < n:
+            raise ValueError(f"--seat {args.seat}: expected a seat 0..{n - 1}")
+        specs = [s.strip() for s in args.opponents.split(",") if s.strip()]
+        if not specs:
+            raise ValueError("--opponents: give at least one agent, e.g. --opponents tactical")
+        for spec in specs:
+            if parse_agent_spec(spec)[0] == "human":
+                raise ValueError("--opponents: 'human' is you; choose computer agents")
+        seed = args.seed
+        base_seed = 0 if seed is None else seed
+        others = [s for s in range(n) if s != args.seat]
+        opponents = {
+            s: make_agent(specs[k % len(specs)], game, seed=hash_seed(base_seed, s)) for k, s in enumerate(others)
+        }
+    except ValueError as err:
+        print(f"uno play: error: {err}", file=sys.stderr)
+        return 2
+    human = HumanAgent(game, stdin=stdin, stdout=stdout, seat=args.seat)
+    say(f"UNO: {n} players, you are P{args.seat}; opponents: " + ", ".join(f"P{s} {opponents[s].name}" for s in others))
+    say(f"rules: {config}")
+    try:
+        play(game, human, opponents, seed, say)
+    except QuitGame as why:
+        say(f"bye ({why})")
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

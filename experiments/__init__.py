@@ -1,0 +1,1 @@
+"""Experiments and tools built on the environment (tournaments, benchmarks)."""

@@ -1,0 +1,350 @@
+"""Baseline agents: the registry, legality in every variant, the documented heuristics, and
+the determinized search (samples consistent with the observation, search results)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from agents import CompiledAgent, ISMCTSAgent, agent_names, make_agent, parse_agent_spec
+from agents.ismcts import determinize, determinized_position, forced_action
+from uno_env import policies as PO
+from uno_env.engine import Game, RuleConfig
+from uno_env.engine.cards import deck_counts, parse_card
+from uno_env.engine.checks import invariant_violations
+from uno_env.engine.game import seed_to_rng
+from uno_env.engine.layout import P_C_HANDS
+
+from .conftest import make_game, setup
+
+VARIANTS = [
+    {"num_players": 2},
+    {"num_players": 3, "deck": "fashion_trend"},
+    {"num_players": 4, "partners": True},
+    {"num_players": 5, "scoring": "challenge", "target_score": 60},
+    {"num_players": 6, "scoring": "alternative", "target_score": 80},
+    {"num_players": 3, "uno_call": "auto"},
+    {"num_players": 4, "uno_call": "off", "deck": "fashion_trend"},
+    {"num_players": 2, "illegal_action": "raise", "episode": "game", "target_score": 100},
+    {"num_players": 10, "illegal_action": "lose"},
+    {"num_players": 8, "partners": True, "deck": "fashion_trend", "uno_call": "auto"},
+]
+COMPILED_AGENTS = ["random", "naive", "keeper", "tactical", "random_play"]
+
+
+def play_steps(game, agents, steps, seed, check=None):
+    """Step games with one agent per seat until ``steps`` decisions are taken; every
+    action must be legal. Returns (decisions, hands finished)."""
+    state = game.init(seed=seed)
+    finished = 0
+    for k in range(steps):
+        if game.is_over(state):
+            state = game.init(seed=seed + 1 + k)
+        seat = game.current_player(state)
+        obs = game.observe(state, seat)
+        mask = game.legal_mask(state)
+        action = agents[seat](obs, mask)
+        assert isinstance(action, int) and mask[action] == 1, (
+            f"{agents[seat].name} chose {action} ({game.action_to_string(action) if 0 <= action < len(mask) else '?'})"
+            f" not legal in phase {game.phase(state)}"
+        )
+        if check is not None:
+            check(state, seat, obs, mask, action)
+        result = game.step(state, action)
+        assert result.status == 0
+        finished += sum(e["type"] == "round_end" for e in result.events)
+    return steps, finished
+
+
+@pytest.mark.invariants
+@pytest.mark.parametrize("settings", VARIANTS, ids=lambda s: "-".join(f"{k}={v}" for k, v in s.items()))
+@pytest.mark.parametrize("name", COMPILED_AGENTS)
+def test_compiled_agents_play_only_legal_actions_in_every_variant(name, settings):
+    game = make_game(**settings)
+    agents = [make_agent(name, game, seed=s) for s in range(game.num_players)]
+    _, finished = play_steps(game, agents, 5000, seed=11)
+    if name in ("naive", "keeper", "tactical"):  # random hands are long (about 1,400 decisions for two players)
+        assert finished >= 1
+
+
+@pytest.mark.invariants
+@pytest.mark.parametrize("settings", VARIANTS[:8], ids=lambda s: "-".join(f"{k}={v}" for k, v in s.items()))
+def test_ismcts_plays_only_legal_actions_in_every_variant(settings):
+    game = make_game(**settings)
+    agents = [make_agent("ismcts:determinizations=3:max_rollout_steps=300", game, seed=s) for s in range(2)]
+    agents += [make_agent("tactical", game, seed=s) for s in range(2, game.num_players)]
+    play_steps(game, agents, 300, seed=5)
+
+
+def test_registry_names_specs_and_errors():
+    assert agent_names()[:6] == ["random", "naive", "keeper", "tactical", "random_play", "ismcts"]
+    assert "human" in agent_names()
+    assert parse_agent_spec("ismcts:determinizations=64:rollout=keeper:bluff_prior=0.5") == (
+        "ismcts",
+        {"determinizations": 64, "rollout": "keeper", "bluff_prior": 0.5},
+    )
+    config = RuleConfig(num_players=3)
+    agent = make_agent("keeper", config, seed=1)
+    assert agent.policy_id == PO.POLICY_IDS["keeper"] and agent.config == config
+    assert make_agent("ismcts", config).policy_id is None
+    with pytest.raises(ValueError, match="unknown agent 'alphauno'.*known agents: random, naive"):
+        make_agent("alphauno", config)
+    with pytest.raises(ValueError, match="takes no options"):
+        make_agent("keeper:depth=3", config)
+    with pytest.raises(ValueError, match="bad options"):
+        make_agent("ismcts:depth=3", config)
+    with pytest.raises(ValueError, match="determinizations must be a positive integer"):
+        make_agent("ismcts:determinizations=0", config)
+    with pytest.raises(ValueError, match="unknown rollout policy 'smart'"):
+        make_agent("ismcts:rollout=smart", config)
+    with pytest.raises(ValueError, match="key=value"):
+        parse_agent_spec("ismcts:64")
+    with pytest.raises(ValueError, match="RuleConfig or a Game"):
+        make_agent("random", {"num_players": 2})
+
+
+def test_agent_inputs_are_checked_and_batches_match_single_calls():
+    game = make_game(num_players=3)
+    agent = make_agent("tactical", game, seed=3)
+    with pytest.raises(ValueError, match="observation of shape"):
+        agent(np.zeros(5, np.float32), np.ones(game.num_actions, np.int8))
+    with pytest.raises(ValueError, match="allows no action"):
+        agent(np.zeros(game.observation_size, np.float32), np.zeros(game.num_actions, np.int8))
+    observations, masks = [], []
+    for seed in range(40):
+        state = game.init(seed=seed)
+        observations.append(game.observe(state, game.current_player(state)))
+        masks.append(game.legal_mask(state))
+    observations, masks = np.array(observations), np.array(masks)
+    batch = agent.act_batch(observations, masks)
+    assert batch.tolist() == [agent(o, m) for o, m in zip(observations, masks)]  # tactical is deterministic
+    rand = make_agent("random", game, seed=3)
+    first = rand.act_batch(observations, masks)
+    assert all(masks[b, a] for b, a in enumerate(first))
+    rand.reset(3)
+    assert rand.act_batch(observations, masks).tolist() == first.tolist()
+    rand.reset(3)
+    assert rand.act_batch(observations[:5], masks[:5]).tolist() == first[:5].tolist()  # rows keep their generators
+
+
+def test_compiled_agent_matches_the_compiled_policy():
+    game = make_game(num_players=2)
+    state = game.init(seed=2)
+    obs, mask = game.observe(state, game.current_player(state)), game.legal_mask(state)
+    prng = np.array([seed_to_rng(9)], dtype=np.uint64)
+    agent = CompiledAgent("random", game, seed=9)
+    assert [agent(obs, mask) for _ in range(20)] == [
+        int(PO.policy_act(PO.RANDOM, obs, mask, game.params, prng, 0)) for _ in range(20)
+    ]
+
+
+# ---------------------------------------------------------------- the heuristics do what their docstrings say
+YELLOW = ["Y1", "Y2", "Y3", "Y4", "Y5", "Y6", "Y8", "Y9", "Y1", "Y2", "Y3", "Y4", "Y5", "Y6"]
+BLUE = ["B1", "B2", "B3", "B4", "B6", "B7", "B8", "B9", "B1", "B2", "B3", "B4", "B6", "B7"]
+
+
+def choose(name, game, state, seat=None):
+    seat = game.current_player(state) if seat is None else seat
+    agent = make_agent(name, game, seed=0)
+    return game.action_to_string(agent(game.observe(state, seat), game.legal_mask(state)))
+
+
+def test_naive_plays_the_first_legal_card_and_never_catches_or_challenges():
+    game = make_game(num_players=3)
+    state = setup(game, [["B5", "R9", "R2", "W"], YELLOW[:2], BLUE[:2]], ["R7"])
+    assert choose("naive", game, state) == "play R2"
+    state = setup(game, [["B5", "W", "G2"], YELLOW[:2], BLUE[:2]], ["R7"])
+    assert choose("naive", game, state) == "play W R"
+    state = setup(game, [["B5", "R2"], YELLOW[:2], BLUE[:2]], ["R7"])
+    assert choose("naive", game, state) == "uno"
+    wd4 = {"phase": "challenge", "wild_draw_four": {"offender": 0}, "previous_colour": "R", "colour": "G"}
+    state = setup(game, [["R1", "R2"], YELLOW[:9], BLUE[:2]], ["R7", "W+4"], current=1, **wd4)
+    assert choose("naive", game, state) == "accept"
+    window = {"phase": "catch", "catch_window": {"exposed": 0, "next_player": 1}}
+    state = setup(game, [["R1"], YELLOW[:2], BLUE[:2]], ["R7"], current=1, **window)
+    assert choose("naive", game, state) == "pass"
+
+
+def test_keeper_plays_its_longest_colour_holds_wilds_and_names_its_strongest_colour():
+    game = make_game(num_players=3)
+    # red 7 on top: R2 matches by colour, G7 by number; keeper holds three greens
+    state = setup(game, [["R2", "G7", "G1", "G5", "W"], YELLOW[:3], BLUE[:3]], ["R7"])
+    assert choose("keeper", game, state) == "play G7"
+    # only a wild can be played: a Wild before a Wild Draw Four, naming the colour held most
+    state = setup(game, [["W+4", "W", "B1", "B2", "G3"], YELLOW[:3], ["R1", "R2", "R3"]], ["R7"])
+    assert choose("keeper", game, state) == "play W B"
+    window = {"phase": "catch", "catch_window": {"exposed": 2, "next_player": 0}}
+    state = setup(game, [["R1", "R2"], YELLOW[:2], BLUE[:1]], ["R7"], current=0, **window)
+    assert choose("keeper", game, state) == "catch"
+    partners = make_game(num_players=4, partners=True)
+    window = {"phase": "catch", "catch_window": {"exposed": 2, "next_player": 3}}
+    state = setup(partners, [["R1", "R2"], ["G1", "G2"], YELLOW[:1], BLUE[:2]], ["R7"], current=0, **window)
+    assert choose("keeper", partners, state) == "pass"  # seat 2 is its partner
+    state = setup(game, [["B5", "R2"], YELLOW[:2], BLUE[:2]], ["R7"])
+    assert choose("keeper", game, state) == "uno"
+
+
+def test_tactical_attacks_a_threatening_next_player_and_otherwise_keeps_the_colour():
+    game = make_game(num_players=3)
+    hands = [["R2", "RS", "R+2", "G5", "G6"], YELLOW[:1], BLUE[:5]]
+    state = setup(game, hands, ["R7"])  # P1 holds one card (and called UNO)
+    assert choose("tactical", game, state) in ("play RS", "play R+2")
+    hands = [["R2", "RS", "R+2", "G5", "G6"], YELLOW[:6], BLUE[:5]]
+    assert choose("tactical", game, setup(game, hands, ["R7"])) == "play R2"
+    # with two players a Skip is an extra turn
+    two = make_game(num_players=2)
+    state = setup(two, [["R2", "RS", "G5", "G6"], YELLOW[:6]], ["R7"])
+    assert choose("tactical", two, state) == "play RS"
+
+
+def test_tactical_bluffs_a_wild_draw_four_only_to_stop_a_player_about_to_go_out():
+    game = make_game(num_players=2)
+    calm = setup(game, [["R2", "G5", "W+4"], YELLOW[:6]], ["R7"])
+    assert choose("tactical", game, calm) == "play R2"
+    threat = setup(game, [["R2", "G5", "W+4"], YELLOW[:1]], ["R7"])
+    assert choose("tactical", game, threat).startswith("play W+4")
+
+
+def test_bluff_probability_is_the_hypergeometric_posterior():
+    game = make_game(num_players=2)
+    wd4 = {"phase": "challenge", "wild_draw_four": {"offender": 1}, "previous_colour": "B", "colour": "G"}
+    state = setup(game, [["R1", "R2", "Y3"], ["G1", "G2", "G3", "G4", "G5"]], ["R7", "B2", "W+4"], current=0, **wd4)
+    obs = game.observe(state, 0)
+    counts = deck_counts("classic").astype(int)
+    unseen = counts.sum() - 3 - 3  # own hand and discard pile
+    blue = 25 - 1  # B2 is in the discard pile
+    q = 1 - math.comb(unseen - blue, 5) / math.comb(unseen, 5)
+    for prior in (0.0, 0.1, 1.0):
+        expected = prior * q / (prior * q + 1 - q)
+        assert PO.bluff_probability(obs, game.params, prior) == pytest.approx(expected, rel=1e-9)
+    # the tactical policy challenges when the estimate beats 1/3, with its prior of 0.1
+    expected = 0.1 * q / (0.1 * q + 1 - q)
+    assert choose("tactical", game, state) == ("challenge" if expected > 1 / 3 else "accept")
+    big = setup(
+        game,
+        [["R1", "R2", "Y3"], ["G1", "G2", "G3", "G4", "G5"] * 2 + ["G6", "G7", "G8", "G9"]],
+        ["R7", "B2", "W+4"],
+        current=0,
+        **wd4,
+    )
+    assert choose("tactical", game, big) == "challenge"  # 14 cards and no blue one: unlikely
+    assert choose("keeper", game, big) == "accept"
+
+
+def test_random_play_plays_a_card_whenever_it_can():
+    game = make_game(num_players=2)
+    state = setup(game, [["R2", "G5", "B9"], YELLOW[:6]], ["R7"])
+    agent = make_agent("random_play", game, seed=1)
+    obs, mask = game.observe(state, 0), game.legal_mask(state)
+    assert {game.action_to_string(agent(obs, mask)) for _ in range(50)} == {"play R2"}
+
+
+def test_heuristics_beat_random_and_each_other_in_the_expected_order():
+    """A small compiled round robin: random < naive < keeper < tactical (two players)."""
+    from experiments.tournament import run_tournament
+
+    summary, *_ = run_tournament(
+        ["random", "naive", "keeper", "tactical"], RuleConfig(num_players=2, episode="round"), 4000, seed=1, bootstrap=0
+    )
+    rates = {row["agent"]: row["win_rate"] for row in summary["leaderboard"]}
+    h2h = summary["head_to_head"]
+    assert rates["random"] < 0.1 < rates["naive"] < rates["keeper"] < rates["tactical"]
+    assert h2h["tactical"]["random"]["win_rate_ci"][0] > 0.9
+    assert h2h["tactical"]["keeper"]["win_rate"] > 0.5
+
+
+# ---------------------------------------------------------------- determinized search
+DETERMINIZE_VARIANTS = VARIANTS[:7]
+
+
+@pytest.mark.invariants
+@pytest.mark.parametrize("settings", DETERMINIZE_VARIANTS, ids=lambda s: "-".join(f"{k}={v}" for k, v in s.items()))
+def test_determinized_states_show_the_same_observation_and_mask(settings):
+    """Every sampled state gives the observer exactly its observation and legal mask, keeps
+    every card of the deck, and loads back through Game.from_position."""
+    game = make_game(**settings)
+    sample = game.new_state()
+    prng = np.array([seed_to_rng(3)], dtype=np.uint64)
+    agents = [make_agent("random_play", game, seed=s) for s in range(game.num_players)]
+    checked = []
+
+    def check(state, seat, obs, mask, action):
+        assert determinize(obs, game.params, prng, 0, sample.cards, sample.ints, sample.rng, 0, 1.0, 20)
+        assert invariant_violations(game, sample) == []
+        assert np.array_equal(game.observe(sample, 0), obs)
+        assert np.array_equal(game.legal_mask(sample), mask)
+        if len(checked) % 25 == 0:
+            loaded = game.from_position(determinized_position(game, obs, seed=len(checked)))
+            assert np.array_equal(game.observe(loaded, 0), obs)
+        checked.append(game.phase(state))
+
+    play_steps(game, agents, 800, seed=21, check=check)
+    assert len(checked) == 800
+
+
+def test_determinization_deals_unseen_cards_uniformly():
+    game = make_game(num_players=2)
+    state = setup(game, [["R1", "R2", "Y3", "G4", "B5"], ["G1", "G1", "G2", "Y9", "Y9"]], ["R7"])
+    obs = game.observe(state, 0)
+    prng = np.array([seed_to_rng(8)], dtype=np.uint64)
+    sample = game.new_state()
+    start = game.params[P_C_HANDS] + 54  # the opponent's hand
+    held = np.zeros(54)
+    trials = 2000
+    for _ in range(trials):
+        determinize(obs, game.params, prng, 0, sample.cards, sample.ints, sample.rng, 0, 1.0, 20)
+        held += sample.cards[0, start : start + 54]
+    unseen = deck_counts("classic").astype(float)
+    for card in ("R1", "R2", "Y3", "G4", "B5", "R7"):
+        unseen[parse_card(card)] -= 1
+    expected = trials * 5 * unseen / unseen.sum()
+    assert held.sum() == trials * 5
+    assert held[parse_card("R0")] > 0 and np.all(held[expected == 0] == 0)
+    chi = ((held - expected) ** 2 / expected)[expected > 0].sum()
+    assert chi < 100  # 53 degrees of freedom: about 53 +- 10 when uniform
+
+
+def test_determinization_keeps_a_fresh_challenge_reveal_in_the_owners_hand():
+    game = make_game(num_players=3)
+    reveal = {"viewer": 0, "owner": 2, "hand": ["B1", "B2", "G7"]}
+    state = setup(game, [["R1", "R2"], YELLOW[:4], ["B1", "B2", "G7"]], ["R7"], challenge_reveal=reveal)
+    obs = game.observe(state, 0)
+    for seed in range(20):
+        position = determinized_position(game, obs, seed=seed)
+        assert sorted(position["hands"][2]) == ["B1", "B2", "G7"]  # relative seat 2 is seat 2
+        shown = position["challenge_reveal"]
+        assert (shown["viewer"], shown["owner"], sorted(shown["hand"])) == (0, 2, sorted(reveal["hand"]))
+
+
+def test_ismcts_takes_free_decisions_without_search_and_finds_the_winning_card():
+    game = make_game(num_players=3)
+    agent = ISMCTSAgent(game, seed=1, determinizations=16)
+    state = setup(game, [["B5", "R2"], YELLOW[:2], BLUE[:2]], ["R7"])
+    obs, mask = game.observe(state, 0), game.legal_mask(state)
+    assert forced_action(obs, mask, game.params) == game.string_to_action("uno")
+    assert game.action_to_string(agent(obs, mask)) == "uno" and agent.searches == 0
+    # the last card wins the hand: its value is exactly 1, and the search keeps it
+    state = setup(game, [["R2"], YELLOW[:2], BLUE[:2]], ["R7"], uno_called=False)
+    obs, mask = game.observe(state, 0), game.legal_mask(state)
+    assert game.action_to_string(agent(obs, mask)) == "play R2"
+    assert agent.last_values[game.string_to_action("play R2")] == 1.0
+    assert agent.last_values[game.string_to_action("draw")] < 1.0
+
+
+def test_ismcts_is_reproducible_from_its_seed():
+    game = make_game(num_players=2)
+    state = setup(game, [["R2", "G7", "W", "B3", "Y5"], YELLOW[:5]], ["R7"])
+    obs, mask = game.observe(state, 0), game.legal_mask(state)
+    first = ISMCTSAgent(game, seed=4, determinizations=40)
+    second = ISMCTSAgent(game, seed=4, determinizations=40)
+    assert first(obs, mask) == second(obs, mask)
+    assert first.last_values == second.last_values
+    assert len(first.last_values) == int(mask.sum())
+
+
+def test_make_agent_builds_from_a_game_or_a_config():
+    config = RuleConfig(num_players=4, deck="fashion_trend")
+    from_config = make_agent("tactical", config, seed=2)
+    from_game = make_agent("tactical", Game(config), seed=2)
+    assert from_config.config == from_game.config == config
+    assert from_config.game.num_actions == from_game.game.num_actions
