@@ -12,6 +12,7 @@ COMMANDS = {
     "playthrough": ("uno_env.playthrough", "print a seeded game as text, or rewrite the test playthroughs"),
     "tournament": ("experiments.tournament", "agents against each other: leaderboard, ratings, CSV/JSON/PNG"),
     "play": ("agents.play", "play UNO in the terminal against agents"),
+    "bench": ("experiments.bench_speed", "speed against RLCard: PettingZoo, Game, vector env, compiled policies"),
 }
 
 

@@ -1,0 +1,643 @@
+"""Speed of the UNO envs against RLCard's, measured in one run (``uno bench``).
+
+Random legal play, measured as decisions (``env.step`` calls) per second and
+episodes per second, for:
+
+a. RLCard's UNO env (``rlcard.make("uno")``, random legal actions via ``env.step``),
+   the peer every ratio is taken against; skipped with a note without rlcard
+   (``pip install -e .[bench]``);
+b. our PettingZoo AEC env with its full observation and mask (``uno_env.env``);
+c. the single-game engine API (``Game``: mask, step, observation of the next seat);
+d. the vector env (:class:`uno_env.vector.UnoVectorEnv`) at each batch size, serial
+   and parallel, each step returning every game's observation and mask (the random
+   actions come from a compiled sampler over the returned masks);
+e. compiled policies playing inside the kernel (every seat, with autoreset):
+   random, each heuristic of :data:`uno_env.policies.POLICY_IDS`, ``play_batch``,
+   and the one-learner adapter's path (opponents inside the kernel).
+
+Plus bytes of state per game, and the start-up time of a fresh process with a
+fresh numba cache (compilation) and again with that cache. Every figure is the
+median of ``--repeats`` runs, with the spread; on a shared machine the spread
+matters. Our episodes default to ``episode="round"`` (one hand), the unit of an
+RLCard game.
+
+Output: a table on screen, ``bench_speed.json`` and ``bench_speed.png`` in ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+TARGETS = {
+    "pettingzoo_ratio": 3.0,
+    "vector_ratio": 100.0,
+    "kernel_policy_ratio": 200.0,
+    "state_bytes": 1024,
+    "cold_start_s": 30.0,
+    "cached_start_s": 2.0,
+    "heuristic_hands_per_s": 100_000,
+}
+
+
+# ---------------------------------------------------------------- timing
+def measure(run_chunk, seconds: float, repeats: int) -> dict:
+    """Call ``run_chunk() -> (decisions, episodes)`` until ``seconds`` passed, ``repeats``
+    times; rates per second of wall time as median, min and max over the repeats, and
+    per second of CPU time of this process (all its threads): on a shared machine the
+    wall rate drops when other processes take the cores, the CPU rate much less."""
+    rates, cpu_rates, episode_rates, decisions_total, episodes_total = [], [], [], 0, 0
+    run_chunk()  # warm-up: first calls compile or fill caches
+    for _ in range(repeats):
+        decisions = episodes = 0
+        start = time.perf_counter()
+        cpu_start = time.process_time()
+        while True:
+            d, e = run_chunk()
+            decisions += d
+            episodes += e
+            elapsed = time.perf_counter() - start
+            if elapsed >= seconds:
+                break
+        cpu = max(time.process_time() - cpu_start, 1e-9)
+        rates.append(decisions / elapsed)
+        cpu_rates.append(decisions / cpu)
+        episode_rates.append(episodes / elapsed)
+        decisions_total += decisions
+        episodes_total += episodes
+    return {
+        "steps_per_cpu_s": float(np.median(cpu_rates)),
+        "steps_per_s": float(np.median(rates)),
+        "steps_per_s_min": float(min(rates)),
+        "steps_per_s_max": float(max(rates)),
+        "episodes_per_s": float(np.median(episode_rates)),
+        "steps_per_episode": decisions_total / episodes_total if episodes_total else None,
+    }
+
+
+# ---------------------------------------------------------------- (a) RLCard
+def bench_rlcard(args) -> dict:
+    try:
+        import rlcard
+    except ImportError as error:
+        return {"skipped": f"rlcard is not installed ({error}); pip install -e .[bench]"}
+    env = rlcard.make("uno", config={"seed": args.seed})
+    chooser = random.Random(args.seed)
+    holder = {"state": env.reset()[0]}
+
+    def chunk():
+        decisions = episodes = 0
+        for _ in range(200):
+            state = holder["state"]
+            legal = list(state["legal_actions"])
+            state, _ = env.step(legal[chooser.randrange(len(legal))])
+            decisions += 1
+            if env.is_over():
+                episodes += 1
+                state, _ = env.reset()
+            holder["state"] = state
+        return decisions, episodes
+
+    result = measure(chunk, args.seconds, args.repeats)
+    result["note"] = f"rlcard {getattr(rlcard, '__version__', '?')}, 2 players, random legal actions via env.step"
+    return result
+
+
+# ---------------------------------------------------------------- (b) PettingZoo
+def bench_pettingzoo(args) -> dict:
+    try:
+        import uno_env
+
+        make = uno_env.env
+    except (ImportError, AttributeError) as error:
+        return {"skipped": f"uno_env.env is not available yet ({error})"}
+    env = make(num_players=args.players, episode=args.episode)
+    chooser = random.Random(args.seed)
+    seed = [args.seed]
+    env.reset(seed=seed[0])
+
+    def chunk():
+        decisions = episodes = 0
+        for _ in range(200):
+            if not env.agents:
+                episodes += 1
+                seed[0] += 1
+                env.reset(seed=seed[0])
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(observation["action_mask"])
+            env.step(int(legal[chooser.randrange(len(legal))]))
+            decisions += 1
+        return decisions, episodes
+
+    result = measure(chunk, args.seconds, args.repeats)
+    result["note"] = "uno_env.env (AEC, OrderEnforcing wrappers): last() with observation and mask, then step"
+    return result
+
+
+# ---------------------------------------------------------------- (c) Game
+def bench_game(args) -> dict:
+    from uno_env.engine import Game
+
+    game = Game(num_players=args.players, episode=args.episode)
+    state = game.init(seed=args.seed)
+    chooser = random.Random(args.seed)
+
+    def chunk():
+        decisions = episodes = 0
+        for _ in range(200):
+            if game.is_over(state):
+                episodes += 1
+                game.reset(state)
+            legal = game.legal_actions(state)
+            game.step(state, legal[chooser.randrange(len(legal))])
+            if not game.is_over(state):
+                game.observe(state, game.current_player(state))
+            decisions += 1
+        return decisions, episodes
+
+    result = measure(chunk, args.seconds, args.repeats)
+    result["note"] = "Game: legal_actions, step (with its events), observe of the next seat"
+    return result
+
+
+# ---------------------------------------------------------------- (d) vector env
+def bench_vector(args, size: int, parallel, seats=None) -> dict:
+    """Steps of the vector env with random legal actions for the caller's seats; with compiled
+    seats (the learner adapter's path) ``all_decisions_per_s`` also counts theirs."""
+    from uno_env.engine.layout import S_STEP
+    from uno_env.vector import UnoVectorEnv
+
+    env = UnoVectorEnv(
+        size, num_players=args.players, episode=args.episode, seats=seats, parallel=parallel, seed=args.seed
+    )
+    for _ in range(3):  # warm: compiled, buffers touched
+        env.step(env.sample_actions())
+    all_decisions = [0]
+
+    def chunk():
+        before = env.ints[:, S_STEP].astype(np.int64) if seats is not None else None
+        step = env.step(env.sample_actions())
+        done = step.terminated | step.truncated
+        if seats is not None:
+            after = env.ints[:, S_STEP].astype(np.int64)
+            all_decisions[0] += int(np.where(done, step.info["final_steps"] - before + after, after - before).sum())
+        return size, int(np.count_nonzero(done))
+
+    start = time.perf_counter()
+    result = measure(chunk, args.seconds, args.repeats)
+    if seats is not None:
+        result["all_decisions_per_s"] = all_decisions[0] / (time.perf_counter() - start)
+    result["parallel"] = env.parallel
+    result["num_envs"] = size
+    return result
+
+
+# ---------------------------------------------------------------- (e) compiled policies
+def bench_play(args, policy: str, size: int) -> dict:
+    from uno_env.vector import UnoVectorEnv
+
+    env = UnoVectorEnv(size, num_players=args.players, episode=args.episode, seed=args.seed)
+    policies = [policy] * env.num_players
+    env.play(2, policies=policies)  # compile and warm
+    per_call = max(1, args.play_decisions)
+
+    def chunk():
+        out = env.play(per_call, policies=policies)
+        return int(out["decisions"].sum()), int(out["episodes"].sum())
+
+    result = measure(chunk, args.seconds, args.repeats)
+    result["parallel"] = env.parallel
+    result["num_envs"] = size
+    result["note"] = f"UnoVectorEnv.play: every seat {policy!r}, {per_call} decisions per game per call, autoreset"
+    return result
+
+
+def bench_play_batch(args, size: int) -> dict:
+    """The existing ``policies.play_batch``: whole hands, observe + mask + policy every decision."""
+    from uno_env import policies as PO
+    from uno_env.engine import Game
+    from uno_env.vector.core import _policy_seeds, seeds_to_rng
+
+    game = Game(num_players=args.players, episode=args.episode)
+    seat_policies = np.zeros((size, game.num_players), dtype=np.int64)
+    counter = [args.seed]
+
+    def chunk():
+        state = game.new_state(size, events=False)
+        state.rng[:] = seeds_to_rng(counter[0], size)
+        counter[0] += size
+        from uno_env.engine import kernels as K
+
+        K.reset_batch(state.cards, state.ints, state.rng, game.params, np.full(size, -1, np.int64), state.ev, state.evn)
+        prng = _policy_seeds(state.rng.copy())
+        rewards = np.zeros((size, game.num_players), dtype=np.float32)
+        steps = np.zeros(size, dtype=np.int64)
+        start = time.perf_counter()
+        PO.play_batch(state.cards, state.ints, state.rng, prng, game.params, seat_policies, True, 10**9, rewards, steps)
+        chunk.kernel_time += time.perf_counter() - start
+        return int(steps.sum()), size
+
+    chunk.kernel_time = 0.0
+    chunk()  # compile
+    result = measure(chunk, args.seconds, args.repeats)
+    result["num_envs"] = size
+    result["note"] = "policies.play_batch: whole hands, observe + mask + policy each decision (reset included)"
+    return result
+
+
+# ---------------------------------------------------------------- start-up
+STARTUP_SCRIPT = r"""
+import json, sys, time
+t0 = time.perf_counter()
+import numpy as np
+import uno_env.vector as V
+from uno_env.engine import Game
+t_import = time.perf_counter() - t0
+g = Game(num_players=2)
+s = g.init(seed=1)
+g.step(s, g.legal_actions(s)[0]); g.observe(s, 0)
+t_game = time.perf_counter() - t0
+env = V.UnoVectorEnv(64, num_players=2, parallel=False, seed=0)
+env.step(env.sample_actions())
+t_vector = time.perf_counter() - t0
+stages = {"import": t_import, "game": t_game, "vector_serial": t_vector}
+if "full" in sys.argv:
+    env = V.UnoVectorEnv(64, num_players=2, parallel=True, seed=0)
+    env.step(env.sample_actions())
+    stages["vector_parallel"] = time.perf_counter() - t0
+    env = V.UnoVectorEnv(64, num_players=2, parallel=False, seats=[None, "random"], seed=0)
+    env.step(env.sample_actions())
+    env.play(10)
+    stages["policies_serial"] = time.perf_counter() - t0
+print(json.dumps(stages))
+"""
+
+
+def bench_startup(args) -> dict:
+    """Fresh processes: one with an empty numba cache (everything compiles), one with that cache."""
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="uno-numba-cache-") as cache:
+        environ = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for label in ("cold", "cached"):
+            start = time.perf_counter()
+            done = subprocess.run(
+                [sys.executable, "-c", STARTUP_SCRIPT, *(["full"] if args.startup == "full" else [])],
+                env=environ,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            wall = time.perf_counter() - start
+            if done.returncode != 0:
+                results[label] = {"error": done.stderr.strip().splitlines()[-1] if done.stderr else "failed"}
+                continue
+            stages = json.loads(done.stdout.strip().splitlines()[-1])
+            results[label] = {"wall_s": wall, "stages_s": stages}
+    return results
+
+
+# ---------------------------------------------------------------- report
+def state_bytes(args) -> dict:
+    from uno_env.engine import Game
+    from uno_env.vector import UnoVectorEnv
+
+    out = {}
+    for players in sorted({2, args.players, 4, 10}):
+        game = Game(num_players=players)
+        env = UnoVectorEnv(1, num_players=players)
+        out[players] = {
+            "engine_state": game.new_state(8).nbytes_per_game(),
+            "vector_env": env.nbytes_per_game,
+            "observation": env.obs.nbytes,
+            "mask": env.mask.nbytes,
+            "final_observations": env.final_obs.nbytes,
+        }
+    return out
+
+
+def fmt_rate(value) -> str:
+    if value is None:
+        return "-"
+    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if value >= scale:
+            return f"{value / scale:.2f}{unit}"
+    return f"{value:.1f}"
+
+
+def table(rows: list[dict], reference, cpu_reference=None) -> str:
+    head = (
+        f"{'what':54s} {'steps/s':>9s} {'spread':>17s} {'eps/s':>9s} {'steps/ep':>8s} {'x RLCard':>9s}"
+        f" {'steps/cpu-s':>11s} {'x (cpu)':>8s}"
+    )
+    lines = [head, "-" * len(head)]
+    for row in rows:
+        if "skipped" in row:
+            lines.append(f"{row['name']:54s} skipped: {row['skipped']}")
+            continue
+        spread = f"{fmt_rate(row['steps_per_s_min'])}..{fmt_rate(row['steps_per_s_max'])}"
+        ratio = f"{row['steps_per_s'] / reference:.1f}" if reference else "-"
+        per_ep = f"{row['steps_per_episode']:.0f}" if row.get("steps_per_episode") else "-"
+        cpu = row.get("steps_per_cpu_s")
+        cpu_ratio = f"{cpu / cpu_reference:.1f}" if cpu and cpu_reference else "-"
+        lines.append(
+            f"{row['name']:54s} {fmt_rate(row['steps_per_s']):>9s} {spread:>17s} "
+            f"{fmt_rate(row['episodes_per_s']):>9s} {per_ep:>8s} {ratio:>9s} {fmt_rate(cpu):>11s} {cpu_ratio:>8s}"
+        )
+    return "\n".join(lines)
+
+
+def plot(report: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = [r for r in report["rows"] if "skipped" not in r]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(15, 6), gridspec_kw={"width_ratios": [3, 2]})
+    names = [r["name"] for r in rows]
+    values = [r["steps_per_s"] for r in rows]
+    errors = np.array(
+        [
+            [r["steps_per_s"] - r["steps_per_s_min"] for r in rows],
+            [r["steps_per_s_max"] - r["steps_per_s"] for r in rows],
+        ]
+    )
+    y = np.arange(len(rows))
+    left.barh(y, values, xerr=errors, color=["#c44" if r["group"] == "a" else "#48a" for r in rows])
+    left.set_yticks(y, names, fontsize=7)
+    left.invert_yaxis()
+    left.set_xscale("log")
+    left.set_xlabel("decisions per second (log)")
+    reference = report.get("reference_steps_per_s")
+    if reference:
+        for k, value in enumerate(values):
+            left.text(value, k, f"  {value / reference:.0f}x", va="center", fontsize=7)
+    left.set_title("random legal play (median, bars: min..max)")
+    for mode, style in (("serial", "o-"), ("parallel", "s--")):
+        points = [(r["num_envs"], r["steps_per_s"]) for r in report["vector"] if r["mode"] == mode]
+        if points:
+            right.plot(*zip(*points), style, label=mode)
+    right.set_xscale("log")
+    right.set_yscale("log")
+    right.set_xlabel("games per batch (N)")
+    right.set_ylabel("decisions per second")
+    right.set_title("vector env (observation + mask per step)")
+    right.legend()
+    fig.suptitle(report["title"], fontsize=9)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def targets(report: dict) -> list[dict]:
+    reference = report.get("reference_steps_per_s")
+    by_group = {}
+    for row in report["rows"]:
+        if "skipped" not in row:
+            by_group.setdefault(row["group"], []).append(row)
+    out = []
+
+    cpu_reference = report.get("reference_steps_per_cpu_s")
+
+    def add(name, value, goal, better="higher", unit="", cpu_value=None):
+        if value is None:
+            out.append({"target": name, "goal": goal, "value": None, "met": None})
+            return
+        met = value >= goal if better == "higher" else value <= goal
+        out.append(
+            {"target": name, "goal": goal, "value": value, "met": bool(met), "unit": unit, "cpu_value": cpu_value}
+        )
+
+    def ratio(group, pick=lambda r: True, key="steps_per_s", ref=None):
+        ref = reference if ref is None else ref
+        rows = [r for r in by_group.get(group, []) if pick(r) and r.get(key)]
+        if not rows or not ref:
+            return None
+        return max(r[key] for r in rows) / ref
+
+    def cpu_ratio(group, pick=lambda r: True):
+        return ratio(group, pick, "steps_per_cpu_s", cpu_reference) if cpu_reference else None
+
+    add("PettingZoo env steps/s vs RLCard", ratio("b"), TARGETS["pettingzoo_ratio"], unit="x", cpu_value=cpu_ratio("b"))
+
+    def big_vector(r):
+        return r.get("num_envs", 0) >= 1024 and r.get("seats") is None
+
+    add(
+        "vector env with observations vs RLCard, N >= 1024",
+        ratio("d", big_vector),
+        TARGETS["vector_ratio"],
+        unit="x",
+        cpu_value=cpu_ratio("d", big_vector),
+    )
+    add(
+        "compiled policies in the kernel vs RLCard",
+        ratio("e"),
+        TARGETS["kernel_policy_ratio"],
+        unit="x",
+        cpu_value=cpu_ratio("e"),
+    )
+    add(
+        f"state bytes per game in the vector env ({report['settings']['players']} players)",
+        report["state_bytes"][str(report["settings"]["players"])]["vector_env"],
+        TARGETS["state_bytes"],
+        better="lower",
+        unit="B",
+    )
+    startup = report.get("startup", {})
+    cold = startup.get("cold", {}).get("stages_s", {}).get("vector_serial")
+    cached = startup.get("cached", {}).get("wall_s")
+    add("first use with compilation (import + vector env step)", cold, TARGETS["cold_start_s"], "lower", "s")
+    add("start with the cache (fresh process, wall)", cached, TARGETS["cached_start_s"], "lower", "s")
+    heuristic = [r for r in by_group.get("e", []) if r.get("policy") not in (None, "random")]
+    best = max(heuristic, key=lambda r: r["episodes_per_s"]) if heuristic else None
+    add(
+        "tournament hands/s of compiled heuristics" + (f" ({best['policy']})" if best else " (none available)"),
+        best["episodes_per_s"] if best else None,
+        TARGETS["heuristic_hands_per_s"],
+        unit="hands/s",
+    )
+    return out
+
+
+# ---------------------------------------------------------------- main
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="uno bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=Path("results"), help="output folder (default: results/)")
+    parser.add_argument("--seconds", type=float, default=1.5, help="seconds per measurement (default 1.5)")
+    parser.add_argument("--repeats", type=int, default=3, help="measurements per figure; median and spread")
+    parser.add_argument("--sizes", default="1,64,1024,16384,65536", help="vector env batch sizes")
+    parser.add_argument("--play-size", type=int, default=16384, help="games per batch for compiled policies")
+    parser.add_argument("--play-decisions", type=int, default=64, help="decisions per game per play() call")
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--episode", choices=("round", "game"), default="round", help="our episode (default: a hand)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--startup", choices=("serial", "full", "skip"), default="full", help="start-up timing in fresh processes"
+    )
+    parser.add_argument("--quick", action="store_true", help="tiny sizes and durations (for the test suite)")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.seconds = min(args.seconds, 0.05)
+        args.repeats = 1
+        args.sizes = "1,64"
+        args.play_size = 64
+        args.play_decisions = 8
+        args.startup = "skip"
+    try:
+        args.size_list = [int(s) for s in args.sizes.split(",") if s.strip()]
+    except ValueError:
+        parser.error(f"--sizes must be integers separated by commas, got {args.sizes!r}")
+    if not args.size_list or min(args.size_list) < 1:
+        parser.error("--sizes must be positive")
+    if args.seconds <= 0 or args.repeats < 1 or args.play_size < 1:
+        parser.error("--seconds, --repeats and --play-size must be positive")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    import numba
+
+    from uno_env import policies as PO
+    from uno_env.vector import PARALLEL_THRESHOLD
+
+    def say(text):
+        print(text, flush=True)
+
+    rows: list[dict] = []
+    vector: list[dict] = []
+
+    def add(group, name, result, **extra):
+        result = dict(result, group=group, name=name, **extra)
+        rows.append(result)
+        if "skipped" in result:
+            say(f"  {name}: skipped ({result['skipped']})")
+        else:
+            say(f"  {name}: {fmt_rate(result['steps_per_s'])} steps/s")
+        return result
+
+    say("measuring (a) RLCard, (b) PettingZoo env, (c) Game ...")
+    add("a", "(a) RLCard uno env.step", bench_rlcard(args))
+    add("b", f"(b) uno_env.env (PettingZoo AEC, {args.players}p)", bench_pettingzoo(args))
+    add("c", "(c) Game single-game API", bench_game(args))
+    say("measuring (d) vector env ...")
+    for size in args.size_list:
+        modes = [False] + ([True] if size >= 64 and numba.get_num_threads() > 1 else [])
+        for parallel in modes:
+            mode = "parallel" if parallel else "serial"
+            result = add("d", f"(d) UnoVectorEnv N={size} {mode}", bench_vector(args, size, parallel))
+            vector.append({"num_envs": size, "mode": mode, "steps_per_s": result["steps_per_s"]})
+    size = max(args.size_list[-1], 1)
+    learner = bench_vector(args, min(size, args.play_size), "auto", seats=[None] + ["random"] * (args.players - 1))
+    add("d", f"(d) learner adapter path N={learner['num_envs']} (learner decisions)", learner, seats="learner")
+    say("measuring (e) compiled policies inside the kernel ...")
+    for name in PO.POLICY_IDS:
+        add(
+            "e",
+            f"(e) play() all seats {name!r} N={args.play_size}",
+            bench_play(args, name, args.play_size),
+            policy=name,
+        )
+    add("e", f"(e) policies.play_batch random N={args.play_size}", bench_play_batch(args, args.play_size))
+    say("state bytes, start-up ...")
+    reference = rows[0].get("steps_per_s") if "skipped" not in rows[0] else None
+    cpu_reference = rows[0].get("steps_per_cpu_s") if "skipped" not in rows[0] else None
+    report = {
+        "title": (
+            f"uno bench: {args.players} players, episode={args.episode}, {os.cpu_count()} cpus, "
+            f"numba {numba.__version__} ({numba.get_num_threads()} threads)"
+        ),
+        "machine": {
+            "cpus": os.cpu_count(),
+            "numba_threads": numba.get_num_threads(),
+            "threading_layer": _threading_layer(),
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "numba": numba.__version__,
+            "platform": platform.platform(),
+            "load_average": os.getloadavg() if hasattr(os, "getloadavg") else None,
+        },
+        "settings": {
+            "players": args.players,
+            "episode": args.episode,
+            "seconds": args.seconds,
+            "repeats": args.repeats,
+            "sizes": args.size_list,
+            "play_size": args.play_size,
+            "parallel_threshold": PARALLEL_THRESHOLD,
+            "quick": args.quick,
+        },
+        "reference_steps_per_s": reference,
+        "reference_steps_per_cpu_s": cpu_reference,
+        "rows": rows,
+        "vector": vector,
+        "state_bytes": {str(k): v for k, v in state_bytes(args).items()},
+    }
+    report["startup"] = bench_startup(args) if args.startup != "skip" else {"skipped": "--startup skip / --quick"}
+    report["targets"] = targets(report)
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "bench_speed.json").write_text(json.dumps(report, indent=2))
+    plot(report, args.out / "bench_speed.png")
+
+    say("")
+    say(report["title"])
+    say(table(rows, reference, cpu_reference))
+    say(
+        "steps/cpu-s: per second of this process's CPU time (both threads of a parallel row); "
+        f"load average {report['machine']['load_average']}"
+    )
+    say("")
+    sb = report["state_bytes"][str(args.players)]
+    say(
+        f"state per game ({args.players} players): engine {sb['engine_state']} B, vector env {sb['vector_env']} B "
+        f"(+ observation {sb['observation']} B, mask {sb['mask']} B, final observations {sb['final_observations']} B)"
+    )
+    startup = report["startup"]
+    if "skipped" in startup:
+        say(f"start-up: skipped ({startup['skipped']})")
+    else:
+        for label in ("cold", "cached"):
+            entry = startup[label]
+            if "error" in entry:
+                say(f"start-up {label}: failed: {entry['error']}")
+            else:
+                stages = ", ".join(f"{k} {v:.2f}s" for k, v in entry["stages_s"].items())
+                say(f"start-up {label}: wall {entry['wall_s']:.2f}s ({stages}, cumulative)")
+    say("")
+    for t in report["targets"]:
+        if t["value"] is None:
+            say(f"  [ n/a ] {t['target']}: not measured")
+            continue
+        mark = "met " if t["met"] else "MISS"
+        cpu = f"; per CPU-second {t['cpu_value']:.3g}{t['unit']}" if t.get("cpu_value") else ""
+        say(f"  [{mark}] {t['target']}: {t['value']:.3g}{t['unit']} (goal {t['goal']:g}{t['unit']}{cpu})")
+    say(f"\nwrote {args.out / 'bench_speed.json'} and {args.out / 'bench_speed.png'}")
+    return 0
+
+
+def _threading_layer() -> str | None:
+    try:
+        import numba
+
+        return numba.threading_layer()
+    except Exception:  # only known once a parallel kernel ran
+        return None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,567 @@
+"""The vector env: N games stepping in lockstep on the compiled engine kernels.
+
+>>> from uno_env.vector import UnoVectorEnv
+>>> env = UnoVectorEnv(1024, num_players=2)
+>>> step = env.reset(seed=0)
+>>> step = env.step(env.sample_actions())  # any (N,) array of action ids
+>>> step.seat, step.obs, step.mask, step.rewards, step.terminated, step.truncated
+
+Per game a step returns the seat that must act next, its observation and its
+legal-action mask, the rewards of *all* seats, and the terminated / truncated
+flags of the episode that this step ended.
+
+**Autoreset: same step** (Gymnasium's ``AutoresetMode.SAME_STEP``). When a
+step ends game i's episode, game i is restarted within the same call: the
+returned seat, observation and mask are those of the new episode's first
+decision, while ``rewards[i]`` and the flags belong to the step that ended the
+old one, and ``info["final_obs"][i]`` holds the final observation of every
+seat played by the caller (``info["final_outcome"]``, ``info["final_steps"]``:
+its outcome per seat and its length in decisions). These arrays are valid
+where ``terminated | truncated``.
+
+**Seeds.** ``reset(seed=s)`` starts game i exactly as ``Game.init(seed=s + i)``
+would; later episodes continue game i's own generator, exactly as
+``Game.reset(state)`` without a seed does. So game i of the vector env and a
+single :class:`~uno_env.engine.Game` given the same actions follow the same
+trajectory, episode after episode.
+
+**Compiled seats.** ``seats`` may hand some seats to compiled policies (ids of
+:data:`uno_env.policies.POLICY_IDS`); they act inside the kernel, and a step
+returns once a seat of the caller's must decide. Their generators are per game
+too (:func:`policy_seed_to_rng`). The learner adapters (:mod:`.gym_adapter`,
+:mod:`.sb3_adapter`) are built on this.
+
+**Serial or parallel.** Below :data:`PARALLEL_THRESHOLD` games a call runs on
+one core (a parallel loop costs more than it saves on small batches), from it on
+both cores with ``prange``; each game only reads and writes its own rows and
+generators, so both paths give identical results.
+
+The returned arrays are the env's own buffers, overwritten by the next call:
+copy what must be kept.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from .. import policies as PO
+from ..engine import kernels as K
+from ..engine.config import RuleConfig
+from ..engine.events import EVENT_WIDTH
+from ..engine.game import Game, IllegalActionError, State, fresh_seed, seed_to_rng
+from ..engine.layout import S_CURRENT
+from .fused import (
+    ERR_NO_DECISION,
+    ERR_POLICY_REFUSED,
+    EXTERNAL,
+    KERNELS,
+    MAX_EMPTY_EPISODES,
+    MODE_RESET,
+    MODE_STEP,
+)
+
+# GNU OpenMP (numba's threading layer here) lets idle threads spin by default. On a machine
+# shared with other processes (more runnable threads than cores) the spinning takes the cores
+# from the threads that have work: a parallel step ran 10-20x slower than a serial one. Waiting
+# passively fixes that at a small cost on an idle machine. This must be set before numba starts
+# its thread pool (the first parallel call); a value the user set wins.
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+PARALLEL_THRESHOLD = 1024
+"""Batches from this size on run on all cores (``parallel="auto"``); measured by ``uno bench``."""
+
+PLAY_BLOCKS = 256
+"""Blocks of games of :meth:`UnoVectorEnv.play` on the parallel path (threads take whole blocks)."""
+
+_MASK64 = (1 << 64) - 1
+_POLICY_SALT = 0xD1B54A32D192ED03
+_EXTERNAL_NAMES = (None, "external", "agent", "learner")
+
+
+def seeds_to_rng(seed: int, count: int) -> np.ndarray:
+    """``[seed_to_rng(seed + i) for i in range(count)]``, vectorized (splitmix64)."""
+    seed_to_rng(seed)  # validates
+    z = np.uint64((int(seed) + 0x9E3779B97F4A7C15) & _MASK64) + np.arange(count, dtype=np.uint64)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    z[z == 0] = np.uint64(0x2545F4914F6CDD1D)
+    return z
+
+
+def policy_seed_to_rng(seed: int) -> np.uint64:
+    """The generator state of the compiled policies of a game seeded with ``seed``
+    (a stream separate from the engine's ``seed_to_rng(seed)``)."""
+    return seed_to_rng(int(seed_to_rng(seed)) ^ _POLICY_SALT)
+
+
+def _policy_seeds(engine_rng: np.ndarray) -> np.ndarray:
+    """``policy_seed_to_rng`` from the engine generators of freshly seeded games (vectorized)."""
+    z = (engine_rng ^ np.uint64(_POLICY_SALT)) + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    z ^= z >> np.uint64(31)
+    z[z == 0] = np.uint64(0x2545F4914F6CDD1D)
+    return z
+
+
+def policy_id(policy) -> int:
+    """The id of a compiled policy given by name or id; ValueError naming the known ones."""
+    known = dict(PO.POLICY_IDS)
+    if isinstance(policy, str) and policy in known:
+        return int(known[policy])
+    if (
+        isinstance(policy, (int, np.integer))
+        and not isinstance(policy, (bool, np.bool_))
+        and int(policy) in set(known.values())
+    ):
+        return int(policy)
+    names = ", ".join(sorted(known))
+    raise ValueError(f"unknown compiled policy {policy!r}: known policies are {names}")
+
+
+def seat_policies_for(num_players: int, seats) -> np.ndarray:
+    """Per seat: ``EXTERNAL`` for a seat the caller plays, else a compiled policy id.
+
+    ``seats``: None (the caller plays every seat), a sequence with one entry per seat
+    (None / "external" / "agent" / "learner" for a seat of the caller's, else a policy
+    name or id), or a dict seat -> policy (seats not named are the caller's)."""
+    out = np.full(num_players, EXTERNAL, dtype=np.int64)
+    if seats is None:
+        return out
+    if isinstance(seats, dict):
+        for seat, policy in seats.items():
+            if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
+                raise ValueError(f"seats: a seat must be an integer, got {seat!r}")
+            if not 0 <= seat < num_players:
+                raise ValueError(f"seats: seat {seat} out of range 0..{num_players - 1}")
+            out[seat] = EXTERNAL if policy in _EXTERNAL_NAMES else policy_id(policy)
+    elif isinstance(seats, Sequence) and not isinstance(seats, str):
+        if len(seats) != num_players:
+            raise ValueError(f"seats: expected one entry per seat ({num_players}), got {len(seats)}")
+        for seat, policy in enumerate(seats):
+            out[seat] = EXTERNAL if policy in _EXTERNAL_NAMES else policy_id(policy)
+    else:
+        raise ValueError(f"seats must be None, a sequence with one entry per seat or a dict, got {seats!r}")
+    if not (out == EXTERNAL).any():
+        raise ValueError("seats: at least one seat must be played by the caller (None / 'external')")
+    return out
+
+
+def learner_seats(num_players: int, learner_seat: int, opponents) -> list:
+    """The ``seats`` of a one-learner env: None at ``learner_seat``, compiled policies elsewhere.
+
+    ``opponents``: one policy (name or id) for every other seat, a sequence with one
+    policy per other seat in seat order, or a dict seat -> policy (others: random)."""
+    if (
+        isinstance(learner_seat, (bool, np.bool_))
+        or not isinstance(learner_seat, (int, np.integer))
+        or not 0 <= learner_seat < num_players
+    ):
+        raise ValueError(f"learner_seat must be a seat 0..{num_players - 1}, got {learner_seat!r}")
+    others = [s for s in range(num_players) if s != learner_seat]
+    if isinstance(opponents, dict):
+        for seat in opponents:
+            if seat not in others:
+                raise ValueError(f"opponents: {seat!r} is not a seat other than the learner's ({others})")
+        chosen = [opponents.get(s, "random") for s in others]
+    elif isinstance(opponents, (str, int, np.integer)):
+        chosen = [opponents] * len(others)
+    elif isinstance(opponents, Sequence):
+        if len(opponents) != len(others):
+            raise ValueError(f"opponents: expected one policy per other seat ({len(others)}), got {len(opponents)}")
+        chosen = list(opponents)
+    else:
+        raise ValueError(f"opponents must be a policy name, a sequence or a dict, got {opponents!r}")
+    seats: list = [None] * num_players
+    for seat, policy in zip(others, chosen):
+        if policy in _EXTERNAL_NAMES:
+            raise ValueError(f"opponents: seat {seat} must be played by a compiled policy, got {policy!r}")
+        seats[seat] = policy_id(policy)
+    return seats
+
+
+class VectorStep(NamedTuple):
+    seat: np.ndarray
+    """(N,) seat that must act next in each game."""
+    obs: np.ndarray
+    """(N, observation_size) float32: that seat's observation."""
+    mask: np.ndarray
+    """(N, num_actions) int8: that seat's legal actions."""
+    rewards: np.ndarray
+    """(N, num_players) float32: rewards of every seat from this step (all the decisions in it)."""
+    terminated: np.ndarray
+    """(N,) bool: this step ended the episode (terminal state)."""
+    truncated: np.ndarray
+    """(N,) bool: this step hit ``max_steps``."""
+    info: dict
+    """``final_obs`` (N, E, observation_size) for the E seats of the caller's, ``final_outcome``
+    (N, num_players), ``final_steps`` (N,), valid where an episode ended; ``status`` (N,)
+    of the engine step (1: a wrong card was penalized, 2: lost by it)."""
+
+
+class UnoVectorEnv:
+    """N independent games of one rule configuration, stepped in lockstep (see module doc).
+
+    ``num_envs``: games in the batch. ``config`` / ``**settings``: the rules
+    (:class:`~uno_env.engine.RuleConfig`, every setting accepted). ``seats``: who
+    plays each seat (see :func:`seat_policies_for`; default: the caller plays every
+    seat). ``seed``: reset at once with this seed (else call :meth:`reset`).
+    ``parallel``: ``"auto"`` (both cores from ``PARALLEL_THRESHOLD`` games on),
+    True or False. ``final_observation``: keep the final observations of finished
+    episodes (N x E observation buffers); False saves that memory.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        config: RuleConfig | None = None,
+        *,
+        seats=None,
+        seed: int | None = None,
+        parallel: bool | str = "auto",
+        final_observation: bool = True,
+        **settings,
+    ):
+        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if parallel not in ("auto", True, False):
+            raise ValueError(f"parallel must be 'auto', True or False, got {parallel!r}")
+        self.game = Game(config, **settings)
+        self.config = self.game.config
+        self.params = self.game.params
+        self.num_envs = N = int(num_envs)
+        self.num_players = n = self.game.num_players
+        self.num_actions = A = self.game.num_actions
+        self.observation_size = O = self.game.observation_size
+        self.seat_policies = seat_policies_for(n, seats)
+        self.external_seats = tuple(int(s) for s in np.flatnonzero(self.seat_policies == EXTERNAL))
+        E = len(self.external_seats)
+        if parallel == "auto":
+            parallel = N >= PARALLEL_THRESHOLD and numba.get_num_threads() > 1
+        self.parallel = bool(parallel)
+        pick = 1 if self.parallel else 0
+        self._advance_kernel = KERNELS["advance"][pick]
+        self._play_kernel = KERNELS["play"][pick]
+        self._sample_kernel = KERNELS["sample"][pick]
+
+        state = self.game.new_state(N, events=False)
+        self.cards, self.ints, self.rng = state.cards, state.ints, state.rng
+        self._ev = np.zeros((N, 0, EVENT_WIDTH), dtype=np.int32)
+        self._evn = np.zeros(N, dtype=np.int32)
+        self.prng = np.zeros(N, dtype=np.uint64)
+        self._step_rw = np.zeros((N, n), dtype=np.float32)
+        self._actions = np.zeros(N, dtype=np.int64)
+        self._sampler_rng = np.zeros(N, dtype=np.uint64)
+        self._which = np.ones(N, dtype=bool)
+        self.status = np.zeros(N, dtype=np.int8)
+        self.seat = np.zeros(N, dtype=np.int64)
+        self.obs = np.zeros((N, O), dtype=np.float32)
+        self.mask = np.zeros((N, A), dtype=np.int8)
+        self.rewards = np.zeros((N, n), dtype=np.float32)
+        self.terminated = np.zeros(N, dtype=bool)
+        self.truncated = np.zeros(N, dtype=bool)
+        self.final_obs = np.zeros((N if final_observation else 0, E, O), dtype=np.float32)
+        self.final_steps = np.zeros(N, dtype=np.int32)
+        self.final_outcome = np.zeros((N, n), dtype=np.int8)
+        self._info = {
+            "final_obs": self.final_obs,
+            "final_outcome": self.final_outcome,
+            "final_steps": self.final_steps,
+            "status": self.status,
+        }
+        self._ready = False  # the buffers hold the current decisions (step() may follow)
+        self._started = False  # the games have been reset at least once
+        if seed is not None:
+            self.reset(seed=seed)
+
+    def __repr__(self) -> str:
+        return f"UnoVectorEnv({self.num_envs}, {self.config!r}, parallel={self.parallel})"
+
+    # ------------------------------------------------------------------ state
+    @property
+    def state(self) -> State:
+        """The batch as an engine :class:`State` (shares the arrays): ``env.game.position(env.state, i)``."""
+        return State(self.cards, self.ints, self.rng, self._ev, self._evn)
+
+    @property
+    def nbytes_per_game(self) -> int:
+        """Bytes per game of everything the env keeps, observation, mask and final-observation buffers aside."""
+        arrays = (
+            self.cards,
+            self.ints,
+            self.rng,
+            self.prng,
+            self._evn,
+            self._step_rw,
+            self._actions,
+            self._sampler_rng,
+            self._which,
+            self.status,
+            self.seat,
+            self.rewards,
+            self.terminated,
+            self.truncated,
+            self.final_steps,
+            self.final_outcome,
+        )
+        return sum(a.nbytes for a in arrays) // self.num_envs
+
+    def _result(self) -> VectorStep:
+        return VectorStep(self.seat, self.obs, self.mask, self.rewards, self.terminated, self.truncated, self._info)
+
+    def _args(self):
+        return (
+            self.seat_policies,
+            self.rewards,
+            self._step_rw,
+            self._ev,
+            self._evn,
+            self.status,
+            self.seat,
+            self.obs,
+            self.mask,
+            self.terminated,
+            self.truncated,
+            self.final_obs,
+            self.final_steps,
+            self.final_outcome,
+        )
+
+    # ------------------------------------------------------------------ reset
+    def reset(self, seed=None, which=None) -> VectorStep:
+        """Start new games and return the first decisions.
+
+        ``seed``: None (a game never seeded gets a seed from the OS; the others
+        continue their own generators, like ``Game.reset(state)``), an integer s
+        (game i: seed s + i, like ``Game.init(seed=s + i)``) or a sequence of N
+        integers / None. ``which``: a boolean mask of the games to reset (default
+        all); the others keep their state and buffers, rewards and flags are zeroed."""
+        N = self.num_envs
+        if which is None:
+            which = np.ones(N, dtype=bool)
+        else:
+            which = np.ascontiguousarray(which)
+            if which.dtype != bool or which.shape != (N,):
+                raise ValueError(f"which must be a boolean array of shape ({N},), got {which.dtype} {which.shape}")
+            if not self._started and not which.all():
+                raise ValueError("the first reset must start every game (leave which out)")
+        seeded = np.zeros(N, dtype=bool)
+        if seed is None:
+            unseeded = which & (self.rng == 0)
+            if unseeded.any():
+                self.rng[unseeded] = seeds_to_rng(fresh_seed(), N)[unseeded]
+                seeded |= unseeded
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+            self.rng[which] = seeds_to_rng(int(seed), N)[which]
+            seeded = which.copy()
+        elif (isinstance(seed, Sequence) and not isinstance(seed, (str, bytes))) or isinstance(seed, np.ndarray):
+            if len(seed) != N:
+                raise ValueError(f"seed: expected an integer or {N} seeds, got {len(seed)}")
+            for i, s in enumerate(seed):
+                if s is not None and which[i]:
+                    self.rng[i] = seed_to_rng(s)
+                    seeded[i] = True
+            unseeded = which & ~seeded & (self.rng == 0)
+            if unseeded.any():
+                self.rng[unseeded] = seeds_to_rng(fresh_seed(), N)[unseeded]
+                seeded |= unseeded
+        else:
+            raise ValueError(f"seed must be None, an integer or a sequence of {N} integers, got {seed!r}")
+        if seeded.any():  # a seeded game starts from a fresh state, like Game.init
+            self.cards[seeded] = 0
+            self.ints[seeded] = 0
+            self.prng[seeded] = _policy_seeds(self.rng[seeded])
+            self._sampler_rng[seeded] = _policy_seeds(self.prng[seeded])
+        self.rewards[~which] = 0.0
+        self.terminated[:] = False
+        self.truncated[:] = False
+        problems = self._advance_kernel(
+            MODE_RESET, self.cards, self.ints, self.rng, self.prng, self.params, self._actions, which, *self._args()
+        )
+        if problems:
+            self._raise_problems(None)
+        self._ready = self._started = True
+        return self._result()
+
+    # ------------------------------------------------------------------ step
+    def step(self, actions) -> VectorStep:
+        """Apply ``actions[i]`` (an action id) for the seat that must act in game i.
+
+        An action the engine refuses (out of range, not available, a card not held,
+        a wrong card with ``illegal_action="raise"``) raises
+        :class:`~uno_env.engine.IllegalActionError` after the call: the refused
+        games are unchanged, the others have advanced and their results are in the
+        buffers (``env.rewards``, ...) and in the error's ``result``."""
+        if not self._ready:
+            raise RuntimeError("call reset() before step()")
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
+        if actions.dtype.kind not in "iu":
+            raise ValueError(f"actions must be integer action ids, got dtype {actions.dtype}")
+        if actions.dtype != np.int64 or not actions.flags.c_contiguous:
+            self._actions[:] = actions
+            actions = self._actions
+        problems = self._advance_kernel(
+            MODE_STEP, self.cards, self.ints, self.rng, self.prng, self.params, actions, self._which, *self._args()
+        )
+        if problems:
+            self._raise_problems(actions)
+        return self._result()
+
+    def _raise_problems(self, actions) -> None:
+        bad = np.flatnonzero(self.status < 0)
+        if not len(bad):
+            raise RuntimeError("the kernel reported problems but no game has a negative status")
+        lines = []
+        for i in bad[:5]:
+            st = int(self.status[i])
+            seat = int(self.seat[i])
+            if st == ERR_POLICY_REFUSED:
+                name = _policy_name(int(self.seat_policies[seat]))
+                lines.append(f"game {i}: compiled policy {name!r} at seat {seat} chose an action the engine refused")
+            elif st == ERR_NO_DECISION:
+                lines.append(
+                    f"game {i}: {MAX_EMPTY_EPISODES} episodes in a row ended before a seat of the caller's "
+                    f"could decide (max_steps={self.config.max_steps} too small?)"
+                )
+            else:
+                action = int(actions[i])
+                legal = ", ".join(self.game.action_to_string(a) for a in np.flatnonzero(self.mask[i]))
+                text = self.game.action_to_string(action) if 0 <= action < self.num_actions else f"action id {action}"
+                lines.append(
+                    f"game {i}: {text!r} refused for seat {int(self.ints[i, S_CURRENT])} "
+                    f"({_STATUS_TEXT.get(st, st)}); legal: {legal}"
+                )
+        more = f" (and {len(bad) - 5} more)" if len(bad) > 5 else ""
+        error = IllegalActionError(
+            f"{len(bad)} game(s) refused{more}; refused games are unchanged, the others advanced:\n" + "\n".join(lines),
+            int(self.status[bad[0]]),
+        )
+        error.games = bad
+        error.result = self._result()
+        raise error
+
+    def load_state(self, index: int, state: State, source_index: int = 0) -> None:
+        """Put game ``source_index`` of an engine :class:`State` (same rules) into slot ``index``,
+        e.g. a position from ``Game.from_position``; its generator comes along. A seat of the
+        caller's must be the one to act. Rewards and flags of the slot are cleared."""
+        if not 0 <= index < self.num_envs:
+            raise ValueError(f"index must be a game 0..{self.num_envs - 1}, got {index!r}")
+        if state.cards.shape[1:] != self.cards.shape[1:] or state.ints.shape[1:] != self.ints.shape[1:]:
+            raise ValueError("load_state: the state was made for other rules (array sizes differ)")
+        seat = int(state.ints[source_index, S_CURRENT])
+        if seat < 0 or self.seat_policies[seat] != EXTERNAL:
+            raise ValueError(f"load_state: the seat to act ({seat}) must be one of the caller's {self.external_seats}")
+        self.cards[index] = state.cards[source_index]
+        self.ints[index] = state.ints[source_index]
+        self.rng[index] = state.rng[source_index]
+        if self.prng[index] == 0:
+            self.prng[index] = _policy_seeds(self.rng[index : index + 1])[0]
+            self._sampler_rng[index] = _policy_seeds(self.prng[index : index + 1])[0]
+        self.seat[index] = seat
+        self.game.observe(self.state, seat, index=index, out=self.obs[index])
+        self.mask[index] = self.game.legal_mask(self.state, index)
+        self.rewards[index] = 0.0
+        self.terminated[index] = self.truncated[index] = False
+        self._ready = self._started = all(self.rng != 0)
+
+    # ------------------------------------------------------------------ helpers
+    def sample_actions(self, out: np.ndarray | None = None) -> np.ndarray:
+        """A uniformly random legal action per game (compiled, per-game generators)."""
+        if out is None:
+            out = self._actions
+        self._sample_kernel(self.mask, self.params, self._sampler_rng, out)
+        return out
+
+    def play(self, max_decisions: int, max_episodes: int | None = None, policies=None) -> dict:
+        """Every seat played by compiled policies inside one call: each game makes up to
+        ``max_decisions`` more decisions, or stops once ``max_episodes`` more episodes
+        ended. ``policies``: per seat (names or ids; default: the env's seat policies, with
+        the caller's seats played by ``random``). Returns per game and seat the summed
+        rewards (``totals``), episodes won (``wins``), and per game the ``decisions``
+        taken and ``episodes`` finished. Games continue where they are (finished ones
+        restart); call :meth:`reset` before the next :meth:`step`."""
+        n, N = self.num_players, self.num_envs
+        if policies is None:
+            row = np.where(self.seat_policies == EXTERNAL, PO.RANDOM, self.seat_policies)
+        else:
+            if len(policies) != n:
+                raise ValueError(f"policies: expected one per seat ({n}), got {len(policies)}")
+            row = np.array([policy_id(p) for p in policies], dtype=np.int64)
+        if not self._started:
+            raise RuntimeError("call reset() before play()")
+        max_episodes = np.iinfo(np.int64).max if max_episodes is None else int(max_episodes)
+        per_game = np.ascontiguousarray(np.broadcast_to(row, (N, n)))
+        totals = np.zeros((N, n), dtype=np.float64)
+        wins = np.zeros((N, n), dtype=np.int64)
+        decisions = np.zeros(N, dtype=np.int64)
+        episodes = np.zeros(N, dtype=np.int64)
+        self.status[:] = 0
+        blocks = min(N, PLAY_BLOCKS) if self.parallel else 1
+        self._play_kernel(
+            self.cards,
+            self.ints,
+            self.rng,
+            self.prng,
+            self.params,
+            per_game,
+            int(max_decisions),
+            max_episodes,
+            totals,
+            wins,
+            decisions,
+            episodes,
+            self.status,
+            self._ev,
+            self._evn,
+            self._step_rw,
+            np.zeros((blocks, self.observation_size), dtype=np.float32),
+            np.zeros((blocks, self.num_actions), dtype=np.int8),
+        )
+        self._ready = False
+        bad = np.flatnonzero(self.status < 0)
+        if len(bad):
+            raise RuntimeError(f"game {bad[0]}: a compiled policy chose an action the engine refused")
+        return {"totals": totals, "wins": wins, "decisions": decisions, "episodes": episodes}
+
+    def current_player(self) -> np.ndarray:
+        """Per game, the seat whose decision it is (-1 where a game is over)."""
+        return self.ints[:, S_CURRENT].astype(np.int64)
+
+    def close(self) -> None:
+        pass
+
+
+_STATUS_TEXT = {
+    K.ST_GAME_OVER: "the game is over",
+    K.ST_OUT_OF_RANGE: "out of range",
+    K.ST_NOT_HELD: "card not held",
+    K.ST_NOT_AVAILABLE: "not available now",
+    K.ST_WRONG_REFUSED: "wrong card, illegal_action='raise'",
+}
+
+
+def _policy_name(pid: int) -> str:
+    for name, value in PO.POLICY_IDS.items():
+        if value == pid:
+            return name
+    return str(pid)
+
+
+__all__ = [
+    "PARALLEL_THRESHOLD",
+    "UnoVectorEnv",
+    "VectorStep",
+    "policy_id",
+    "policy_seed_to_rng",
+    "learner_seats",
+    "seat_policies_for",
+    "seeds_to_rng",
+]

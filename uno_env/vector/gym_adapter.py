@@ -1,0 +1,120 @@
+"""A ``gymnasium.vector.VectorEnv`` of N games for one learner seat.
+
+The other seats are played inside the compiled kernel, in batch, by compiled
+policies (one per seat, configurable); ``step`` returns once it is the learner's
+turn again in every game, or its episode ended. The reward of a step is the
+learner's own: everything credited to the learner's seat from its action up to
+its next decision (rewards that arrive on the opponents' moves and at the game's
+end included). The learner's episode ends with the game, or when the learner is
+eliminated (Challenge UNO): then ``terminated`` is set.
+
+Autoreset: ``AutoresetMode.SAME_STEP``. On a step that ends an episode the
+returned observation is the first of the next episode; ``infos["final_obs"]``
+(an object array, None elsewhere, with ``infos["_final_obs"]`` as its mask) holds
+the learner's final observation and ``infos["final_info"]`` its ``outcome`` (+1 won,
+-1 lost, 0 truncated) and ``episode_steps`` (decisions of all seats).
+``infos["action_mask"]`` (and :meth:`action_masks`) give the learner's legal actions.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+
+from ..engine.config import RuleConfig
+from ..engine.game import Game
+from .core import UnoVectorEnv, learner_seats
+
+
+def learner_spaces(game) -> tuple[spaces.Box, spaces.Discrete]:
+    """The single-game observation and action spaces of a learner seat."""
+    spec = game.obs_spec
+    return spaces.Box(spec.low, spec.high, (spec.size,), np.float32), spaces.Discrete(game.num_actions)
+
+
+class UnoGymVectorEnv(gymnasium.vector.VectorEnv):
+    """N games, one learner seat, compiled opponents (see the module doc).
+
+    ``learner_seat``: the seat the learner plays. ``opponents``: the compiled policy of
+    the other seats (a name of :data:`uno_env.policies.POLICY_IDS` for all, one per other
+    seat in seat order, or a dict seat -> name). ``seed``: default seed of the first
+    reset. ``parallel``: see :class:`UnoVectorEnv`. ``copy``: return copies of the
+    observations (else the env's buffers, overwritten by the next call).
+    ``config`` / ``**settings``: the rules."""
+
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        num_envs: int,
+        config: RuleConfig | None = None,
+        *,
+        learner_seat: int = 0,
+        opponents="random",
+        seed: int | None = None,
+        parallel: bool | str = "auto",
+        copy: bool = True,
+        **settings,
+    ):
+        config = Game(config, **settings).config
+        seats = learner_seats(config.num_players, learner_seat, opponents)
+        self.env = UnoVectorEnv(num_envs, config, seats=seats, parallel=parallel)
+        self.learner_seat = int(learner_seat)
+        self.num_envs = self.env.num_envs
+        self.copy = copy
+        self._default_seed = seed
+        self.single_observation_space, self.single_action_space = learner_spaces(self.env.game)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.metadata = dict(self.metadata)
+
+    @property
+    def config(self) -> RuleConfig:
+        return self.env.config
+
+    def reset(self, *, seed=None, options=None):
+        """``seed``: an integer (game i gets seed + i), a list of N seeds, or None.
+        ``options={"reset_mask": mask}`` resets only the masked games."""
+        if seed is None and self._default_seed is not None:
+            seed, self._default_seed = self._default_seed, None
+        which = None
+        if options and "reset_mask" in options:
+            which = np.asarray(options["reset_mask"])
+        step = self.env.reset(seed=seed, which=which)
+        return self._obs(step.obs), {"action_mask": self.action_masks()}
+
+    def step(self, actions):
+        step = self.env.step(actions)
+        seat = self.learner_seat
+        rewards = step.rewards[:, seat].copy()
+        terminated = step.terminated.copy()
+        truncated = step.truncated.copy()
+        infos = {"action_mask": self.action_masks()}
+        done = terminated | truncated
+        if done.any():
+            final_obs = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(done):
+                final_obs[i] = step.info["final_obs"][i, 0].copy()
+            infos["final_obs"] = final_obs
+            infos["_final_obs"] = done
+            infos["final_info"] = {
+                "outcome": step.info["final_outcome"][:, seat].astype(np.int64) * done,
+                "_outcome": done,
+                "episode_steps": step.info["final_steps"].astype(np.int64) * done,
+                "_episode_steps": done,
+            }
+            infos["_final_info"] = done
+        return self._obs(step.obs), rewards, terminated, truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        """(N, num_actions) bool: the learner's legal actions in each game."""
+        return self.env.mask.astype(bool)
+
+    def _obs(self, obs: np.ndarray) -> np.ndarray:
+        return obs.copy() if self.copy else obs
+
+    def close_extras(self, **kwargs) -> None:
+        self.env.close()
