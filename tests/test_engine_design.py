@@ -52,7 +52,7 @@ def test_numba_cache_is_refreshed_when_any_project_source_changes(tmp_path):
 
     (tmp_path / "uno_env" / "engine").mkdir(parents=True)
     kernel = tmp_path / "uno_env" / "policies.py"
-    kernel.write_text("@njit(cache=True)\ndef f():\n    return 1\n")
+    kernel.write_text("from numba import njit\n\n\n@njit(cache=True)\ndef f():\n    return 1\n")
     rules = tmp_path / "uno_env" / "engine" / "layout.py"
     rules.write_text("A = 1\n")
     os.utime(kernel, (1_000_000, 1_000_000))
@@ -63,3 +63,6 @@ def test_numba_cache_is_refreshed_when_any_project_source_changes(tmp_path):
     assert numba_cache.refresh(tmp_path) is False and kernel.stat().st_mtime == 1_000_000
     rules.write_text("A = 2\n")  # another file changes: the cached kernel must recompile
     assert numba_cache.refresh(tmp_path) is True and kernel.stat().st_mtime > 1_000_000
+    (tmp_path / "uno_env" / "env.py").write_text("import numpy\n")  # no compiled code: caches stay
+    os.utime(kernel, (1_000_000, 1_000_000))
+    assert numba_cache.refresh(tmp_path) is False and kernel.stat().st_mtime == 1_000_000
