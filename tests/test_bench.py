@@ -9,6 +9,7 @@ import pytest
 
 from experiments import bench_speed
 from uno_env import cli
+from uno_env.engine import Game
 
 
 def test_quick_benchmark_writes_table_json_and_plot(tmp_path, capsys):
@@ -39,7 +40,7 @@ def test_quick_benchmark_writes_table_json_and_plot(tmp_path, capsys):
         assert report["reference_steps_per_s"] == rlcard_row["steps_per_s"] > 0
         assert "x RLCard" in printed
 
-    assert report["state_bytes"]["2"]["engine_state"] == 592
+    assert report["state_bytes"]["2"]["engine_state"] == Game(num_players=2).new_state().nbytes_per_game()
     assert report["state_bytes"]["2"]["vector_env"] <= 1024
     assert "skipped" in report["startup"]  # --quick leaves out the fresh-process timings
     assert len(report["targets"]) == 7

@@ -45,24 +45,42 @@ def test_docs_rules_is_the_shared_rulebook():
         assert shared.read_text() == (ROOT / "docs" / "RULES.md").read_text()
 
 
-def test_numba_cache_is_refreshed_when_any_project_source_changes(tmp_path):
-    import os
-
+def test_numba_cache_is_cleared_when_a_source_it_depends_on_changes(tmp_path):
     from uno_env.engine import numba_cache
 
-    (tmp_path / "uno_env" / "engine").mkdir(parents=True)
+    (tmp_path / "uno_env" / "engine" / "__pycache__").mkdir(parents=True)
     kernel = tmp_path / "uno_env" / "policies.py"
     kernel.write_text("from numba import njit\n\n\n@njit(cache=True)\ndef f():\n    return 1\n")
     rules = tmp_path / "uno_env" / "engine" / "layout.py"
     rules.write_text("A = 1\n")
-    os.utime(kernel, (1_000_000, 1_000_000))
+
+    def cache_files():
+        folder = tmp_path / "uno_env" / "__pycache__"
+        for name in ("policies.f-4.py311.nbi", "policies.f-4.py311.1.nbc"):
+            (folder / name).write_bytes(b"compiled")
+        return [folder / "policies.f-4.py311.nbi", folder / "policies.f-4.py311.1.nbc"]
+
+    (tmp_path / "uno_env" / "__pycache__").mkdir()
     assert numba_cache.refresh(tmp_path) is True  # first check: no stamp yet
-    touched = kernel.stat().st_mtime
-    assert touched > 1_000_000
-    os.utime(kernel, (1_000_000, 1_000_000))
-    assert numba_cache.refresh(tmp_path) is False and kernel.stat().st_mtime == 1_000_000
-    rules.write_text("A = 2\n")  # another file changes: the cached kernel must recompile
-    assert numba_cache.refresh(tmp_path) is True and kernel.stat().st_mtime > 1_000_000
+    files = cache_files()
+    assert numba_cache.refresh(tmp_path) is False and all(f.exists() for f in files)
+    rules.write_text("A = 2\n")  # a constant the kernel compiles in changes
+    assert numba_cache.refresh(tmp_path) is True and not any(f.exists() for f in files)
+    files = cache_files()
     (tmp_path / "uno_env" / "env.py").write_text("import numpy\n")  # no compiled code: caches stay
-    os.utime(kernel, (1_000_000, 1_000_000))
-    assert numba_cache.refresh(tmp_path) is False and kernel.stat().st_mtime == 1_000_000
+    assert numba_cache.refresh(tmp_path) is False and all(f.exists() for f in files)
+
+
+def test_numba_cache_dir_has_its_own_stamp(tmp_path, monkeypatch):
+    from uno_env.engine import numba_cache
+
+    (tmp_path / "uno_env" / "engine").mkdir(parents=True)
+    (tmp_path / "uno_env" / "engine" / "kernels.py").write_text("from numba import njit\n")
+    assert numba_cache.refresh(tmp_path) is True
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "other-cache"))
+    stamp_file, folder = numba_cache.cache_locations(tmp_path, tmp_path / "uno_env" / "engine" / "kernels.py")[1]
+    folder.mkdir(parents=True)
+    (folder / "kernels.step-3.py311.nbi").write_bytes(b"stale")
+    assert numba_cache.refresh(tmp_path) is True  # the in-tree stamp is current, this one is not
+    assert not (folder / "kernels.step-3.py311.nbi").exists() and stamp_file.exists()
+    assert numba_cache.refresh(tmp_path) is False

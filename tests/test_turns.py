@@ -168,3 +168,20 @@ def test_r_act_5_wild_any_time_any_colour():
     state = setup(game, [["R2", "W", "B3"], ["Y1"], ["G1"]], ["R7"])
     act(game, state, "play W B")
     assert game.position(state)["colour"] == "B" and game.current_player(state) == 1
+
+
+def test_r_turn_6_who_drew_instead_of_playing_is_public():
+    """Everyone sees a player draw instead of playing and the colour in force then;
+    the observation keeps it per seat until that seat plays a card or the round ends."""
+    game = make_game(num_players=3)
+    state = setup(game, [["R2", "G9", "B1"], ["Y1", "Y2", "Y3"], ["G1", "G2"]], ["R7"], draw_pile=["B5", "R4", "..."])
+    act(game, state, "play R2")  # seat 0 plays red; seat 1 cannot and draws B5
+    act(game, state, "draw")
+    assert game.position(state)["drew_on"] == [[], ["R"], []]
+    for observer in range(3):
+        seen = game.observe_dict(state, observer)["drew_on"]
+        assert seen[(1 - observer) % 3].tolist() == [1, 0, 0, 0] and seen.sum() == 1
+    act(game, state, "draw")  # seat 2 draws R4 and plays it
+    assert game.position(state)["drew_on"] == [[], ["R"], ["R"]]
+    act(game, state, "play R4")
+    assert game.position(state)["drew_on"] == [[], ["R"], []]

@@ -9,7 +9,7 @@ import pytest
 from uno_env import policies as PO
 from uno_env.engine import Game, IllegalActionError
 from uno_env.engine.game import seed_to_rng
-from uno_env.engine.layout import P_C_HANDS, P_F, PH_DRAWN, PH_PLAY, S_EPISODES, S_PHASE, S_STEP
+from uno_env.engine.layout import P_C_HANDS, P_C_LEN, P_F, P_I_LEN, PH_DRAWN, PH_PLAY, S_EPISODES, S_PHASE, S_STEP
 from uno_env.vector import (
     UnoGymVectorEnv,
     UnoVectorEnv,
@@ -445,5 +445,6 @@ def test_bad_input_gives_clear_errors():
 
 def test_state_stays_within_a_kilobyte_per_game_for_two_players():
     env = UnoVectorEnv(64, num_players=2)
-    assert env.state.nbytes_per_game() == 592
+    params = env.game.params
+    assert env.state.nbytes_per_game() == params[P_C_LEN] + 4 * params[P_I_LEN] + 8  # int8, int32, uint64 rng
     assert env.nbytes_per_game <= 1024

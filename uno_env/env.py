@@ -85,8 +85,9 @@ card and checks that other players' observations do not change. Offsets for
 | `uno_called` | 242 | 1 | 0..1 | the acting player has called UNO this turn |
 | `exposed` | 243 | 2 | 0..1 | seat with one card and no UNO call (catch window, or its Wild Draw Four pending) |
 | `after_window` | 245 | 2 | 0..1 | seat that plays when the catch window closes |
-| `challenge_reveal` | 247 | 54 | 0..4 | hand of a Wild Draw Four player shown to this observer by its challenge |
-| `challenge_reveal_seat` | 301 | 2 | 0..1 | whose hand challenge_reveal shows, one-hot |
+| `drew_on` | 247 | 8 | 0..1 | colours in force when each seat drew instead of playing, since its last play |
+| `challenge_reveal` | 255 | 54 | 0..4 | hand of a Wild Draw Four player shown to this observer by its challenge |
+| `challenge_reveal_seat` | 309 | 2 | 0..1 | whose hand challenge_reveal shows, one-hot |
 <!-- /observation-table -->
 
 With ``deck="fashion_trend"`` faces are 55 (``FT`` last) and two slices follow:

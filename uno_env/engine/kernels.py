@@ -63,6 +63,7 @@ from .layout import (
     O_DISCARD,
     O_DRAW_SIZE,
     O_DRAWN,
+    O_DREW_ON,
     O_EXPOSED,
     O_HAND,
     O_HAND_SIZES,
@@ -96,6 +97,7 @@ from .layout import (
     P_EPISODE,
     P_F,
     P_I_ALIVE,
+    P_I_DREW_ON,
     P_I_HAND_SIZE,
     P_I_LEN,
     P_I_OUTCOME,
@@ -394,6 +396,7 @@ def clear_round_info(cards, ints, P, b):
     ints[b, S_DIRECTION] = 1
     for s in range(n):
         ints[b, P[P_I_TREND] + s] = -1
+        ints[b, P[P_I_DREW_ON] + s] = 0
     for f in range(P[P_F]):
         cards[b, P[P_C_REVEAL] + f] = 0
 
@@ -701,6 +704,7 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     push_discard(cards, ints, P, b, face)
     ints[b, S_PREV_COLOUR] = previous
     ints[b, S_DRAWN] = -1
+    ints[b, P[P_I_DREW_ON] + player] = 0
     emit(ev, evn, b, EV_PLAY, player, face, colour if face >= WILD else -1)
     went_out = size == 0
     exposed = size == 1 and ints[b, S_UNO_CALLED] == 0 and P[P_UNO] != UNO_OFF
@@ -853,6 +857,7 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
             begin_turn(ints, b, next_alive(ints, P, b, player, direction))
             return ST_WRONG_PENALIZED
         if kind == K_DRAW and phase == PH_PLAY:
+            ints[b, P[P_I_DREW_ON] + player] |= 1 << ints[b, S_COLOUR]  # public: drew instead of playing
             drawn = draw_one(cards, ints, rng, P, b, np.int64(player), np.int64(R_CHOICE), ev, evn)
             if drawn >= 0 and matches(cards, ints, P, b, drawn):  # D-DRAWN
                 ints[b, S_PHASE] = PH_DRAWN
@@ -1045,6 +1050,13 @@ def observe(cards, ints, P, b, observer, out):
         out[P[O_AFTER_WINDOW] + rel_seat(ints[b, S_AFTER_WINDOW], observer, n)] = 1.0
     elif phase == PH_CHALLENGE and ints[b, S_WD4_EXPOSED] != 0:
         out[P[O_EXPOSED] + rel_seat(ints[b, S_WD4_OFFENDER], observer, n)] = 1.0
+    for s in range(n):
+        bits = ints[b, P[P_I_DREW_ON] + s]
+        if bits != 0:
+            base = P[O_DREW_ON] + 4 * rel_seat(s, observer, n)
+            for c in range(4):
+                if bits & (1 << c):
+                    out[base + c] = 1.0
     if ints[b, S_REVEAL_VIEWER] == observer:
         copy_counts(cards, b, P[P_C_REVEAL], out, P[O_REVEAL], F)
         out[P[O_REVEAL_SEAT] + rel_seat(ints[b, S_REVEAL_OWNER], observer, n)] = 1.0

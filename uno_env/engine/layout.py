@@ -6,7 +6,8 @@ A batch of games is three arrays with a leading batch dimension:
   stack, top last), the discard pile (top last), copies of each face in the
   discard pile, and the hand snapshot shown by the last challenge;
 * ``ints`` (int32): the scalars below, then per-seat blocks (hand sizes,
-  scores, alive flags, the card each seat showed to a Fashion Trend, outcome);
+  scores, alive flags, the card each seat showed to a Fashion Trend, outcome,
+  the colours each seat drew on since it last played, as bits);
 * ``rng`` (uint64): one xorshift64* generator per game.
 
 The kernels receive one int64 parameter vector ``P`` built from the
@@ -124,6 +125,7 @@ REWARD_WIN, REWARD_POINTS = 0, 1
     P_I_ALIVE,
     P_I_TREND,
     P_I_OUTCOME,
+    P_I_DREW_ON,
     P_I_LEN,
     P_A_W,
     P_A_W4,
@@ -137,8 +139,8 @@ REWARD_WIN, REWARD_POINTS = 0, 1
     P_A_COLOR,
     P_A_LEN,
     P_O_LEN,
-) = range(35)
-P_O_FIRST = 35  # then one offset per name of SLICE_NAMES (-1 when absent)
+) = range(36)
+P_O_FIRST = 36  # then one offset per name of SLICE_NAMES (-1 when absent)
 (
     O_HAND,
     O_TOP,
@@ -157,6 +159,7 @@ P_O_FIRST = 35  # then one offset per name of SLICE_NAMES (-1 when absent)
     O_UNO_CALLED,
     O_EXPOSED,
     O_AFTER_WINDOW,
+    O_DREW_ON,
     O_REVEAL,
     O_REVEAL_SEAT,
     O_TREND_COLOUR,
@@ -194,7 +197,7 @@ def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec)
         offset += size
     P[P_C_LEN] = offset
     offset = NUM_SCALARS
-    for index in (P_I_HAND_SIZE, P_I_SCORE, P_I_ALIVE, P_I_TREND, P_I_OUTCOME):
+    for index in (P_I_HAND_SIZE, P_I_SCORE, P_I_ALIVE, P_I_TREND, P_I_OUTCOME, P_I_DREW_ON):
         P[index] = offset
         offset += n
     P[P_I_LEN] = offset

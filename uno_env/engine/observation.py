@@ -52,6 +52,7 @@ SLICE_NAMES = (
     "uno_called",
     "exposed",
     "after_window",
+    "drew_on",
     "challenge_reveal",
     "challenge_reveal_seat",
     "trend_colour",
@@ -121,6 +122,14 @@ def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
         ),
         ("after_window", n, 0, full(n, 1), "seat that plays when the catch window closes", seat_labels),
         (
+            "drew_on",
+            n * 4,
+            0,
+            full(n * 4, 1),
+            "colours in force when each seat drew instead of playing, since its last play",
+            tuple(f"{s}:{c}" for s in seat_labels for c in colour_labels),
+        ),
+        (
             "challenge_reveal",
             faces,
             0,
@@ -172,6 +181,7 @@ class ObservationSpec:
         if vector.shape != (self.size,):
             raise ValueError(f"expected an observation of shape ({self.size},), got {vector.shape}")
         view = {s.name: vector[s.offset : s.stop] for s in self.slices}
+        view["drew_on"] = view["drew_on"].reshape(self.config.num_players, 4)
         if "trend_shown" in view:
             view["trend_shown"] = view["trend_shown"].reshape(self.config.num_players, 13)
         return view

@@ -26,6 +26,8 @@ Keys (a dump always writes all of them; a load needs only ``hands``,
 ``wild_draw_four``      ``{"offender": seat, "exposed": bool}`` (phase ``challenge``)
 ``challenge_reveal``    ``{"viewer": seat, "owner": seat, "hand": [...]}`` or ``null``
 ``fashion_trend``       ``{"player": seat, "colour": c, "shown": [card or null per seat]}``
+``drew_on``             per seat, the colours in force when it drew instead of playing
+                        since it last played (public; default none)
 ``scores``, ``alive``   per seat (defaults: zeros, all in play)
 ``round``, ``step``     counters (default 0)
 ``terminated``, ``truncated``, ``forfeit``, ``last_winner``, ``outcome``: game-end facts
@@ -47,6 +49,7 @@ from .layout import (
     P_C_REVEAL,
     P_F,
     P_I_ALIVE,
+    P_I_DREW_ON,
     P_I_HAND_SIZE,
     P_I_OUTCOME,
     P_I_SCORE,
@@ -186,6 +189,7 @@ def dump_position(game, state, b: int = 0) -> dict:
             "colour": COLOURS[ints[S_TREND_COLOUR]],
             "shown": [None if ints[P[P_I_TREND] + s] < 0 else card_to_str(ints[P[P_I_TREND] + s]) for s in range(n)],
         },
+        "drew_on": [[COLOURS[c] for c in range(4) if ints[P[P_I_DREW_ON] + s] & (1 << c)] for s in range(n)],
         "scores": [int(v) for v in ints[P[P_I_SCORE] : P[P_I_SCORE] + n]],
         "alive": [bool(v) for v in ints[P[P_I_ALIVE] : P[P_I_ALIVE] + n]],
         "round": int(ints[S_ROUND]),
@@ -225,6 +229,7 @@ def load_position(game, position: dict, seed: int | None = None):
         "wild_draw_four",
         "challenge_reveal",
         "fashion_trend",
+        "drew_on",
         "scores",
         "alive",
         "round",
@@ -341,6 +346,15 @@ def load_position(game, position: dict, seed: int | None = None):
     ints[S_N_ALIVE] = sum(alive)
     if ints[S_N_ALIVE] < 2 and phase != PH_OVER:
         raise PositionError("alive: at least two players must be in the game")
+    drew_on = per_seat("drew_on", [[]] * n, list)
+    for s in range(n):
+        bits = 0
+        for text in drew_on[s]:
+            try:
+                bits |= 1 << parse_colour(text)
+            except ValueError as err:
+                raise PositionError(f"drew_on[{s}]: {err}") from None
+        ints[P[P_I_DREW_ON] + s] = bits
     scores = per_seat("scores", [0] * n, int)
     outcome = per_seat("outcome", [0 if a else -1 for a in alive], int)  # eliminated seats have lost
     for s in range(n):
