@@ -52,6 +52,7 @@ from uno_env.engine.layout import (
     O_DISCARD,
     O_DRAW_SIZE,
     O_DRAWN,
+    O_DREW_ON,
     O_EXPOSED,
     O_HAND,
     O_HAND_SIZES,
@@ -75,6 +76,7 @@ from uno_env.engine.layout import (
     P_C_REVEAL,
     P_F,
     P_I_ALIVE,
+    P_I_DREW_ON,
     P_I_HAND_SIZE,
     P_I_LEN,
     P_I_OUTCOME,
@@ -180,6 +182,11 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
         ints[b, P[P_I_HAND_SIZE] + s] = np.int32(obs[P[O_HAND_SIZES] + s])
         ints[b, P[P_I_SCORE] + s] = np.int32(obs[P[O_SCORES] + s])
         ints[b, P[P_I_TREND] + s] = -1
+        drew_on = 0
+        for c in range(4):
+            if obs[P[O_DREW_ON] + 4 * s + c] > 0.5:
+                drew_on |= 1 << c
+        ints[b, P[P_I_DREW_ON] + s] = drew_on
     ints[b, S_N_ALIVE] = alive_count
 
     # the discard pile: its counts are known, its order only matters for the top card
