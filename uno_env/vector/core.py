@@ -53,7 +53,7 @@ from .. import policies as PO
 from ..engine import kernels as K
 from ..engine.config import RuleConfig
 from ..engine.events import EVENT_WIDTH
-from ..engine.game import Game, IllegalActionError, State, fresh_seed, seed_to_rng
+from ..engine.game import Game, IllegalActionError, State, fresh_seed, seed_to_rng, seeds_to_rng
 from ..engine.layout import S_CURRENT
 from .fused import (
     ERR_NO_DECISION,
@@ -78,20 +78,8 @@ PARALLEL_THRESHOLD = 1024
 PLAY_BLOCKS = 256
 """Blocks of games of :meth:`UnoVectorEnv.play` on the parallel path (threads take whole blocks)."""
 
-_MASK64 = (1 << 64) - 1
 _POLICY_SALT = 0xD1B54A32D192ED03
 _EXTERNAL_NAMES = (None, "external", "agent", "learner")
-
-
-def seeds_to_rng(seed: int, count: int) -> np.ndarray:
-    """``[seed_to_rng(seed + i) for i in range(count)]``, vectorized (splitmix64)."""
-    seed_to_rng(seed)  # validates
-    z = np.uint64((int(seed) + 0x9E3779B97F4A7C15) & _MASK64) + np.arange(count, dtype=np.uint64)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z ^= z >> np.uint64(31)
-    z[z == 0] = np.uint64(0x2545F4914F6CDD1D)
-    return z
 
 
 def policy_seed_to_rng(seed: int) -> np.uint64:
