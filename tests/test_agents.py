@@ -197,6 +197,20 @@ def test_tactical_attacks_a_threatening_next_player_and_otherwise_keeps_the_colo
     assert choose("tactical", two, state) == "play RS"
 
 
+def test_tactical_leaves_on_top_a_colour_the_opponent_drew_on():
+    game = make_game(num_players=2)
+    hands = [["R5", "G5", "B9"], YELLOW[:6]]
+    # red and green are alike for tactical (as many held, as many unseen): action order decides
+    assert choose("tactical", game, setup(game, hands, ["Y5"])) == "play R5"
+    # the opponent drew instead of playing on green and has not played since (public, drew_on)
+    state = setup(game, hands, ["Y5"], colour="Y", drew_on=[[], ["G"]])
+    assert PO.drew_on(game.observe(state, 0), game.params, 1, 2)
+    assert choose("tactical", game, state) == "play G5"
+    # what seat 0 drew on itself does not matter
+    state = setup(game, hands, ["Y5"], colour="Y", drew_on=[["G"], []])
+    assert choose("tactical", game, state) == "play R5"
+
+
 def test_tactical_bluffs_a_wild_draw_four_only_to_stop_a_player_about_to_go_out():
     game = make_game(num_players=2)
     calm = setup(game, [["R2", "G5", "W+4"], YELLOW[:6]], ["R7"])
@@ -217,9 +231,14 @@ def test_bluff_probability_is_the_hypergeometric_posterior():
     for prior in (0.0, 0.1, 1.0):
         expected = prior * q / (prior * q + 1 - q)
         assert PO.bluff_probability(obs, game.params, prior) == pytest.approx(expected, rel=1e-9)
-    # the tactical policy challenges when the estimate beats 1/3, with its prior of 0.1
-    expected = 0.1 * q / (0.1 * q + 1 - q)
+    # the tactical policy challenges when the estimate with its prior beats 1/3
+    prior = PO.TACTICAL_WEIGHTS[PO.TW_PRIOR]
+    expected = prior * q / (prior * q + 1 - q)
     assert choose("tactical", game, state) == ("challenge" if expected > 1 / 3 else "accept")
+    small = setup(game, [["R1", "R2", "Y3"], ["G1", "G2"]], ["R7", "B2", "W+4"], current=0, **wd4)
+    q_small = 1 - math.comb(unseen - blue, 2) / math.comb(unseen, 2)
+    assert prior * q_small / (prior * q_small + 1 - q_small) < 1 / 3
+    assert choose("tactical", game, small) == "accept"  # two cards: likely no blue one
     big = setup(
         game,
         [["R1", "R2", "Y3"], ["G1", "G2", "G3", "G4", "G5"] * 2 + ["G6", "G7", "G8", "G9"]],

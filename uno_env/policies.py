@@ -22,6 +22,7 @@ from .engine.layout import (
     O_COLOUR,
     O_DIRECTION,
     O_DISCARD,
+    O_DREW_ON,
     O_EXPOSED,
     O_HAND,
     O_HAND_SIZES,
@@ -197,16 +198,39 @@ def wild_action(P, face, colour):
 
 @njit(cache=True)
 def hand_colour_counts(obs, P):
-    """(copies, points) held of each colour (wild-type cards excluded)."""
-    counts = np.zeros(4, dtype=np.int64)
-    points = np.zeros(4, dtype=np.int64)
+    """(copies, points) held of each colour (wild-type cards excluded), as two 4-tuples:
+    one pass, no allocation (the heuristics call this at every decision)."""
     o = P[O_HAND]
-    for f in range(WILD):
-        k = np.int64(obs[o + f])
-        if k > 0:
-            counts[f // 13] += k
-            points[f // 13] += k * face_value(f)
-    return counts, points
+    c0 = c1 = c2 = c3 = 0
+    p0 = p1 = p2 = p3 = 0
+    for r in range(13):
+        value = r if r < 10 else 20
+        k = np.int64(obs[o + r])
+        c0 += k
+        p0 += k * value
+        k = np.int64(obs[o + 13 + r])
+        c1 += k
+        p1 += k * value
+        k = np.int64(obs[o + 26 + r])
+        c2 += k
+        p2 += k * value
+        k = np.int64(obs[o + 39 + r])
+        c3 += k
+        p3 += k * value
+    return (c0, c1, c2, c3), (p0, p1, p2, p3)
+
+
+@njit(cache=True)
+def discard_colour_counts(obs, P):
+    """Copies of each colour in the discard pile, as a 4-tuple."""
+    o = P[O_DISCARD]
+    d0 = d1 = d2 = d3 = 0
+    for r in range(13):
+        d0 += np.int64(obs[o + r])
+        d1 += np.int64(obs[o + 13 + r])
+        d2 += np.int64(obs[o + 26 + r])
+        d3 += np.int64(obs[o + 39 + r])
+    return (d0, d1, d2, d3)
 
 
 @njit(cache=True)
@@ -223,15 +247,21 @@ def strongest_colour(obs, P):
             best_key = key
     if best >= 0:
         return best
+    played = discard_colour_counts(obs, P)
     best_key = -1
     for c in range(4):
-        played = 0
-        for r in range(13):
-            played += np.int64(obs[P[O_DISCARD] + c * 13 + r])
-        if played > best_key:
+        if played[c] > best_key:
             best = c
-            best_key = played
+            best_key = played[c]
     return best
+
+
+@njit(cache=True)
+def drew_on(obs, P, seat, colour):
+    """Relative seat ``seat`` drew instead of playing while ``colour`` was in force, and has
+    not played since (the public ``drew_on`` slice). Seats that draw only when they cannot
+    play (every heuristic here) held no card of that colour then."""
+    return colour >= 0 and obs[P[O_DREW_ON] + 4 * seat + colour] > 0.5
 
 
 @njit(cache=True)
@@ -399,8 +429,22 @@ TW_REVERSE = 9  # value of a Reverse that turns play away from a threatening nex
 TW_WILD_LOW_HAND = 10  # hand size at or below which wilds are no longer held back
 TW_SCARCE = 11  # cost per unseen card (share of all unseen) of the colour the play leaves on top
 TW_SCARCE_RANK = 12  # the same for unseen cards of the rank it leaves on top
-NUM_TACTICAL_WEIGHTS = 13
-TACTICAL_WEIGHTS = np.array([1.0, 40.0, 1.0, 40.0, 0.5, 4.0, 1.0, 0.1, 1.0 / 3.0, 20.0, 1.0, 300.0, 50.0])
+TW_DREW = 13  # leaving on top a colour the opponent who plays on it drew on (drew_on)
+NUM_TACTICAL_WEIGHTS = 14
+TACTICAL_WEIGHTS = np.array([1.0, 40.0, 1.0, 40.0, 0.5, 4.0, 1.0, 0.4, 1.0 / 3.0, 20.0, 1.0, 300.0, 50.0, 10.0])
+
+
+COLOUR_COPIES = 25  # cards of each colour in both decks: one 0, two each of 1-9, Skip, Reverse, Draw Two
+
+
+@njit(cache=True)
+def unseen_of_rank(obs, P, rank):
+    """Copies of coloured rank ``rank`` neither in the own hand nor in the discard pile."""
+    u = 0.0
+    for c in range(4):
+        f = c * 13 + rank
+        u += face_copies(f) - obs[P[O_HAND] + f] - obs[P[O_DISCARD] + f]
+    return u
 
 
 @njit(cache=True)
@@ -422,6 +466,7 @@ def tactical_weighted(obs, mask, P, prng, b, W):
     direction = obs_direction(obs, P)
     following = obs_next_seat(obs, P, 0, direction)
     preceding = obs_next_seat(obs, P, 0, -direction)
+    skipped_to = obs_next_seat(obs, P, following, direction)
     threat = W[TW_THREAT]
     next_threat = not is_partner(P, following) and obs_hand_size(obs, P, following) <= threat
     previous_threat = not is_partner(P, preceding) and obs_hand_size(obs, P, preceding) <= threat
@@ -431,29 +476,28 @@ def tactical_weighted(obs, mask, P, prng, b, W):
             danger = True
     own = obs_hand_size(obs, P, 0)
     current = obs_colour(obs, P, O_COLOUR)
-    # one pass over the faces: cards held (count, points) and unseen (per colour and rank)
-    stats = np.zeros(25, dtype=np.float64)  # 0-3 held, 4-7 points, 8-11 unseen, 12-24 unseen rank
-    unseen_total = 1e-9
+    counts, points = hand_colour_counts(obs, P)
+    played = discard_colour_counts(obs, P)
+    # unseen cards (neither in the own hand nor in the discard pile) of each colour
+    unseen = (
+        COLOUR_COPIES - counts[0] - played[0],
+        COLOUR_COPIES - counts[1] - played[1],
+        COLOUR_COPIES - counts[2] - played[2],
+        COLOUR_COPIES - counts[3] - played[3],
+    )
+    unseen_total = max(unseen[0] + unseen[1] + unseen[2] + unseen[3], 1)
+    bluffing = current >= 0 and counts[current] > 0
+    # who plays on the card left on top: with two players always the opponent (after an
+    # extra turn the colour usually stays); with more, the seat the card passes the turn to
+    plain_target = 0 if is_partner(P, following) else following
+    if players == 2:
+        skip_target = following
+        reverse_target = following
+    else:
+        skip_target = 0 if is_partner(P, skipped_to) or skipped_to == 0 else skipped_to
+        reverse_target = 0 if is_partner(P, preceding) else preceding
+    wild_colour = strongest_colour(obs, P)
     defended = False  # a Skip or Draw Two (or, with two players, a Reverse) against the threat
-    for f in range(WILD):
-        held = obs[P[O_HAND] + f]
-        colour = f // 13
-        rank = f % 13
-        u = face_copies(f) - held - obs[P[O_DISCARD] + f]
-        stats[colour] += held
-        stats[4 + colour] += held * face_value(f)
-        stats[8 + colour] += u
-        stats[12 + rank] += u
-        unseen_total += u
-        if mask[f] and (rank in (RANK_SKIP, RANK_DRAW_TWO) or (rank == RANK_REVERSE and players == 2)):
-            defended = True
-    bluffing = current >= 0 and stats[current] > 0
-    wild_colour = 0
-    for c in range(1, 4):
-        if stats[c] * 1000 + stats[4 + c] > stats[wild_colour] * 1000 + stats[4 + wild_colour]:
-            wild_colour = c
-    if stats[0] + stats[1] + stats[2] + stats[3] == 0:
-        wild_colour = strongest_colour(obs, P)
     best = -1
     best_score = -1e18
     for a in range(P[P_A_DRAW]):
@@ -461,13 +505,24 @@ def tactical_weighted(obs, mask, P, prng, b, W):
             continue
         face = action_face(P, a)
         colour = action_colour(P, a)
+        if face < WILD:  # coloured cards come first in action order, before the Wild Draw Four
+            rank = face % 13
+            if rank in (RANK_SKIP, RANK_DRAW_TWO) or (rank == RANK_REVERSE and players == 2):
+                defended = True
         if face >= WILD and colour != wild_colour:
             continue
-        score = -W[TW_SCARCE] * stats[8 + colour] / unseen_total
+        target = plain_target
+        if face == WILD_DRAW_FOUR:
+            target = skip_target
+        score = -W[TW_SCARCE] * unseen[colour] / unseen_total
         if face < WILD:
             rank = face % 13
-            score -= W[TW_SCARCE_RANK] * stats[12 + rank] / unseen_total
-            score += W[TW_COLOUR] * (stats[colour] - 1)
+            if rank in (RANK_SKIP, RANK_DRAW_TWO):
+                target = skip_target
+            elif rank == RANK_REVERSE:
+                target = reverse_target
+            score -= W[TW_SCARCE_RANK] * unseen_of_rank(obs, P, rank) / unseen_total
+            score += W[TW_COLOUR] * (counts[colour] - 1)
             if rank >= RANK_SKIP:
                 if players == 2:
                     score += W[TW_TEMPO]
@@ -479,7 +534,7 @@ def tactical_weighted(obs, mask, P, prng, b, W):
                     elif not previous_threat:
                         score += W[TW_REVERSE]
         else:
-            score += W[TW_COLOUR] * stats[colour]
+            score += W[TW_COLOUR] * counts[colour]
             if own > W[TW_WILD_LOW_HAND] and not danger:
                 score -= W[TW_HOLD_WILD]
             if face == WILD_DRAW_FOUR:
@@ -489,6 +544,8 @@ def tactical_weighted(obs, mask, P, prng, b, W):
                     score += W[TW_DEFEND]
                 if players == 2:
                     score += W[TW_TEMPO]
+        if target > 0 and drew_on(obs, P, target, colour):
+            score += W[TW_DREW]
         if danger:
             score += W[TW_DUMP] * face_value(face)
         if score > best_score:
@@ -506,7 +563,9 @@ def tactical_policy(obs, mask, P, prng, b):
     """Tactical: a colour keeper that also plays against the table. Each playable card
     gets a score: + cards held of the colour it leaves on top, - the share of unseen
     cards of that colour and of that rank (so the next player is less likely to
-    match), - a cost for spending a wild while nobody threatens; with two players
+    match), + a bonus when the opponent who plays on it drew on that colour since it
+    last played (``drew_on``: it likely holds none), - a cost for spending a wild while
+    nobody threatens; with two players
     Skip / Reverse / Draw Two / Wild Draw Four get a bonus (an extra turn). When the
     next opponent is close to going out (1 card) Skip / Draw Two / Wild Draw Four (or
     a Reverse that turns play away) get a large bonus, and while any opponent is close
