@@ -238,6 +238,12 @@ def strongest_colour(obs, P):
     """The colour held most (ties: more points, then the lower index). With no coloured card
     in hand, the colour with most copies in the discard pile (fewest left for the others)."""
     counts, points = hand_colour_counts(obs, P)
+    return strongest_of(obs, P, counts, points)
+
+
+@njit(cache=True)
+def strongest_of(obs, P, counts, points):
+    """:func:`strongest_colour` from the hand's colour counts and points, already read."""
     best = -1
     best_key = -1
     for c in range(4):
@@ -496,7 +502,7 @@ def tactical_weighted(obs, mask, P, prng, b, W):
     else:
         skip_target = 0 if is_partner(P, skipped_to) or skipped_to == 0 else skipped_to
         reverse_target = 0 if is_partner(P, preceding) else preceding
-    wild_colour = strongest_colour(obs, P)
+    wild_colour = strongest_of(obs, P, counts, points)
     defended = False  # a Skip or Draw Two (or, with two players, a Reverse) against the threat
     best = -1
     best_score = -1e18
