@@ -67,18 +67,27 @@ def random_below(prng, b, n):
 
 
 @njit(cache=True)
-def random_policy(obs, mask, P, prng, b):
-    """Uniform over the legal actions."""
+def random_legal_below(mask, stop, prng, b):
+    """Uniform over the legal actions with ids below ``stop``; -1 (and no draw from the
+    generator) when there is none."""
     count = 0
-    for a in range(P[P_A_LEN]):
+    for a in range(stop):
         count += mask[a]
+    if count == 0:
+        return -1
     k = random_below(prng, b, count)
-    for a in range(P[P_A_LEN]):
+    for a in range(stop):
         if mask[a]:
             if k == 0:
                 return a
             k -= 1
     return -1
+
+
+@njit(cache=True)
+def random_policy(obs, mask, P, prng, b):
+    """Uniform over the legal actions."""
+    return random_legal_below(mask, P[P_A_LEN], prng, b)
 
 
 # ---------------------------------------------------------------- reading the observation
@@ -343,18 +352,10 @@ def random_play_policy(obs, mask, P, prng, b):
     uniform at random."""
     if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
         return P[P_A_UNO]
-    plays = 0
-    for a in range(P[P_A_DRAW]):
-        plays += mask[a]
-    if plays == 0:
-        return random_policy(obs, mask, P, prng, b)
-    k = random_below(prng, b, plays)
-    for a in range(P[P_A_DRAW]):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
-    return -1
+    card = random_legal_below(mask, P[P_A_DRAW], prng, b)  # card plays come first in action order
+    if card >= 0:
+        return card
+    return random_policy(obs, mask, P, prng, b)
 
 
 # ---------------------------------------------------------------- heuristics
