@@ -326,6 +326,14 @@ def bluff_probability(obs, P, prior):
 
 
 @njit(cache=True)
+def draw_or_pass(mask, P):
+    """The heuristics' move when they play no card: draw, or keep the drawn card."""
+    if mask[P[P_A_DRAW]]:
+        return P[P_A_DRAW]
+    return P[P_A_PASS]
+
+
+@njit(cache=True)
 def simple_decision(obs, mask, P, phase, catch_partner):
     """The colour, challenge and catch phases as the simple heuristics play them:
     name the strongest colour, accept every Wild Draw Four, catch every exposed
@@ -378,9 +386,7 @@ def naive_policy(obs, mask, P, prng, b):
     for a in range(P[P_A_DRAW]):
         if mask[a]:
             return a
-    if mask[P[P_A_DRAW]]:
-        return P[P_A_DRAW]
-    return P[P_A_PASS]
+    return draw_or_pass(mask, P)
 
 
 @njit(cache=True)
@@ -417,9 +423,7 @@ def keeper_policy(obs, mask, P, prng, b):
         a = wild_action(P, face, colour)
         if mask[a]:
             return a
-    if mask[P[P_A_DRAW]]:
-        return P[P_A_DRAW]
-    return P[P_A_PASS]
+    return draw_or_pass(mask, P)
 
 
 # weights of the tactical policy (indices below); tuned by measurement (docs/agents.md)
@@ -560,9 +564,7 @@ def tactical_weighted(obs, mask, P, prng, b, W):
             best_score = score
     if best >= 0:
         return best
-    if mask[P[P_A_DRAW]]:
-        return P[P_A_DRAW]
-    return P[P_A_PASS]
+    return draw_or_pass(mask, P)
 
 
 @njit(cache=True)
