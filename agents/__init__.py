@@ -7,7 +7,9 @@
 
 Names: ``random``, ``naive``, ``keeper``, ``tactical`` and ``random_play``
 (compiled policies of :mod:`uno_env.policies`, see their docstrings there),
-``ismcts`` (determinized search, :mod:`agents.ismcts`) and ``human`` (a person
+``ppo`` (the shipped trained policy network, or any network file with
+``ppo:weights=PATH``, :mod:`agents.neural`), ``ismcts`` (determinized search,
+:mod:`agents.ismcts`) and ``human`` (a person
 at the terminal, :mod:`agents.human`). An agent *spec* is a name with options,
 ``name:key=value:key=value`` (e.g. ``ismcts:determinizations=64``), as the
 tournament's ``--agents`` takes them.
@@ -22,6 +24,7 @@ from uno_env.engine import Game, RuleConfig
 from .base import Agent, AgentProtocol, CompiledAgent, as_game, hash_seed
 from .human import HumanAgent
 from .ismcts import ISMCTSAgent
+from .neural import NetworkAgent, make_ppo
 
 COMPILED = ("random", "naive", "keeper", "tactical", "random_play")
 
@@ -38,6 +41,7 @@ def _compiled(name: str) -> Callable[..., Agent]:
 
 _BUILTIN: dict[str, Callable[..., Agent]] = {name: _compiled(name) for name in COMPILED}
 _BUILTIN["ismcts"] = ISMCTSAgent
+_BUILTIN["ppo"] = make_ppo
 _BUILTIN["human"] = HumanAgent
 _REGISTRY: dict[str, Callable[..., Agent]] = dict(_BUILTIN)
 
@@ -108,6 +112,7 @@ __all__ = [
     "CompiledAgent",
     "HumanAgent",
     "ISMCTSAgent",
+    "NetworkAgent",
     "agent_names",
     "as_game",
     "hash_seed",

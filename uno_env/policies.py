@@ -50,14 +50,23 @@ from .engine.layout import (
     S_PHASE,
     S_ROUND,
 )
+from .neural import shipped_policy
 
 RANDOM = 0
 NAIVE = 1
 KEEPER = 2
 TACTICAL = 3
 RANDOM_PLAY = 4
+PPO = 5
 
-POLICY_IDS = {"random": RANDOM, "naive": NAIVE, "keeper": KEEPER, "tactical": TACTICAL, "random_play": RANDOM_PLAY}
+POLICY_IDS = {
+    "random": RANDOM,
+    "naive": NAIVE,
+    "keeper": KEEPER,
+    "tactical": TACTICAL,
+    "random_play": RANDOM_PLAY,
+    "ppo": PPO,
+}
 
 
 @njit(cache=True)
@@ -600,6 +609,8 @@ def policy_act(policy, obs, mask, P, prng, b):
         return tactical_policy(obs, mask, P, prng, b)
     if policy == RANDOM_PLAY:
         return random_play_policy(obs, mask, P, prng, b)
+    if policy == PPO:
+        return shipped_policy(obs, mask, P, prng, b)
     return -1
 
 

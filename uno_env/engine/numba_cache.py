@@ -23,7 +23,7 @@ USES_NUMBA = re.compile(rb"^\s*(from numba|import numba)\b", re.MULTILINE)
 
 def project_sources(root: pathlib.Path) -> list[pathlib.Path]:
     """The sources compiled code can depend on: the engine (kernels and the constants
-    they compile in) and every module that uses numba. Other edits (the PettingZoo
+    they compile in), every module that uses numba and the shipped network weights. Other edits (the PettingZoo
     env, docs, the tournament runner) leave the caches alone."""
     files = []
     for package in PACKAGES:
@@ -32,6 +32,8 @@ def project_sources(root: pathlib.Path) -> list[pathlib.Path]:
             for path in sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts):
                 if path.parent.name == "engine" or USES_NUMBA.search(path.read_bytes()):
                     files.append(path)
+    # weights compiled into kernels as constants (the shipped policy network)
+    files += sorted((root / "uno_env" / "data").glob("*.npz"))
     return files
 
 

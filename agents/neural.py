@@ -1,0 +1,62 @@
+"""``ppo``: a trained policy network, played by its numpy/numba forward pass (no torch).
+
+``make_agent("ppo")`` is the shipped two-player policy (:data:`uno_env.neural.SHIPPED_PATH`),
+a compiled policy like the heuristics (tournaments play it inside one compiled call).
+``make_agent("ppo:weights=runs/NAME/policy.npz")`` plays any network written by the
+training scripts (:func:`uno_env.neural.save_network`), one numba call per decision.
+Both pick the legal action of highest logit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from uno_env import neural
+from uno_env.engine import Game, RuleConfig
+
+from .base import Agent, CompiledAgent
+
+
+class NetworkAgent(Agent):
+    """A policy network from a weights file, played greedily over the legal actions."""
+
+    name = "ppo"
+
+    def __init__(self, rules: RuleConfig | Game | None = None, seed: int = 0, weights: str | None = None):
+        if not weights:
+            raise ValueError("NetworkAgent needs weights=PATH (a .npz written by uno_env.neural.save_network)")
+        self.network = neural.load_network(weights)
+        self.weights = str(weights)
+        super().__init__(rules, seed)
+        if not self.network.supports(self.game):
+            raise ValueError(f"ppo: the network {weights} reads observation slices this configuration lacks")
+
+    def logits(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Masked logits (-inf on illegal actions)."""
+        obs, legal = self.check(observation, mask)
+        out = np.empty(len(legal), dtype=np.float32)
+        neural.network_logits(obs, legal, self.params, *self.network.arrays(), out)
+        return out
+
+    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        obs, legal = self.check(observation, mask)
+        return int(neural.network_act(obs, legal, self.params, *self.network.arrays()))
+
+    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        obs, legal = self.check_batch(observations, masks)
+        logits = np.empty(legal.shape, dtype=np.float32)
+        neural.network_logits_batch(obs, legal, self.params, *self.network.arrays(), logits)
+        return np.argmax(np.where(legal > 0, logits, -np.inf), axis=1).astype(np.int64)
+
+
+def make_ppo(rules: RuleConfig | Game | None = None, seed: int = 0, weights: str | None = None) -> Agent:
+    """The shipped policy (compiled) without ``weights``; a :class:`NetworkAgent` with them."""
+    if weights:
+        return NetworkAgent(rules, seed, weights=weights)
+    if not neural.SHIPPED_AVAILABLE:
+        raise ValueError(f"ppo: no shipped policy network at {neural.SHIPPED_PATH}; pass weights=PATH")
+    agent = CompiledAgent("ppo", rules, seed)
+    shipped = neural.load_network(neural.SHIPPED_PATH)
+    if not shipped.supports(agent.game):
+        raise ValueError("ppo: the shipped network reads observation slices this configuration lacks")
+    return agent
