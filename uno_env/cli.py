@@ -12,6 +12,10 @@ COMMANDS = {
     "playthrough": ("uno_env.playthrough", "print a seeded game as text, or rewrite the test playthroughs"),
     "tournament": ("experiments.tournament", "agents against each other: leaderboard, ratings, CSV/JSON/PNG"),
     "play": ("agents.play", "play UNO in the terminal against agents"),
+    "train": (
+        "experiments.ppo_masked",
+        "train a policy network: masked PPO, self-play, opponent pool (--smoke: seconds)",
+    ),
     "bench": ("experiments.bench_speed", "speed against RLCard: PettingZoo, Game, vector env, compiled policies"),
 }
 

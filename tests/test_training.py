@@ -1,0 +1,131 @@
+"""The masked PPO script: a seeded smoke run with every output, determinism, resumption,
+and the bookkeeping that credits rewards to the learner's transitions."""
+
+import csv
+import json
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from experiments import ppo_masked as P  # noqa: E402
+from uno_env.engine import Game  # noqa: E402
+
+TINY = dict(
+    total_timesteps=1500,
+    num_envs=16,
+    batch_size=512,
+    num_minibatches=2,
+    update_epochs=2,
+    hidden=32,
+    snapshot_every=1,
+    eval_every=2,
+    eval_games=8,
+    eval_opponents="random_play",
+    checkpoint_every=1,
+    bc_decisions=600,
+    bc_epochs=1,
+    progress=False,
+    opponents="tactical=0.3,random_play=0.2,snapshot=0.3,latest=0.2",
+)
+
+
+def read_rows(path) -> list[dict]:
+    with open(path) as f:
+        return list(csv.DictReader(f))
+
+
+def run(tmp_path, name, **changes):
+    args = P.Args(**{**TINY, "out_dir": str(tmp_path), "run_name": name, **changes})
+    return P.train(args)
+
+
+def test_smoke_run_writes_every_output(tmp_path):
+    result = run(tmp_path, "smoke")
+    folder = tmp_path / "smoke"
+    rows = read_rows(folder / "progress.csv")
+    assert len(rows) == result["updates"] >= 3
+    assert float(rows[-1]["global_step"]) >= TINY["total_timesteps"]
+    assert rows[-1]["eval_random_play_win_rate"] != "" and 0 <= float(rows[-1]["eval_random_play_lo"]) <= 1
+    assert all(0 <= float(r["env_share"]) <= 1 for r in rows)
+    for name in ("checkpoint.pt", "policy.npz", "curve.png", "args.json"):
+        assert (folder / name).is_file(), name
+    assert list(folder.glob("events.out.tfevents.*"))
+    assert json.loads((folder / "args.json").read_text())["seed"] == 1
+    assert set(result["evaluation"]) == {"random_play"}
+
+
+def first_update_parameters(tmp_path, name, seed):
+    run(tmp_path, name, seed=seed, total_timesteps=600, eval_every=0, bc_decisions=300, tensorboard=False)
+    state = torch.load(tmp_path / name / "checkpoint.pt", weights_only=False)["agent"]
+    return torch.cat([v.flatten().float() for v in state.values()])
+
+
+def test_the_same_seed_gives_the_same_first_updates(tmp_path):
+    a = first_update_parameters(tmp_path, "a", seed=5)
+    b = first_update_parameters(tmp_path, "b", seed=5)
+    c = first_update_parameters(tmp_path, "c", seed=6)
+    assert torch.equal(a, b)
+    assert not torch.equal(a, c)
+
+
+def test_resume_continues_from_the_checkpoint(tmp_path):
+    first = run(tmp_path, "r", total_timesteps=600, eval_every=0, tensorboard=False)
+    checkpoint = tmp_path / "r" / "checkpoint.pt"
+    resumed = P.train(P.Args(resume=str(checkpoint), total_timesteps=1500, progress=False))
+    assert resumed["global_step"] >= 1500 and resumed["updates"] > first["updates"]
+    rows = read_rows(tmp_path / "r" / "progress.csv")
+    assert [int(r["update"]) for r in rows] == list(range(1, resumed["updates"] + 1))
+
+
+def test_transitions_close_at_the_next_decision_and_credit_rewards_in_between():
+    buffer = P.Transitions(capacity=16, obs_size=3, num_actions=2, num_envs=2)
+    obs, mask = np.zeros((1, 3), np.float32), np.ones((1, 2), bool)
+    one = np.array([0])
+    buffer.add(one, obs, mask, np.array([1]), np.array([-0.5]), np.array([0.2]))  # t0, game 0
+    buffer.credit(np.array([0.5, 9.0]))  # game 1 has no open transition: nothing to credit
+    buffer.credit(np.array([0.25, 0.0]))  # while the opponent acts
+    buffer.add(one, obs, mask, np.array([0]), np.array([-0.1]), np.array([0.4]))  # t1 closes t0
+    buffer.credit(np.array([1.0, 0.0]))
+    buffer.end(one)  # t1 closes as terminal
+    assert buffer.reward[:2].tolist() == [0.75, 1.0]
+    assert buffer.next_value[0] == pytest.approx(0.4) and buffer.done.tolist()[:2] == [False, True]
+    index, adv, returns = buffer.advantages(gamma=0.9, lam=0.5)
+    assert index.tolist() == [0, 1]
+    adv1 = 1.0 - 0.4
+    adv0 = 0.75 + 0.9 * 0.4 - 0.2 + 0.9 * 0.5 * adv1
+    np.testing.assert_allclose(adv, [adv0, adv1], rtol=1e-6)
+    np.testing.assert_allclose(returns, [adv0 + 0.2, adv1 + 0.4], rtol=1e-6)
+
+
+def test_learner_rewards_match_the_outcomes_of_its_seat(tmp_path):
+    """With win rewards, the terminal transitions' rewards are the learner seat's results."""
+    args = P.Args(**{**TINY, "opponents": "random_play=0.5,tactical=0.5", "batch_size": 2000, "num_envs": 24})
+    game = P.make_game(args)
+    agent = P.ActorCritic(game, 16)
+    pool = P.OpponentPool(args.opponents, game, agent, 16, 2, seed=0)
+    rollout = P.Rollout(args, game, agent, pool, torch.device("cpu"), seed=0)
+    rollout.collect()
+    done = np.concatenate(rollout.buffer.closed)
+    done = done[rollout.buffer.done[done]]
+    outcomes = np.array([o for _, o in rollout.finished])
+    assert len(outcomes) == len(done) > 20
+    assert sorted(rollout.buffer.reward[done].tolist()) == sorted(np.sign(outcomes).astype(float).tolist())
+    assert set(rollout.learner_seat.tolist()) == {0, 1}
+
+
+def test_bad_settings_are_refused():
+    with pytest.raises(ValueError, match="kind=weight"):
+        P.parse_pool("tactical")
+    with pytest.raises(ValueError, match="unknown agent"):
+        P.OpponentPool("nobody=1", Game(num_players=2), P.ActorCritic(Game(num_players=2), 8), 8, 2, seed=0)
+    assert P.main(["--smoke", "--opponents", "tactical=-1"]) == 2
+
+
+def test_uno_train_smoke_from_the_command_line(tmp_path, capsys):
+    from uno_env.cli import main
+
+    assert main(["train", "--smoke", "--out-dir", str(tmp_path), "--run-name", "cli", "--no-progress"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["global_step"] >= P.SMOKE["total_timesteps"] and (tmp_path / "cli" / "policy.npz").is_file()
