@@ -1,0 +1,153 @@
+"""experiments/train_sb3.py: the opponent-pool VecEnv (only the learner's decisions, rewards
+credited to its seat, other games held still), a smoke run with every output, and seeding."""
+
+import csv
+import pickle
+
+import numpy as np
+import pytest
+import torch
+from sb3_contrib import MaskablePPO
+
+from agents import make_agent
+from experiments import train_sb3 as T
+from uno_env.engine import RuleConfig
+from uno_env.vector import UnoVectorEnv
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    """Small networks on small batches, on a machine whose two cores are shared: one torch thread
+    (idle OpenMP threads that spin, if torch was loaded before train_sb3 asked them not to, take
+    the cores from the work)."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+FAST = ["--no-progress", "--threads", "1", "--num-envs", "8", "--net-arch", "32", "32", "--n-epochs", "2"]
+
+
+def pool_env(reward="win", weights="tactical=0.4,random_play=0.3,snapshot=0.3", num_envs=16, seed=0):
+    config = RuleConfig(num_players=2, episode="round", reward=reward)
+    pool = T.OpponentPool(T.parse_weights(weights), config, seed=seed)
+    env = T.PoolVecEnv(num_envs, config, pool, seed=seed)
+    if "snapshot" in weights:
+        model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, seed=seed, device="cpu")
+        pool.add_snapshot(model.policy)
+    return env
+
+
+@pytest.mark.parametrize("reward", ["win", "points"])
+def test_learner_rewards_are_its_seats_and_episodes_end_with_its_view(reward):
+    env = pool_env(reward)
+    learner = make_agent("keeper", env.config, seed=1)  # a fixed policy for the learner's seat
+    game = env.games.game
+    obs = env.reset()
+    returns = np.zeros(env.num_envs)
+    finished = []
+    for _ in range(600):
+        seats = env.learner_seat.copy()
+        for i in range(env.num_envs):  # SB3 sees the learner's observation in every game
+            np.testing.assert_array_equal(obs[i], game.observe(env.games.state, int(seats[i]), index=i))
+        env.step_async(learner.act_batch(obs, env.action_masks()))
+        obs, rewards, dones, infos = env.step_wait()
+        returns += rewards
+        for i in np.flatnonzero(dones):
+            finished.append((returns[i], infos[i], seats[i]))
+            returns[i] = 0.0
+    assert len(finished) > 100
+    totals = {total for total, _, _ in finished}
+    assert totals == {-1.0, 1.0} if reward == "win" else len(totals) > 10
+    outcomes = np.array([info["outcome"] for _, info, _ in finished])
+    assert (outcomes > 0).any() and (outcomes < 0).any()
+    assert {info["learner_seat"] for _, info, _ in finished} == {0, 1}
+    assert {info["opponent"] for _, info, _ in finished} == {"tactical", "random_play", "snapshot"}
+    for total, info, seat in finished:
+        assert info["learner_seat"] == seat and not info["TimeLimit.truncated"]
+        final_view = game.obs_spec.to_dict(info["terminal_observation"])  # seat 0 of it is the observer
+        assert (final_view["hand_sizes"][0] == 0) == (info["outcome"] > 0)  # the view is the learner's own
+        if reward == "win":
+            assert total == info["outcome"]  # +1 / -1, also when the hand ends on an opponent's move
+        else:
+            assert total == final_view["scores"][0]  # the points the learner's seat scored in the hand
+
+
+def test_stepping_some_games_leaves_the_others_exactly_as_they_were():
+    env = pool_env(weights="random_play=1", num_envs=12)
+    env.reset()
+    games = env.games
+    reference = UnoVectorEnv(12, env.config, seats=None, seed=0)  # then a copy of the games
+    reference.cards[:], reference.ints[:], reference.rng[:] = games.cards, games.ints, games.rng
+    reference.seat[:], reference.obs[:], reference.mask[:] = games.seat, games.obs, games.mask
+    which = np.arange(12) % 3 == 0
+    actions = reference.sample_actions().copy()
+    before = [a.copy() for a in (games.cards, games.ints, games.rng, games.seat, games.obs, games.mask)]
+    env._step_games(which, actions.copy())
+    expected = reference.step(actions)
+    after = (games.cards, games.ints, games.rng, games.seat, games.obs, games.mask)
+    for old, new in zip(before, after):
+        np.testing.assert_array_equal(new[~which], old[~which])
+    for mine, theirs in zip(after, (reference.cards, reference.ints, reference.rng, *expected[:3])):
+        np.testing.assert_array_equal(mine[which], theirs[which])
+
+
+def test_smoke_run_writes_every_output(tmp_path):
+    run_dir = T.main(
+        FAST
+        + ["--output-dir", str(tmp_path), "--total-timesteps", "2048", "--n-steps", "64", "--batch-size", "256"]
+        + ["--snapshot-every", "1", "--max-snapshots", "2", "--eval-every", "2", "--eval-hands", "20"]
+        + ["--opponent-weights", "tactical=0.3,random_play=0.2,snapshot=0.5"]
+    )
+    assert run_dir.parent == tmp_path and run_dir.name.startswith("uno_2p_round_win__train_sb3__1__")
+    with (run_dir / "eval.csv").open() as fh:
+        rows = list(csv.DictReader(fh))
+    assert [r["opponent"] for r in rows] == ["random_play", "keeper", "tactical"] * 2  # rollout 2, final
+    assert [r["checkpoint"] for r in rows[::3]] == ["checkpoints/model_1024_steps.zip", "final_model.zip"]
+    for r in rows:
+        assert int(r["hands"]) == 20 and float(r["win_rate_low"]) <= float(r["win_rate"]) <= float(r["win_rate_high"])
+    assert (run_dir / "checkpoints" / "model_1024_steps.zip").exists() and (run_dir / "args.json").exists()
+
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    events = list(run_dir.glob("tb_1/events.out.tfevents.*"))
+    assert len(events) == 1
+    logged = EventAccumulator(str(events[0])).Reload()
+    scalars = set(logged.Tags()["scalars"])
+    assert {"eval/win_rate_tactical", "eval/win_rate_low_keeper", "pool/win_rate_tactical"} <= scalars
+    assert logged.Scalars("pool/share_snapshot")[-1].value > 0.2  # the learner played its snapshots
+    assert {"train/loss", "rollout/ep_rew_mean"} <= scalars
+    snapshots = logged.Scalars("pool/snapshots")
+    assert [int(s.value) for s in snapshots][-1] == 2  # one per rollout, the newest two kept
+
+    # the saved model plays as a tournament agent; its factory can go to worker processes
+    agent = T.make_policy_agent(RuleConfig(num_players=2), path=str(run_dir / "final_model.zip"))
+    assert pickle.loads(pickle.dumps(T.make_policy_agent)) is T.make_policy_agent
+    env = UnoVectorEnv(64, num_players=2, seed=0)
+    actions = agent.act_batch(env.obs, env.mask)
+    assert env.mask[np.arange(64), actions].all()
+
+
+def final_parameters(tmp_path, seed: int, *options: str) -> dict:
+    run_dir = T.main(
+        FAST
+        + ["--output-dir", str(tmp_path), "--seed", str(seed), "--total-timesteps", "512"]
+        + ["--n-steps", "32", "--batch-size", "64", "--snapshot-every", "1", *options]
+    )
+    return MaskablePPO.load(run_dir / "final_model.zip", device="cpu").policy.state_dict()
+
+
+def test_same_seed_same_updates_other_seed_other_updates(tmp_path):
+    first = final_parameters(tmp_path / "a", 3, "--eval-hands", "0")
+    again = final_parameters(tmp_path / "b", 3, "--eval-hands", "4", "--eval-every", "1")  # evaluating changes nothing
+    other = final_parameters(tmp_path / "c", 4, "--eval-hands", "0")
+    assert all(torch.equal(first[key], again[key]) for key in first)
+    assert not all(torch.equal(first[key], other[key]) for key in first)
+
+
+def test_opponent_weights_are_checked():
+    assert T.parse_weights("tactical=0.4, snapshot=0.6") == {"tactical": 0.4, "snapshot": 0.6}
+    for bad in ("tactical", "tactical=-1", "keeper=0", "keeper=1,keeper=2"):
+        with pytest.raises(ValueError):
+            T.parse_weights(bad)
