@@ -1,8 +1,8 @@
 """Masked PPO with self-play and an opponent pool on the UNO vector env, in one file.
 
-    uno train                                    # the defaults below: two-player hands, ~1 h on 2 cores
+    uno train                                    # the defaults below: two-player hands, 20M decisions
     uno train --smoke                            # a few thousand steps, seconds (what the tests run)
-    uno train --total-timesteps 2000000 --bc-decisions 300000 --seed 3
+    uno train --total-timesteps 2000000 --bc-decisions 0 --seed 3    # no warm start
     uno train --resume runs/NAME/checkpoint.pt   # continue a run where its checkpoint left it
 
 Read it top to bottom, like CleanRL's ``ppo.py``: the settings (:class:`Args`), the
@@ -20,7 +20,7 @@ received in between, including what arrives while opponents act, so rewards are
 credited to the seat that earned them. Transitions still open when a batch is full
 wait for the next batch.
 
-**The pool** (``--opponents "tactical=0.4,keeper=0.1,random_play=0.1,snapshot=0.3,latest=0.1"``):
+**The pool** (``--opponents "tactical=0.5,keeper=0.1,random_play=0.05,snapshot=0.25,latest=0.1"``):
 ``latest`` is the learner itself (sampled actions, no gradient), ``snapshot`` a
 frozen copy of the learner taken every ``--snapshot-every`` updates (the newest
 ``--max-snapshots`` are kept; before the first one, ``latest`` plays), any other
@@ -31,8 +31,8 @@ name an agent of :func:`agents.make_agent` (the compiled heuristics).
 outcomes, from that many decisions of the teacher playing every seat.
 
 **Outputs** in ``runs/<run name>/``: ``progress.csv`` (one row per update: losses,
-speed, the shares of wall time in the env's steps and in the opponents' policies,
-training and evaluation win rates),
+speed, the shares of wall time in the env's steps, the opponents' policies, the
+learner's forward passes and the PPO update, training and evaluation win rates),
 TensorBoard logs, ``checkpoint.pt`` (resumable), ``policy.npz`` (the actor for
 ``make_agent("ppo:weights=...")``, no torch needed) and ``curve.png``.
 """
@@ -81,6 +81,8 @@ class Args:
     """other rule settings as KEY=VALUE (e.g. uno_call=off)"""
     total_timesteps: int = 20_000_000
     """learner decisions to train on"""
+    stop_after_update: int = 0
+    """end the run after this update (0: run until total_timesteps); resumed runs count on"""
     num_envs: int = 256
     """games played at once"""
     batch_size: int = 16384
@@ -109,13 +111,13 @@ class Args:
     """stop an update's epochs once the approximate KL exceeds this"""
     hidden: int = 256
     """units in each of the two hidden layers (actor and critic)"""
-    opponents: str = "tactical=0.4,keeper=0.1,random_play=0.1,snapshot=0.3,latest=0.1"
+    opponents: str = "tactical=0.5,keeper=0.1,random_play=0.05,snapshot=0.25,latest=0.1"
     """opponent pool: kind=weight, kinds are latest, snapshot or agent names"""
     snapshot_every: int = 10
     """updates between frozen snapshots of the learner"""
     max_snapshots: int = 8
     """snapshots kept in the pool (oldest dropped)"""
-    bc_decisions: int = 0
+    bc_decisions: int = 500_000
     """warm start: decisions of the teacher to imitate before PPO (0: none)"""
     bc_teacher: str = "tactical"
     """warm start: the agent imitated"""
@@ -613,32 +615,44 @@ def check_args(args: Args) -> None:
     parse_agent_spec(args.bc_teacher)
 
 
-def plot_curve(csv_path: pathlib.Path, png_path: pathlib.Path, title: str) -> None:
+def plot_curve(stages, png_path: pathlib.Path, title: str) -> None:
+    """Evaluation win rates (95% Wilson bands) against training decisions. ``stages``: one
+    ``progress.csv`` path, or a list of (path, last update) of runs that continued one
+    another (``--init-from``): their steps add up, a dotted line marks each new stage."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    with open(csv_path) as f:
-        rows = [r for r in csv.DictReader(f)]
+    if isinstance(stages, (str, pathlib.Path)):
+        stages = [(stages, None)]
+    rows, offset, starts = [], 0, []
+    for path, last in stages:
+        with open(path) as f:
+            part = [r for r in csv.DictReader(f) if last is None or int(r["update"]) <= last]
+        starts.append(offset)
+        for r in part:
+            rows.append({**r, "global_step": int(r["global_step"]) + offset})
+        offset = rows[-1]["global_step"] if rows else offset
     fig, ax = plt.subplots(figsize=(7, 4))
-    for key in rows[0] if rows else []:
-        if key.startswith("eval_") and key.endswith("_win_rate"):
-            pts = [(int(r["global_step"]), float(r[key])) for r in rows if r[key]]
-            if not pts:
-                continue
-            lo_key, hi_key = key.replace("_win_rate", "_lo"), key.replace("_win_rate", "_hi")
-            lo = [float(r[lo_key]) for r in rows if r[key]]
-            hi = [float(r[hi_key]) for r in rows if r[key]]
-            x, y = zip(*pts)
-            (line,) = ax.plot(x, y, marker="o", label=key[5:-9])
-            ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.2)
+    keys = [k for k in (rows[0] if rows else {}) if k.startswith("eval_") and k.endswith("_win_rate")]
+    for key in keys:
+        shown = [r for r in rows if r.get(key)]
+        if not shown:
+            continue
+        x = [r["global_step"] for r in shown]
+        (line,) = ax.plot(x, [float(r[key]) for r in shown], marker="o", ms=3, label=key[5:-9])
+        lo = [float(r[key.replace("_win_rate", "_lo")]) for r in shown]
+        hi = [float(r[key.replace("_win_rate", "_hi")]) for r in shown]
+        ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.2)
+    for start in starts[1:]:
+        ax.axvline(start, color="grey", lw=0.8, ls=":")
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set_xlabel("learner decisions (env steps of training)")
-    ax.set_ylabel("win rate (greedy policy, 95% Wilson interval)")
+    ax.set_ylabel("win rate of the greedy policy")
     ax.set_title(title, fontsize=9)
     ax.set_ylim(0, 1)
-    ax.legend()
+    ax.legend(title="against")
     fig.tight_layout()
     fig.savefig(png_path, dpi=110)
     plt.close(fig)
@@ -652,7 +666,7 @@ def train(args: Args) -> dict:
         checkpoint = torch.load(args.resume, map_location="cpu", weights_only=False)
         saved = checkpoint["args"]
         saved["total_timesteps"], saved["resume"] = args.total_timesteps, args.resume
-        saved["progress"] = args.progress
+        saved["progress"], saved["stop_after_update"] = args.progress, args.stop_after_update
         saved["rules"] = tuple(saved.get("rules", ()))
         args = Args(**saved)
     device = select_device(args.device)
@@ -693,7 +707,8 @@ def train(args: Args) -> dict:
         writer = SummaryWriter(str(folder))
         writer.add_text("args", "\n".join(f"{k}: {v}" for k, v in dataclasses.asdict(args).items()))
     eval_opponents = [s.strip() for s in args.eval_opponents.split(",") if s.strip()]
-    columns = ["update", "global_step", "seconds", "steps_per_second", "env_share", "opponent_share", "learning_rate"]
+    columns = ["update", "global_step", "seconds", "steps_per_second", "env_share", "opponent_share"]
+    columns += ["policy_share", "update_share", "learning_rate"]
     columns += ["policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac", "explained_variance"]
     columns += [f"train_vs_{k}" for k in pool.kinds]
     for opp in eval_opponents:
@@ -742,9 +757,11 @@ def train(args: Args) -> dict:
         if args.anneal_lr:
             optimizer.param_groups[0]["lr"] = args.learning_rate * max(1.0 - update / total_updates, 0.05)
         t0 = time.perf_counter()
-        env0, opponent0 = rollout.env_seconds, rollout.opponent_seconds
+        env0, opponent0, policy0 = rollout.env_seconds, rollout.opponent_seconds, rollout.policy_seconds
         decisions = rollout.collect()
+        t1 = time.perf_counter()
         stats = ppo_update(args, agent, optimizer, rollout.buffer, device, rng)
+        update_seconds = time.perf_counter() - t1
         rollout.buffer.keep_open()
         update += 1
         global_step += decisions
@@ -758,6 +775,8 @@ def train(args: Args) -> dict:
             "steps_per_second": decisions / seconds,
             "env_share": env_share,
             "opponent_share": opponent_share,
+            "policy_share": (rollout.policy_seconds - policy0) / seconds,
+            "update_share": update_seconds / seconds,
             "learning_rate": optimizer.param_groups[0]["lr"],
             **stats,
         }
@@ -768,7 +787,7 @@ def train(args: Args) -> dict:
             row[f"train_vs_{kind}"] = float((outcomes > 0).mean()) if len(outcomes) else ""
         if update % args.snapshot_every == 0:
             pool.add_snapshot({k: v.detach().clone() for k, v in agent.state_dict().items()})
-        last = global_step >= args.total_timesteps
+        last = global_step >= args.total_timesteps or update == args.stop_after_update
         if last or (args.eval_every and update % args.eval_every == 0):
             results = evaluate_now()
             for opp, r in results.items():
@@ -791,6 +810,8 @@ def train(args: Args) -> dict:
                     writer.add_scalar(f"{group}/{key}", value, global_step)
         bar.set_postfix(sps=f"{row['steps_per_second']:.0f}", env=f"{env_share:.0%}", opponents=f"{opponent_share:.0%}")
         bar.update(decisions)
+        if last:
+            break
     bar.close()
     if writer is not None:
         writer.close()

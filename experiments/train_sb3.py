@@ -84,8 +84,8 @@ class Args:
     """torch device of the learner and its snapshots: 'auto' (CUDA when present, else CPU), 'cpu', 'cuda'"""
     threads: int = 0
     """torch CPU threads of training (0: min(2, number of CPUs)); evaluation plays on one"""
-    output_dir: str = "runs"
-    """runs are written to OUTPUT_DIR/<run name>/"""
+    out_dir: str = "runs"
+    """runs are written to OUT_DIR/<run name>/"""
     progress: bool = True
     """show a progress bar (steps/s)"""
     verbose: int = 0
@@ -626,7 +626,7 @@ def main(argv: list[str] | None = None) -> Path:
     config = RuleConfig(num_players=args.num_players, episode=args.episode, reward=args.reward)
     env_id = f"uno_{args.num_players}p_{args.episode}_{args.reward}"
     run_name = f"{env_id}__{args.exp_name}__{args.seed}__{int(time.time())}"
-    run_dir = Path(args.output_dir) / run_name
+    run_dir = Path(args.out_dir) / run_name
     (run_dir / "checkpoints").mkdir(parents=True, exist_ok=True)
     (run_dir / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=2) + "\n")
 

@@ -96,7 +96,7 @@ def test_stepping_some_games_leaves_the_others_exactly_as_they_were():
 def test_smoke_run_writes_every_output(tmp_path):
     run_dir = T.main(
         FAST
-        + ["--output-dir", str(tmp_path), "--total-timesteps", "2048", "--n-steps", "64", "--batch-size", "256"]
+        + ["--out-dir", str(tmp_path), "--total-timesteps", "2048", "--n-steps", "64", "--batch-size", "256"]
         + ["--snapshot-every", "1", "--max-snapshots", "2", "--eval-every", "2", "--eval-hands", "20"]
         + ["--opponent-weights", "tactical=0.3,random_play=0.2,snapshot=0.5"]
     )
@@ -132,7 +132,7 @@ def test_smoke_run_writes_every_output(tmp_path):
 def final_parameters(tmp_path, seed: int, *options: str) -> dict:
     run_dir = T.main(
         FAST
-        + ["--output-dir", str(tmp_path), "--seed", str(seed), "--total-timesteps", "512"]
+        + ["--out-dir", str(tmp_path), "--seed", str(seed), "--total-timesteps", "512"]
         + ["--n-steps", "32", "--batch-size", "64", "--snapshot-every", "1", *options]
     )
     return MaskablePPO.load(run_dir / "final_model.zip", device="cpu").policy.state_dict()

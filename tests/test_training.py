@@ -54,6 +54,14 @@ def test_smoke_run_writes_every_output(tmp_path):
     assert list(folder.glob("events.out.tfevents.*"))
     assert json.loads((folder / "args.json").read_text())["seed"] == 1
     assert set(result["evaluation"]) == {"random_play"}
+    shares = [sum(float(r[k]) for k in ("env_share", "opponent_share", "policy_share", "update_share")) for r in rows]
+    assert all(0 < share <= 1.001 for share in shares)
+    from experiments.plot_training import main as plot_main
+
+    csv_path = str(folder / "progress.csv")
+    assert plot_main([f"{csv_path}:2", csv_path, "--out", str(tmp_path / "stages.png")]) == 0
+    assert (tmp_path / "stages.png").stat().st_size > 1000
+    assert plot_main([str(tmp_path / "missing.csv"), "--out", str(tmp_path / "x.png")]) == 2
 
 
 def first_update_parameters(tmp_path, name, seed):
@@ -71,7 +79,8 @@ def test_the_same_seed_gives_the_same_first_updates(tmp_path):
 
 
 def test_resume_continues_from_the_checkpoint(tmp_path):
-    first = run(tmp_path, "r", total_timesteps=600, eval_every=0, tensorboard=False)
+    first = run(tmp_path, "r", total_timesteps=5000, stop_after_update=1, eval_every=0, tensorboard=False)
+    assert first["updates"] == 1
     checkpoint = tmp_path / "r" / "checkpoint.pt"
     resumed = P.train(P.Args(resume=str(checkpoint), total_timesteps=1500, progress=False))
     assert resumed["global_step"] >= 1500 and resumed["updates"] > first["updates"]
