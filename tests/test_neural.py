@@ -167,3 +167,18 @@ def test_network_agent_from_a_file_matches_the_compiled_shipped_policy():
     obs = np.array([o for rows in found.values() for o, _ in rows])
     mask = np.array([m for rows in found.values() for _, m in rows])
     assert from_file.act_batch(obs, mask).tolist() == [compiled(o, m) for o, m in zip(obs, mask)]
+
+
+def test_averaging_networks_of_one_run(tmp_path):
+    from experiments.average_policies import main as average_main
+
+    shipped = str(neural.SHIPPED_PATH)
+    assert average_main([str(tmp_path / "same.npz"), shipped, shipped]) == 0
+    for a, b in zip(neural.load_network(tmp_path / "same.npz").arrays(), neural.load_network(shipped).arrays()):
+        np.testing.assert_allclose(a, b, rtol=1e-6)
+    game = Game(num_players=2)
+    small = [(np.ones((8, game.observation_size)), np.zeros(8)), (np.ones((8, 8)), np.zeros(8))]
+    small.append((np.ones((game.num_actions, 8)), np.zeros(game.num_actions)))
+    neural.save_network(tmp_path / "small.npz", small, game)
+    assert average_main([str(tmp_path / "bad.npz"), shipped, str(tmp_path / "small.npz")]) == 2
+    assert not (tmp_path / "bad.npz").exists()

@@ -140,10 +140,14 @@ def save_network(path, layers: list[tuple[np.ndarray, np.ndarray]], game: Game, 
         "params": game.params,
     }
     meta = {"config": game.config.to_dict(), **(meta or {})}
-    network = Network(arrays, meta)
+    return write_network(path, Network(arrays, meta))
+
+
+def write_network(path, network: Network) -> Network:
+    """Write a :class:`Network` (its arrays and its meta as JSON) to a ``.npz`` file."""
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, meta=np.array(json.dumps(meta)), **dict(zip(ARRAYS, network.arrays())))
+    np.savez_compressed(path, meta=np.array(json.dumps(network.meta)), **dict(zip(ARRAYS, network.arrays())))
     return network
 
 
