@@ -31,13 +31,6 @@ class NetworkAgent(Agent):
         if not self.network.supports(self.game):
             raise ValueError(f"ppo: the network {weights} reads observation slices this configuration lacks")
 
-    def logits(self, observation: np.ndarray, mask: np.ndarray) -> np.ndarray:
-        """Masked logits (-inf on illegal actions)."""
-        obs, legal = self.check(observation, mask)
-        out = np.empty(len(legal), dtype=np.float32)
-        neural.network_logits(obs, legal, self.params, *self.network.arrays(), out)
-        return out
-
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs, legal = self.check(observation, mask)
         return int(neural.network_act(obs, legal, self.params, *self.network.arrays()))
@@ -46,17 +39,16 @@ class NetworkAgent(Agent):
         obs, legal = self.check_batch(observations, masks)
         logits = np.empty(legal.shape, dtype=np.float32)
         neural.network_logits_batch(obs, legal, self.params, *self.network.arrays(), logits)
-        return np.argmax(np.where(legal > 0, logits, -np.inf), axis=1).astype(np.int64)
+        return np.argmax(logits, axis=1).astype(np.int64)  # illegal actions' logits are -inf
 
 
 def make_ppo(rules: RuleConfig | Game | None = None, seed: int = 0, weights: str | None = None) -> Agent:
     """The shipped policy (compiled) without ``weights``; a :class:`NetworkAgent` with them."""
     if weights:
         return NetworkAgent(rules, seed, weights=weights)
-    if not neural.SHIPPED_AVAILABLE:
+    if neural.SHIPPED is None:
         raise ValueError(f"ppo: no shipped policy network at {neural.SHIPPED_PATH}; pass weights=PATH")
     agent = CompiledAgent("ppo", rules, seed)
-    shipped = neural.load_network(neural.SHIPPED_PATH)
-    if not shipped.supports(agent.game):
+    if not neural.SHIPPED.supports(agent.game):
         raise ValueError("ppo: the shipped network reads observation slices this configuration lacks")
     return agent

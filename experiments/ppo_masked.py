@@ -78,7 +78,7 @@ class Args:
     reward: str = "win"
     """'win' (+1 / -1 when the episode ends) or 'points' (points scored at each hand's end)"""
     rules: tuple[str, ...] = ()
-    """other rule settings as KEY=VALUE (e.g. uno_call=off)"""
+    """other rule settings as KEY=VALUE (e.g. uno_call=off), as `uno tournament --set` takes them"""
     total_timesteps: int = 20_000_000
     """learner decisions to train on"""
     stop_after_update: int = 0
@@ -582,26 +582,26 @@ def select_device(name: str) -> torch.device:
 
 
 def make_game(args: Args) -> Game:
-    settings = {}
-    for item in args.rules:
-        key, sep, value = item.partition("=")
-        if not sep:
-            raise ValueError(f"--rules: expected KEY=VALUE, got {item!r}")
-        lowered = value.lower()
-        settings[key] = (
-            lowered == "true" if lowered in ("true", "false") else int(value) if value.lstrip("-").isdigit() else value
-        )
-    return Game(num_players=args.num_players, episode=args.episode, reward=args.reward, **settings)
+    """The rules of the run: ``--rules KEY=VALUE`` parsed like ``uno tournament --set``."""
+    from types import SimpleNamespace
+
+    from agents.play import rule_config
+
+    rules = SimpleNamespace(
+        settings=[*args.rules, f"reward={args.reward}"], players=args.num_players, episode=args.episode
+    )
+    try:
+        return Game(rule_config(rules, args.num_players))
+    except ValueError as err:  # its messages name the tournament's flag
+        raise ValueError(str(err).replace("--set ", "--rules ")) from None
 
 
 def check_args(args: Args) -> None:
     """Refuse bad settings before anything is written (ValueError naming the setting)."""
     from agents import parse_agent_spec
 
-    for name in ("total_timesteps", "num_envs", "batch_size", "num_minibatches", "update_epochs", "hidden"):
-        if getattr(args, name) < 1:
-            raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
-    for name in ("snapshot_every", "max_snapshots", "checkpoint_every"):
+    positive = ("total_timesteps", "num_envs", "batch_size", "num_minibatches", "update_epochs", "hidden")
+    for name in positive + ("snapshot_every", "max_snapshots", "checkpoint_every"):
         if getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     if args.eval_every < 0 or args.bc_decisions < 0 or args.eval_games < 2:

@@ -130,6 +130,9 @@ def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="unknown agent"):
         P.OpponentPool("nobody=1", Game(num_players=2), P.ActorCritic(Game(num_players=2), 8), 8, 2, seed=0)
     assert P.main(["--smoke", "--opponents", "tactical=-1"]) == 2
+    assert P.main(["--smoke", "--rules", "nope=1"]) == 2
+    config = P.make_game(P.Args(rules=("uno_call=off", "deck=fashion_trend"), reward="points")).config
+    assert (config.uno_call, config.deck, config.reward, config.episode) == ("off", "fashion_trend", "points", "round")
 
 
 def test_uno_train_smoke_from_the_command_line(tmp_path, capsys):

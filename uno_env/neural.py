@@ -82,10 +82,6 @@ class Network:
         if self.w3.shape[0] != int(self.params[P_A_LEN]):
             raise ValueError("network: the output layer does not match the training configuration's actions")
 
-    @property
-    def num_inputs(self) -> int:
-        return self.w1.shape[0]
-
     def arrays(self) -> tuple:
         return tuple(getattr(self, name) for name in ARRAYS)
 
@@ -243,10 +239,14 @@ def network_logits_batch(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT
         network_logits(obs[b], mask[b], P, w1, b1, w2, b2, w3, b3, scale, gather, PT, logits[b])
 
 
+SHIPPED: Network | None = load_network(SHIPPED_PATH) if SHIPPED_PATH.is_file() else None
+"""The shipped network, read once at import (None where no weights file is shipped)."""
+
+
 def _shipped_arrays() -> tuple:
     """The shipped network's arrays, or empty ones (the ``ppo`` policy then refuses to act)."""
-    if SHIPPED_PATH.is_file():
-        return load_network(SHIPPED_PATH).arrays()
+    if SHIPPED is not None:
+        return SHIPPED.arrays()
     empty = np.zeros((0, 0), dtype=np.float32)
     return (empty, np.zeros(0, np.float32), empty, np.zeros(0, np.float32), empty, np.zeros(0, np.float32)) + (
         np.zeros(0, np.float32),
@@ -258,7 +258,6 @@ def _shipped_arrays() -> tuple:
 # Compiled in as constants: numba freezes module-level arrays into the code that reads them
 # (numba_cache hashes the weights file with the sources, so new weights recompile).
 _S_W1, _S_B1, _S_W2, _S_B2, _S_W3, _S_B3, _S_SCALE, _S_GATHER, _S_PARAMS = _shipped_arrays()
-SHIPPED_AVAILABLE = _S_W1.size > 0
 
 
 @njit(cache=True)

@@ -23,8 +23,8 @@ USES_NUMBA = re.compile(rb"^\s*(from numba|import numba)\b", re.MULTILINE)
 
 def project_sources(root: pathlib.Path) -> list[pathlib.Path]:
     """The sources compiled code can depend on: the engine (kernels and the constants
-    they compile in), every module that uses numba and the shipped network weights. Other edits (the PettingZoo
-    env, docs, the tournament runner) leave the caches alone."""
+    they compile in), every module that uses numba and the shipped network weights.
+    Other edits (the PettingZoo env, docs, the tournament runner) leave the caches alone."""
     files = []
     for package in PACKAGES:
         folder = root / package
