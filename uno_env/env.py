@@ -258,7 +258,7 @@ class _AgentIterator(AECOrderEnforcingIterator):
         return raw.agent_selection
 
 
-class raw_env(AECEnv):
+class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
     """The UNO AEC environment without wrappers (see the module docstring)."""
 
     metadata = {
@@ -294,6 +294,13 @@ class raw_env(AECEnv):
         self._observation_size = self.game.observation_size
         self._num_actions = self.game.num_actions
         self._rewards_buffer = np.zeros((1, n), dtype=np.float32)
+        self._compile_entry_points()
+        self._recent_events: deque = deque(maxlen=12)
+        self._seeded = False
+        self._alive = n
+        self.agents = []
+
+    def _compile_entry_points(self) -> None:
         state = self._state
         self._step_kernel = K.compiled_for(
             K.step_summary,
@@ -312,10 +319,6 @@ class raw_env(AECEnv):
         self._observe_kernel = K.compiled_for(
             K.observe_and_mask, state.cards, state.ints, self._params, 0, 0, observation, mask
         )
-        self._recent_events: deque = deque(maxlen=12)
-        self._seeded = False
-        self._alive = n
-        self.agents = []
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]

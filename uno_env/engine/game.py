@@ -154,7 +154,7 @@ class StepResult:
         return f"StepResult(rewards={self.rewards.tolist()}, status={self.status}, events={self.events})"
 
 
-class Game:
+class Game(K.PicklesWithoutEntryPoints):
     """The rules for one configuration: init, legal actions, step, observe."""
 
     def __init__(self, config: RuleConfig | None = None, **settings):
@@ -172,6 +172,9 @@ class Game:
         self.num_actions = self.actions.num_actions
         self.observation_size = self.obs_spec.size
         self._rewards = np.zeros((1, self.num_players), dtype=np.float32)
+        self._compile_entry_points()
+
+    def _compile_entry_points(self) -> None:
         example = self.new_state()
         self._step_kernel = K.compiled_for(
             K.step_game,

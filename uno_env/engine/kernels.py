@@ -1141,3 +1141,27 @@ def compiled_for(kernel, *example_args):
     skips numba's per-call type dispatch (about 0.6 us), for hot calls from Python whose
     argument types never change."""
     return kernel.compile(tuple(typeof(a) for a in example_args))
+
+
+class PicklesWithoutEntryPoints:
+    """Mixin for objects holding compiled entry points (from :func:`compiled_for`), which
+    cannot be pickled: they are left out and rebuilt on load (from numba's cache) by
+    ``_compile_entry_points()``, so the object pickles for multiprocessing, Ray and
+    checkpoints, and one pickled mid-game continues the same game."""
+
+    def _compile_entry_points(self) -> None:
+        raise NotImplementedError
+
+    def __getstate__(self) -> dict:
+        return {key: value for key, value in self.__dict__.items() if not _is_entry_point(value)}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._compile_entry_points()
+
+
+def _is_entry_point(value) -> bool:
+    return (
+        type(value).__name__ == "builtin_function_or_method"
+        and type(getattr(value, "__self__", None)).__name__ == "_Closure"
+    )
