@@ -10,7 +10,7 @@ SHARED_RULES_TOOL := $(wildcard ../shared/tools/rule_coverage.py)
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev,train,bench]"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev,train,bench,scale]"
 	touch $(STAMP)
 
 test: $(STAMP)

@@ -30,8 +30,10 @@ rounded up so that every seating is played equally often.
 
 Agents that wrap a compiled policy play inside one parallel compiled call
 (``uno_env.policies.play_batch``, both cores); games with other agents (``ismcts``)
-run in ``--workers`` processes. One seed gives the same results in any process
-and with any number of workers.
+run in ``--workers`` processes. ``--ray [ADDRESS]`` plays the same games as Ray
+tasks on a cluster (or a local Ray): see ``experiments/distributed.py`` and
+docs/SCALE.md. One seed gives the same results in any process, with any number of
+workers, locally or on Ray.
 
 The leaderboard: win rate with a 95% Wilson interval, mean points per hand, a
 Bradley-Terry rating on the Elo scale (a Luce choice model of who wins each game,
@@ -522,14 +524,22 @@ def concat_records(parts: list[dict], n: int) -> dict:
     return {k: np.concatenate([p[k] for p in parts]) for k in RECORD_FIELDS}
 
 
-def run_jobs(config, entrants, schedule: Schedule, seed: int, workers: int, progress: bool) -> dict:
-    """Play every table game of the schedule; records in job order."""
+def run_jobs(
+    config, entrants, schedule: Schedule, seed: int, workers: int | None, progress: bool, ray: str | None = None
+) -> dict:
+    """Play every table game of the schedule; records in job order. ``ray``: play them as
+    Ray tasks on the cluster at that address ("local": a local Ray), same results."""
     from tqdm import tqdm
 
     from agents import registered_extras
 
     n = config.num_players
     total = len(schedule.jobs)
+    if ray is not None:
+        from experiments.distributed import run_jobs_on_ray
+
+        return run_jobs_on_ray(config, entrants, schedule, seed, ray, workers, progress, empty_records(total, n))
+    workers = workers or 2
     compiled = [j for j, lineup in enumerate(schedule.jobs) if all(entrants[e].policy_id is not None for e in lineup)]
     python = [j for j, lineup in enumerate(schedule.jobs) if any(entrants[e].policy_id is None for e in lineup)]
     records = empty_records(total, n)
@@ -875,13 +885,16 @@ def run_tournament(
     seed: int = 0,
     schedule: str = "mixed",
     players: int | None = None,
-    workers: int = 2,
+    workers: int | None = None,
     bootstrap: int = 200,
     progress: bool = False,
     orders: str | None = None,
+    ray: str | None = None,
 ) -> tuple[dict, Schedule, list[Entrant], dict]:
     """Run a tournament; returns (summary, schedule, entrants, records). ``config`` is the
-    table's RuleConfig; ``players`` the players of a game (8 for two-table rotation)."""
+    table's RuleConfig; ``players`` the players of a game (8 for two-table rotation).
+    ``workers``: processes (default 2), or with ``ray`` (a cluster address, or "local")
+    Ray tasks in flight (default: every CPU of the cluster)."""
     entrants = make_entrants(agents, config)
     players = players or config.num_players
     if schedule == "rotate":
@@ -891,11 +904,11 @@ def run_tournament(
             raise ValueError("rotating partners play single hands at 4-player partner tables")
     elif players != config.num_players:
         raise ValueError(f"players={players} but the table has {config.num_players} seats")
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"--workers must be a positive integer, got {workers!r}")
     plan = build_schedule(schedule, len(entrants), players, games, orders)
     start = time.perf_counter()
-    records = run_jobs(config, entrants, plan, seed, workers, progress)
+    records = run_jobs(config, entrants, plan, seed, workers, progress, ray)
     elapsed = time.perf_counter() - start
     summary = {
         "agents": [e.label for e in entrants],
@@ -932,7 +945,21 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="seatings of each table (default: all orders up to 4 players, rotations above)",
     )
-    parser.add_argument("--workers", type=int, default=2, help="processes for non-compiled agents (default 2)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="processes for non-compiled agents (default 2); with --ray, tasks in flight (default: all CPUs)",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="play the games as Ray tasks: on the cluster at ADDRESS ('auto', 'ray://host:10001'; "
+        "default RAY_ADDRESS), else a local Ray; the same results as without (docs/SCALE.md)",
+    )
     parser.add_argument("--bootstrap", type=int, default=200, help="bootstrap samples for rating intervals")
     parser.add_argument("--out", type=Path, default=Path("results"), help="output directory (default results/)")
     parser.add_argument("--name", default="tournament", help="file name stem of the outputs")
@@ -968,6 +995,7 @@ def main(argv: list[str] | None = None) -> int:
             players=players,
             workers=args.workers,
             bootstrap=args.bootstrap,
+            ray=args.ray,
             progress=not args.no_progress,
             orders=args.seating,
         )

@@ -1,0 +1,115 @@
+"""Tournament jobs as Ray tasks, on this machine or a cluster (``uno tournament --ray``).
+
+The jobs are the same as the local runner's: chunks of all-compiled table games
+(one compiled call each) and chunks of games with Python agents (one
+:class:`~experiments.tournament.TablePlayer` per chunk). Every game is seeded by its job
+number alone, so the results are game by game those of the local run, whatever the
+number of nodes, workers or chunks. Each task runs on one CPU (numba threads set to 1),
+and at most ``workers`` tasks are in flight (default: every CPU of the cluster).
+
+Every node of a cluster needs this project installed (``pip install "uno-env[scale]"``
+or the repository with ``pip install -e ".[scale]"``) with the same Python, numpy and
+numba versions; the numba cache is built per node on first use. See docs/SCALE.md.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+LOCAL = "local"
+
+
+def start_ray(address: str | None = None, num_cpus: int | None = None) -> dict:
+    """Connect to the Ray cluster at ``address`` (or ``RAY_ADDRESS``), or start a local Ray
+    with ``num_cpus`` CPUs (default all) when neither is given or ``address`` is "local".
+    A local Ray runs without token authentication unless ``RAY_AUTH_MODE`` says otherwise
+    (token auth is for clusters shared over a network). Returns the cluster's resources."""
+    import ray
+
+    if address == LOCAL:
+        address = None
+    else:
+        address = address or os.environ.get("RAY_ADDRESS")
+    if not ray.is_initialized():
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            os.environ.setdefault("RAY_AUTH_MODE", "disabled")
+            ray.init(num_cpus=num_cpus or os.cpu_count(), include_dashboard=False, log_to_driver=False)
+    return ray.cluster_resources()
+
+
+def _play_compiled_chunk(config, lineups, policy_ids, jobs, seed) -> dict:
+    import numba
+
+    from experiments.tournament import play_compiled
+
+    numba.set_num_threads(1)
+    return play_compiled(config, lineups, policy_ids, jobs, seed)
+
+
+def _play_python_chunk(config, entrants, seed, extras, tasks) -> list[dict]:
+    import numba
+
+    from experiments.tournament import TablePlayer
+
+    numba.set_num_threads(1)
+    player = TablePlayer(config, entrants, seed, extras)
+    return [player.play(job, lineup) for job, lineup in tasks]
+
+
+def run_jobs_on_ray(
+    config, entrants, schedule, seed: int, address: str, workers: int | None, progress: bool, records: dict
+) -> dict:
+    """Play every table game of ``schedule`` as Ray tasks; fills and returns ``records``
+    (in job order, like :func:`experiments.tournament.run_jobs`)."""
+    import ray
+    from tqdm import tqdm
+
+    from agents import registered_extras
+    from experiments.tournament import COMPILED_CHUNK, RECORD_FIELDS, warm_up
+
+    resources = start_ray(address, workers)
+    in_flight = workers or max(1, int(resources.get("CPU", 1)))
+    compiled_task = ray.remote(num_cpus=1)(_play_compiled_chunk)
+    python_task = ray.remote(num_cpus=1)(_play_python_chunk)
+    jobs = schedule.jobs
+    policy_ids = [e.policy_id if e.policy_id is not None else -1 for e in entrants]
+    compiled = [j for j, lineup in enumerate(jobs) if all(entrants[e].policy_id is not None for e in lineup)]
+    python = [(j, jobs[j]) for j, lineup in enumerate(jobs) if any(entrants[e].policy_id is None for e in lineup)]
+    chunk = max(1, min(COMPILED_CHUNK, -(-len(compiled) // (4 * in_flight))))
+    work = [(compiled_task, compiled[s : s + chunk]) for s in range(0, len(compiled), chunk)]
+    if python:
+        warm_up(config, entrants, seed, [lineup for _, lineup in python])  # compile once, here
+        size = max(1, -(-len(python) // (8 * in_flight)))
+        work += [(python_task, python[s : s + size]) for s in range(0, len(python), size)]
+    extras = registered_extras()
+    pending: dict = {}
+
+    def submit(task, part) -> None:
+        if task is compiled_task:
+            ref = task.remote(config, jobs, policy_ids, part, seed)
+            pending[ref] = [(j, None) for j in part]
+        else:
+            ref = task.remote(config, entrants, seed, extras, part)
+            pending[ref] = part
+
+    with tqdm(total=len(jobs), unit="game", disable=not progress, file=sys.stderr, smoothing=0.05) as bar:
+        queue = list(work)
+        while queue or pending:
+            while queue and len(pending) < in_flight:
+                submit(*queue.pop(0))
+            [ref], _ = ray.wait(list(pending), num_returns=1)
+            part = pending.pop(ref)
+            result = ray.get(ref)
+            rows = [j for j, _ in part]
+            if isinstance(result, dict):
+                for key in RECORD_FIELDS:
+                    records[key][rows] = result[key]
+            else:
+                for j, rec in zip(rows, result):
+                    for key in RECORD_FIELDS:
+                        records[key][j] = rec[key][0]
+            bar.update(len(rows))
+    return records
