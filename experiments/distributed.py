@@ -25,7 +25,12 @@ def start_ray(address: str | None = None, num_cpus: int | None = None) -> dict:
     with ``num_cpus`` CPUs (default all) when neither is given or ``address`` is "local".
     A local Ray runs without token authentication unless ``RAY_AUTH_MODE`` says otherwise
     (token auth is for clusters shared over a network). Returns the cluster's resources."""
-    import ray
+    try:
+        import ray
+    except ImportError:
+        raise ValueError(
+            "Ray is not installed: pip install 'uno-env[scale]' (or -e '.[scale]' in the repository)"
+        ) from None
 
     if address == LOCAL:
         address = None

@@ -1,9 +1,9 @@
 """Multi-agent PPO on Ray RLlib (the new API stack), for training across machines.
 
-    python -m experiments.train_rllib --smoke                 # one tiny iteration on a local Ray
-    python -m experiments.train_rllib                         # the defaults below, local Ray on every core
-    python -m experiments.train_rllib --address auto          # on the running cluster (or RAY_ADDRESS=...)
-    python -m experiments.train_rllib --num-env-runners 15 --learner-gpus 1   # e.g. 16 cores and a GPU
+    uno train-rllib --smoke                  # one tiny iteration on a local Ray (python -m experiments.train_rllib)
+    uno train-rllib                          # the defaults below, a local Ray on every core
+    uno train-rllib --address auto           # on the running cluster (or RAY_ADDRESS=...)
+    uno train-rllib --num-env-runners 15 --learner-gpus 1    # e.g. 16 cores and a GPU
 
 The env is the PettingZoo AEC env (``uno_env.env``) behind RLlib's ``PettingZooEnv``:
 each agent acts in turn and receives its own rewards (PettingZoo's cumulative rewards
@@ -312,11 +312,11 @@ def check_args(args: Args) -> None:
 def start_ray(args: Args) -> dict:
     """Connect to ``--address`` / RAY_ADDRESS or start a local Ray; on a local Ray, refuse
     more env runners than free CPUs (RLlib would wait for them forever)."""
-    import ray
-
     from experiments.distributed import start_ray as connect
 
-    resources = connect(args.address, args.num_cpus)
+    resources = connect(args.address, args.num_cpus)  # a clear error first where Ray is missing
+    import ray
+
     local = not (args.address or os.environ.get("RAY_ADDRESS")) or args.address == "local"
     free = int(ray.available_resources().get("CPU", 0))
     if local and args.num_env_runners > free:
@@ -354,7 +354,8 @@ def train(args: Args) -> dict:
         csv.writer(f).writerow(columns)
     evaluation: dict = {}
     start = time.perf_counter()
-    for iteration in tqdm(range(1, args.iterations + 1), disable=not args.progress, unit="it", file=sys.stderr):
+    bar = tqdm(range(1, args.iterations + 1), disable=not args.progress, unit="it", file=sys.stderr)
+    for iteration in bar:
         tick = time.perf_counter()
         result = algo.train()
         runners = result.get("env_runners", {})
@@ -383,6 +384,7 @@ def train(args: Args) -> dict:
             algo.save_to_path(os.path.abspath(folder / "checkpoint"))
         with open(csv_path, "a", newline="") as f:
             csv.writer(f).writerow([row.get(c, "") for c in columns])
+        bar.set_postfix(steps=steps, sps=f"{row['steps_per_second']:.0f}", win=row["train_win_rate"])
     algo.stop()
     plot_curve(csv_path, folder / "curve.png", f"{name} (RLlib PPO)")
     return {"folder": str(folder), "iterations": args.iterations, "env_steps": steps, "evaluation": evaluation}
@@ -394,12 +396,12 @@ def main(argv: list[str] | None = None) -> int:
     if smoke:
         argv.remove("--smoke")
     default = Args(**SMOKE) if smoke else Args()
-    prog = "python -m experiments.train_rllib"
+    prog = "uno train-rllib"
     args = tyro.cli(Args, args=argv, default=default, prog=prog, description=__doc__.split("\n\n")[0])
     try:
         result = train(args)
     except ValueError as err:
-        print(f"train_rllib: error: {err}", file=sys.stderr)
+        print(f"uno train-rllib: error: {err}", file=sys.stderr)
         return 2
     print(json.dumps(result, indent=2))
     return 0

@@ -16,6 +16,10 @@ COMMANDS = {
         "experiments.ppo_masked",
         "train a policy network: masked PPO, self-play, opponent pool (--smoke: seconds)",
     ),
+    "train-rllib": (
+        "experiments.train_rllib",
+        "train on Ray RLlib (multi-agent PPO, heuristic opponents, --address for a cluster; --smoke: seconds)",
+    ),
     "bench": ("experiments.bench_speed", "speed against RLCard: PettingZoo, Game, vector env, compiled policies"),
 }
 
