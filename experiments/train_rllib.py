@@ -354,6 +354,25 @@ def train(args: Args) -> dict:
         csv.writer(f).writerow(columns)
     evaluation: dict = {}
     start = time.perf_counter()
+    steps = 0
+
+    def evaluate_now(iteration: int, row: dict) -> dict:
+        """Export the greedy actor and play the evaluation opponents (results into ``row``)."""
+        meta = {"command": "uno train-rllib " + " ".join(sys.argv[1:]), "iteration": iteration}
+        algo.get_module(MAIN).export(folder / "policy.npz", meta)
+        results = evaluate(folder / "policy.npz", game, opponents, args.eval_games, seed=args.seed)
+        for o, e in results.items():
+            row[f"eval_{o}_win_rate"], (row[f"eval_{o}_lo"], row[f"eval_{o}_hi"]) = e["win_rate"], e["ci"]
+        return results
+
+    def write_row(row: dict) -> None:
+        with open(csv_path, "a", newline="") as f:
+            csv.writer(f).writerow([row.get(c, "") for c in columns])
+
+    if args.eval_every and not args.resume:  # where the curve starts: the untrained policy
+        row = {"iteration": 0, "global_step": 0, "seconds": 0.0}
+        evaluate_now(0, row)
+        write_row(row)
     bar = tqdm(range(1, args.iterations + 1), disable=not args.progress, unit="it", file=sys.stderr)
     for iteration in bar:
         tick = time.perf_counter()
@@ -375,15 +394,10 @@ def train(args: Args) -> dict:
         }
         last = iteration == args.iterations
         if last or (args.eval_every and iteration % args.eval_every == 0):
-            module = algo.get_module(MAIN)
-            module.export(folder / "policy.npz", {"command": "experiments.train_rllib", "iteration": iteration})
-            evaluation = evaluate(folder / "policy.npz", game, opponents, args.eval_games, seed=args.seed)
-            for o, e in evaluation.items():
-                row[f"eval_{o}_win_rate"], (row[f"eval_{o}_lo"], row[f"eval_{o}_hi"]) = e["win_rate"], e["ci"]
+            evaluation = evaluate_now(iteration, row)
         if last or iteration % args.checkpoint_every == 0:
             algo.save_to_path(os.path.abspath(folder / "checkpoint"))
-        with open(csv_path, "a", newline="") as f:
-            csv.writer(f).writerow([row.get(c, "") for c in columns])
+        write_row(row)
         bar.set_postfix(steps=steps, sps=f"{row['steps_per_second']:.0f}", win=row["train_win_rate"])
     algo.stop()
     plot_curve(csv_path, folder / "curve.png", f"{name} (RLlib PPO)")

@@ -72,7 +72,8 @@ def test_one_rllib_iteration_reports_win_rates_and_exports_a_playable_policy(loc
     result = train_rllib.train(args)
     assert result["iterations"] == 1 and result["env_steps"] >= args.train_batch
     with open(tmp_path / "smoke" / "progress.csv") as f:
-        [row] = list(csv.DictReader(f))
+        untrained, row = list(csv.DictReader(f))
+    assert untrained["iteration"] == "0" and untrained["eval_random_play_win_rate"]  # where the curve starts
     assert 0.0 <= float(row["train_win_rate"]) <= 1.0  # episodes against the heuristic were counted
     assert 0.0 <= float(row["eval_random_play_win_rate"]) <= 1.0
     assert float(row["eval_random_play_lo"]) <= float(row["eval_random_play_hi"])
