@@ -6,12 +6,13 @@ import dataclasses
 from dataclasses import dataclass
 
 from .cards import DECKS
+from .named import Episode, IllegalAction, Reward, Scoring, UnoCall, names
 
-SCORINGS = ("standard", "alternative", "challenge")
-UNO_CALLS = ("window", "auto", "off")
-ILLEGAL_ACTIONS = ("penalty", "raise", "lose")
-EPISODES = ("game", "round")
-REWARDS = ("win", "points")
+SCORINGS = names(Scoring)
+UNO_CALLS = names(UnoCall)
+ILLEGAL_ACTIONS = names(IllegalAction)
+EPISODES = names(Episode)
+REWARDS = names(Reward)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 

@@ -16,156 +16,204 @@ configuration: sizes, settings and offsets, so no size is a module constant.
 
 from __future__ import annotations
 
+from enum import IntEnum
+
 import numpy as np
 
 from .actions import ActionTable
 from .cards import num_faces
 from .config import RuleConfig
+from .named import Episode, IllegalAction, Phase, Reward, Scoring, UnoCall, names
 from .observation import SLICE_NAMES, ObservationSpec
 
+
 # --- scalar indices in ``ints`` -------------------------------------------------
-S_PHASE = 0
-S_CURRENT = 1  # seat whose decision it is, -1 when the game is over
-S_DIRECTION = 2
-S_DEALER = 3
-S_COLOUR = 4  # current colour 0..3, -1 while a starting Wild waits for its colour
-S_PREV_COLOUR = 5  # colour before the top card was played
-S_DRAW_COUNT = 6
-S_DISCARD_COUNT = 7
-S_DRAWN = 8  # face drawn this turn (drawn-card decision), -1 otherwise
-S_UNO_CALLED = 9
-S_EXPOSED = 10  # seat in the catch window, -1 otherwise
-S_AFTER_WINDOW = 11  # seat that plays when the catch window closes
-S_WD4_OFFENDER = 12
-S_WD4_GUILTY = 13
-S_WD4_OUT = 14  # the Wild Draw Four was the offender's last card
-S_WD4_EXPOSED = 15  # the offender went down to one card without calling
-S_REVEAL_VIEWER = 16
-S_REVEAL_OWNER = 17
-S_TREND_VIEWER = 18
-S_TREND_COLOUR = 19
-S_ROUND = 20
-S_STEP = 21  # decisions taken in this episode
-S_TERMINATED = 22
-S_TRUNCATED = 23
-S_N_ALIVE = 24
-S_LAST_WINNER = 25  # seat that went out last
-S_FORFEIT = 26  # seat that lost by an illegal action (illegal_action="lose")
-S_EPISODES = 27  # episodes finished in this slot (vector env)
-NUM_SCALARS = 28
+class Scalar(IntEnum):
+    """The scalars at the start of each game's ``ints`` row."""
 
-SCALAR_NAMES = [
-    "phase",
-    "current",
-    "direction",
-    "dealer",
-    "colour",
-    "prev_colour",
-    "draw_count",
-    "discard_count",
-    "drawn",
-    "uno_called",
-    "exposed",
-    "after_window",
-    "wd4_offender",
-    "wd4_guilty",
-    "wd4_out",
-    "wd4_exposed",
-    "reveal_viewer",
-    "reveal_owner",
-    "trend_viewer",
-    "trend_colour",
-    "round",
-    "step",
-    "terminated",
-    "truncated",
-    "n_alive",
-    "last_winner",
-    "forfeit",
-    "episodes",
-]
-assert len(SCALAR_NAMES) == NUM_SCALARS
+    PHASE = 0  # a Phase
+    CURRENT = 1  # seat whose decision it is, -1 when the game is over
+    DIRECTION = 2
+    DEALER = 3
+    COLOUR = 4  # current colour 0..3, -1 while a starting Wild waits for its colour
+    PREV_COLOUR = 5  # colour before the top card was played
+    DRAW_COUNT = 6
+    DISCARD_COUNT = 7
+    DRAWN = 8  # face drawn this turn (drawn-card decision), -1 otherwise
+    UNO_CALLED = 9
+    EXPOSED = 10  # seat in the catch window, -1 otherwise
+    AFTER_WINDOW = 11  # seat that plays when the catch window closes
+    WD4_OFFENDER = 12
+    WD4_GUILTY = 13
+    WD4_OUT = 14  # the Wild Draw Four was the offender's last card
+    WD4_EXPOSED = 15  # the offender went down to one card without calling
+    REVEAL_VIEWER = 16
+    REVEAL_OWNER = 17
+    TREND_VIEWER = 18
+    TREND_COLOUR = 19
+    ROUND = 20
+    STEP = 21  # decisions taken in this episode
+    TERMINATED = 22
+    TRUNCATED = 23
+    N_ALIVE = 24
+    LAST_WINNER = 25  # seat that went out last
+    FORFEIT = 26  # seat that lost by an illegal action (illegal_action="lose")
+    EPISODES = 27  # episodes finished in this slot (vector env)
 
-# --- phases ---------------------------------------------------------------------
-PH_PLAY = 0
-PH_DRAWN = 1
-PH_COLOR = 2
-PH_CHALLENGE = 3
-PH_CATCH = 4
-PH_OVER = 5
 
-# --- settings as numbers ----------------------------------------------------------
-SCORING_STANDARD, SCORING_ALTERNATIVE, SCORING_CHALLENGE = 0, 1, 2
-UNO_WINDOW, UNO_AUTO, UNO_OFF = 0, 1, 2
-ILLEGAL_PENALTY, ILLEGAL_RAISE, ILLEGAL_LOSE = 0, 1, 2
-EPISODE_GAME, EPISODE_ROUND = 0, 1
-REWARD_WIN, REWARD_POINTS = 0, 1
+SCALAR_NAMES = list(names(Scalar))
+NUM_SCALARS = len(Scalar)
 
-# --- parameter vector indices -------------------------------------------------------
-(
-    P_N,
-    P_F,
-    P_D,
-    P_PARTNERS,
-    P_SCORING,
-    P_TARGET,
-    P_UNO,
-    P_ILLEGAL,
-    P_EPISODE,
-    P_REWARD,
-    P_MAX_STEPS,
-    P_C_HANDS,
-    P_C_DRAW,
-    P_C_DISCARD,
-    P_C_DCOUNT,
-    P_C_REVEAL,
-    P_C_LEN,
-    P_I_HAND_SIZE,
-    P_I_SCORE,
-    P_I_ALIVE,
-    P_I_TREND,
-    P_I_OUTCOME,
-    P_I_DREW_ON,
-    P_I_LEN,
-    P_A_W,
-    P_A_W4,
-    P_A_FT,
-    P_A_DRAW,
-    P_A_PASS,
-    P_A_UNO,
-    P_A_CHALLENGE,
-    P_A_ACCEPT,
-    P_A_CATCH,
-    P_A_COLOR,
-    P_A_LEN,
-    P_O_LEN,
-) = range(36)
-P_O_FIRST = 36  # then one offset per name of SLICE_NAMES (-1 when absent)
-(
-    O_HAND,
-    O_TOP,
-    O_COLOUR,
-    O_PREV_COLOUR,
-    O_DIRECTION,
-    O_PHASE,
-    O_ACTING,
-    O_DEALER,
-    O_HAND_SIZES,
-    O_SCORES,
-    O_ALIVE,
-    O_DRAW_SIZE,
-    O_DISCARD,
-    O_DRAWN,
-    O_UNO_CALLED,
-    O_EXPOSED,
-    O_AFTER_WINDOW,
-    O_DREW_ON,
-    O_REVEAL,
-    O_REVEAL_SEAT,
-    O_TREND_COLOUR,
-    O_TREND_SHOWN,
-) = range(P_O_FIRST, P_O_FIRST + len(SLICE_NAMES))
-NUM_PARAMS = P_O_FIRST + len(SLICE_NAMES)
+
+class Param(IntEnum):
+    """Entries of the kernels' parameter vector ``P`` (sizes, settings, offsets); the
+    observation's slice offsets follow at ``P_O_FIRST`` (:data:`ObsSlot`)."""
+
+    N = 0  # players
+    F = 1  # card faces of the deck
+    D = 2  # cards in the deck
+    PARTNERS = 3
+    SCORING = 4  # a Scoring
+    TARGET = 5
+    UNO = 6  # an UnoCall
+    ILLEGAL = 7  # an IllegalAction
+    EPISODE = 8  # an Episode
+    REWARD = 9  # a Reward
+    MAX_STEPS = 10
+    C_HANDS = 11  # offsets in ``cards``: hands (seat-major, per face)
+    C_DRAW = 12  # the draw pile, top last
+    C_DISCARD = 13  # the discard pile, top last
+    C_DCOUNT = 14  # copies of each face in the discard pile
+    C_REVEAL = 15  # the hand shown by the last challenge
+    C_LEN = 16
+    I_HAND_SIZE = 17  # offsets of the per-seat blocks in ``ints``
+    I_SCORE = 18
+    I_ALIVE = 19
+    I_TREND = 20
+    I_OUTCOME = 21
+    I_DREW_ON = 22
+    I_LEN = 23
+    A_W = 24  # first action id of each action kind
+    A_W4 = 25
+    A_FT = 26
+    A_DRAW = 27
+    A_PASS = 28
+    A_UNO = 29
+    A_CHALLENGE = 30
+    A_ACCEPT = 31
+    A_CATCH = 32
+    A_COLOR = 33
+    A_LEN = 34  # number of actions
+    O_LEN = 35  # observation size
+    O_FIRST = 36  # offset of the first observation slice (then one per SLICE_NAMES)
+
+
+# Per name of SLICE_NAMES, the index in ``P`` of its offset in the observation (-1: absent).
+ObsSlot = IntEnum("ObsSlot", {name.upper(): Param.O_FIRST + k for k, name in enumerate(SLICE_NAMES)})
+NUM_PARAMS = Param.O_FIRST + len(SLICE_NAMES)
+
+# The kernels' short names, bound to the members above (numba compiles them as constants).
+S_PHASE = Scalar.PHASE
+S_CURRENT = Scalar.CURRENT
+S_DIRECTION = Scalar.DIRECTION
+S_DEALER = Scalar.DEALER
+S_COLOUR = Scalar.COLOUR
+S_PREV_COLOUR = Scalar.PREV_COLOUR
+S_DRAW_COUNT = Scalar.DRAW_COUNT
+S_DISCARD_COUNT = Scalar.DISCARD_COUNT
+S_DRAWN = Scalar.DRAWN
+S_UNO_CALLED = Scalar.UNO_CALLED
+S_EXPOSED = Scalar.EXPOSED
+S_AFTER_WINDOW = Scalar.AFTER_WINDOW
+S_WD4_OFFENDER = Scalar.WD4_OFFENDER
+S_WD4_GUILTY = Scalar.WD4_GUILTY
+S_WD4_OUT = Scalar.WD4_OUT
+S_WD4_EXPOSED = Scalar.WD4_EXPOSED
+S_REVEAL_VIEWER = Scalar.REVEAL_VIEWER
+S_REVEAL_OWNER = Scalar.REVEAL_OWNER
+S_TREND_VIEWER = Scalar.TREND_VIEWER
+S_TREND_COLOUR = Scalar.TREND_COLOUR
+S_ROUND = Scalar.ROUND
+S_STEP = Scalar.STEP
+S_TERMINATED = Scalar.TERMINATED
+S_TRUNCATED = Scalar.TRUNCATED
+S_N_ALIVE = Scalar.N_ALIVE
+S_LAST_WINNER = Scalar.LAST_WINNER
+S_FORFEIT = Scalar.FORFEIT
+S_EPISODES = Scalar.EPISODES
+
+PH_PLAY = Phase.PLAY
+PH_DRAWN = Phase.DRAWN
+PH_COLOR = Phase.COLOR
+PH_CHALLENGE = Phase.CHALLENGE
+PH_CATCH = Phase.CATCH
+PH_OVER = Phase.OVER
+
+SCORING_STANDARD, SCORING_ALTERNATIVE, SCORING_CHALLENGE = Scoring.STANDARD, Scoring.ALTERNATIVE, Scoring.CHALLENGE
+UNO_WINDOW, UNO_AUTO, UNO_OFF = UnoCall.WINDOW, UnoCall.AUTO, UnoCall.OFF
+ILLEGAL_PENALTY, ILLEGAL_RAISE, ILLEGAL_LOSE = IllegalAction.PENALTY, IllegalAction.RAISE, IllegalAction.LOSE
+EPISODE_GAME, EPISODE_ROUND = Episode.GAME, Episode.ROUND
+REWARD_WIN, REWARD_POINTS = Reward.WIN, Reward.POINTS
+
+P_N = Param.N
+P_F = Param.F
+P_D = Param.D
+P_PARTNERS = Param.PARTNERS
+P_SCORING = Param.SCORING
+P_TARGET = Param.TARGET
+P_UNO = Param.UNO
+P_ILLEGAL = Param.ILLEGAL
+P_EPISODE = Param.EPISODE
+P_REWARD = Param.REWARD
+P_MAX_STEPS = Param.MAX_STEPS
+P_C_HANDS = Param.C_HANDS
+P_C_DRAW = Param.C_DRAW
+P_C_DISCARD = Param.C_DISCARD
+P_C_DCOUNT = Param.C_DCOUNT
+P_C_REVEAL = Param.C_REVEAL
+P_C_LEN = Param.C_LEN
+P_I_HAND_SIZE = Param.I_HAND_SIZE
+P_I_SCORE = Param.I_SCORE
+P_I_ALIVE = Param.I_ALIVE
+P_I_TREND = Param.I_TREND
+P_I_OUTCOME = Param.I_OUTCOME
+P_I_DREW_ON = Param.I_DREW_ON
+P_I_LEN = Param.I_LEN
+P_A_W = Param.A_W
+P_A_W4 = Param.A_W4
+P_A_FT = Param.A_FT
+P_A_DRAW = Param.A_DRAW
+P_A_PASS = Param.A_PASS
+P_A_UNO = Param.A_UNO
+P_A_CHALLENGE = Param.A_CHALLENGE
+P_A_ACCEPT = Param.A_ACCEPT
+P_A_CATCH = Param.A_CATCH
+P_A_COLOR = Param.A_COLOR
+P_A_LEN = Param.A_LEN
+P_O_LEN = Param.O_LEN
+P_O_FIRST = Param.O_FIRST
+O_HAND = ObsSlot.HAND
+O_TOP = ObsSlot.TOP_CARD
+O_COLOUR = ObsSlot.COLOUR
+O_PREV_COLOUR = ObsSlot.PREVIOUS_COLOUR
+O_DIRECTION = ObsSlot.DIRECTION
+O_PHASE = ObsSlot.PHASE
+O_ACTING = ObsSlot.ACTING
+O_DEALER = ObsSlot.DEALER
+O_HAND_SIZES = ObsSlot.HAND_SIZES
+O_SCORES = ObsSlot.SCORES
+O_ALIVE = ObsSlot.ALIVE
+O_DRAW_SIZE = ObsSlot.DRAW_PILE_SIZE
+O_DISCARD = ObsSlot.DISCARD_PILE
+O_DRAWN = ObsSlot.DRAWN_CARD
+O_UNO_CALLED = ObsSlot.UNO_CALLED
+O_EXPOSED = ObsSlot.EXPOSED
+O_AFTER_WINDOW = ObsSlot.AFTER_WINDOW
+O_DREW_ON = ObsSlot.DREW_ON
+O_REVEAL = ObsSlot.CHALLENGE_REVEAL
+O_REVEAL_SEAT = ObsSlot.CHALLENGE_REVEAL_SEAT
+O_TREND_COLOUR = ObsSlot.TREND_COLOUR
+O_TREND_SHOWN = ObsSlot.TREND_SHOWN
 
 
 def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec) -> np.ndarray:
@@ -178,12 +226,12 @@ def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec)
     P[P_F] = faces
     P[P_D] = deck_size
     P[P_PARTNERS] = int(config.partners)
-    P[P_SCORING] = ("standard", "alternative", "challenge").index(config.scoring)
+    P[P_SCORING] = Scoring[config.scoring.upper()]
     P[P_TARGET] = config.target_score
-    P[P_UNO] = ("window", "auto", "off").index(config.uno_call)
-    P[P_ILLEGAL] = ("penalty", "raise", "lose").index(config.illegal_action)
-    P[P_EPISODE] = ("game", "round").index(config.episode)
-    P[P_REWARD] = ("win", "points").index(config.reward)
+    P[P_UNO] = UnoCall[config.uno_call.upper()]
+    P[P_ILLEGAL] = IllegalAction[config.illegal_action.upper()]
+    P[P_EPISODE] = Episode[config.episode.upper()]
+    P[P_REWARD] = Reward[config.reward.upper()]
     P[P_MAX_STEPS] = config.max_steps
     offset = 0
     for index, size in (
@@ -213,6 +261,6 @@ def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec)
     P[P_A_COLOR] = actions.offset("color")
     P[P_A_LEN] = actions.num_actions
     P[P_O_LEN] = obs.size
-    for k, name in enumerate(SLICE_NAMES):
-        P[P_O_FIRST + k] = obs.offset(name)
+    for name in SLICE_NAMES:
+        P[ObsSlot[name.upper()]] = obs.offset(name)
     return P

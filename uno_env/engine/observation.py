@@ -14,8 +14,7 @@ import numpy as np
 
 from .cards import CARD_VALUES, COLOURS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces
 from .config import RuleConfig
-
-PHASE_NAMES = ("play", "drawn", "color", "challenge", "catch", "over")
+from .named import PHASE_NAMES
 
 
 @dataclass(frozen=True)
