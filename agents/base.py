@@ -25,7 +25,7 @@ import numpy as np
 
 from uno_env import policies as PO
 from uno_env.engine import Game, RuleConfig
-from uno_env.engine.game import seed_to_rng
+from uno_env.engine.seeding import hash_seed, seed_to_rng
 
 
 @runtime_checkable
@@ -143,19 +143,3 @@ class CompiledAgent(Agent):
         out = np.empty(rows, dtype=np.int64)
         PO.policy_act_batch(self.policy_id, obs, legal, self.params, self._batch_prng, out)
         return out
-
-
-_MASK64 = (1 << 64) - 1
-
-
-def hash_seed(*parts: int) -> int:
-    """A 63-bit seed mixed from integers (splitmix64 steps); the same parts give the same seed
-    in every process (no use of Python's salted ``hash``)."""
-    z = 0x243F6A8885A308D3
-    for part in parts:
-        z = (z ^ (int(part) & _MASK64)) & _MASK64
-        z = (z + 0x9E3779B97F4A7C15) & _MASK64
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
-        z ^= z >> 31
-    return z >> 1

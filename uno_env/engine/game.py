@@ -47,31 +47,7 @@ from .layout import (
     build_params,
 )
 from .observation import PHASE_NAMES, ObservationSpec
-
-_MASK64 = (1 << 64) - 1
-
-
-def seeds_to_rng(seed: int, count: int) -> np.ndarray:
-    """Generator states for the seeds ``seed, seed + 1, ...`` (splitmix64; never zero)."""
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"a seed must be an integer, got {seed!r}")
-    with np.errstate(over="ignore"):
-        z = np.uint64((int(seed) + 0x9E3779B97F4A7C15) & _MASK64) + np.arange(count, dtype=np.uint64)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z ^= z >> np.uint64(31)
-    z[z == 0] = np.uint64(0x2545F4914F6CDD1D)
-    return z
-
-
-def seed_to_rng(seed: int) -> np.uint64:
-    """The generator state for a seed."""
-    return seeds_to_rng(seed, 1)[0]
-
-
-def fresh_seed() -> int:
-    """A seed from the OS, for resets without one."""
-    return int(np.random.SeedSequence().entropy) & _MASK64
+from .seeding import fresh_seed, seed_to_rng, seeds_to_rng  # noqa: F401  (re-exported)
 
 
 class IllegalActionError(ValueError):

@@ -53,8 +53,9 @@ from .. import policies as PO
 from ..engine import kernels as K
 from ..engine.config import RuleConfig
 from ..engine.events import EVENT_WIDTH
-from ..engine.game import Game, IllegalActionError, State, fresh_seed, seed_to_rng, seeds_to_rng
+from ..engine.game import Game, IllegalActionError, State
 from ..engine.layout import S_CURRENT
+from ..engine.seeding import fresh_seed, policy_seed_to_rng, policy_seeds, seed_to_rng, seeds_to_rng
 from .fused import (
     ERR_NO_DECISION,
     ERR_POLICY_REFUSED,
@@ -78,24 +79,7 @@ PARALLEL_THRESHOLD = 1024
 PLAY_BLOCKS = 256
 """Blocks of games of :meth:`UnoVectorEnv.play` on the parallel path (threads take whole blocks)."""
 
-_POLICY_SALT = 0xD1B54A32D192ED03
 _EXTERNAL_NAMES = (None, "external", "agent", "learner")
-
-
-def policy_seed_to_rng(seed: int) -> np.uint64:
-    """The generator state of the compiled policies of a game seeded with ``seed``
-    (a stream separate from the engine's ``seed_to_rng(seed)``)."""
-    return seed_to_rng(int(seed_to_rng(seed)) ^ _POLICY_SALT)
-
-
-def _policy_seeds(engine_rng: np.ndarray) -> np.ndarray:
-    """``policy_seed_to_rng`` from the engine generators of freshly seeded games (vectorized)."""
-    z = (engine_rng ^ np.uint64(_POLICY_SALT)) + np.uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z ^= z >> np.uint64(31)
-    z[z == 0] = np.uint64(0x2545F4914F6CDD1D)
-    return z
 
 
 def policy_id(policy) -> int:
@@ -364,8 +348,8 @@ class UnoVectorEnv:
         if seeded.any():  # a seeded game starts from a fresh state, like Game.init
             self.cards[seeded] = 0
             self.ints[seeded] = 0
-            self.prng[seeded] = _policy_seeds(self.rng[seeded])
-            self._sampler_rng[seeded] = _policy_seeds(self.prng[seeded])
+            self.prng[seeded] = policy_seeds(self.rng[seeded])
+            self._sampler_rng[seeded] = policy_seeds(self.prng[seeded])
         self.rewards[~which] = 0.0
         self.terminated[:] = False
         self.truncated[:] = False
@@ -451,8 +435,8 @@ class UnoVectorEnv:
         self.ints[index] = state.ints[source_index]
         self.rng[index] = state.rng[source_index]
         if self.prng[index] == 0:
-            self.prng[index] = _policy_seeds(self.rng[index : index + 1])[0]
-            self._sampler_rng[index] = _policy_seeds(self.prng[index : index + 1])[0]
+            self.prng[index] = policy_seeds(self.rng[index : index + 1])[0]
+            self._sampler_rng[index] = policy_seeds(self.prng[index : index + 1])[0]
         self.seat[index] = seat
         self.game.observe(self.state, seat, index=index, out=self.obs[index])
         self.mask[index] = self.game.legal_mask(self.state, index)

@@ -1,0 +1,64 @@
+"""Seeds: the one home of seed derivation (splitmix64) for the engine, the vector env,
+the compiled policies and the agents. One seed gives one game in any process: nothing
+here uses Python's salted ``hash`` or the order of a set."""
+
+from __future__ import annotations
+
+import numpy as np
+
+_MASK64 = (1 << 64) - 1
+_NONZERO = np.uint64(0x2545F4914F6CDD1D)  # xorshift generators must not start at 0
+_POLICY_SALT = np.uint64(0xD1B54A32D192ED03)
+
+
+def splitmix64(z: np.ndarray) -> np.ndarray:
+    """One splitmix64 step of each uint64 in ``z``: the mixed value of ``z`` (a new array)."""
+    with np.errstate(over="ignore"):
+        z = np.asarray(z, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+def _nonzero(z: np.ndarray) -> np.ndarray:
+    z[z == 0] = _NONZERO
+    return z
+
+
+def seeds_to_rng(seed: int, count: int) -> np.ndarray:
+    """Engine generator states for the seeds ``seed, seed + 1, ...`` (never zero)."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"a seed must be an integer, got {seed!r}")
+    with np.errstate(over="ignore"):
+        z = np.uint64(int(seed) & _MASK64) + np.arange(count, dtype=np.uint64)
+    return _nonzero(splitmix64(z))
+
+
+def seed_to_rng(seed: int) -> np.uint64:
+    """The engine generator state for a seed."""
+    return seeds_to_rng(seed, 1)[0]
+
+
+def policy_seeds(engine_rng: np.ndarray) -> np.ndarray:
+    """The compiled policies' generator states of games whose engine generators were just
+    seeded: a stream separate from the engine's (vectorized)."""
+    return _nonzero(splitmix64(np.asarray(engine_rng, dtype=np.uint64) ^ _POLICY_SALT))
+
+
+def policy_seed_to_rng(seed: int) -> np.uint64:
+    """The compiled policies' generator state of a game seeded with ``seed``."""
+    return policy_seeds(np.array([seed_to_rng(seed)], dtype=np.uint64))[0]
+
+
+def hash_seed(*parts: int) -> int:
+    """A 63-bit seed mixed from integers (one splitmix64 step per part); the same parts give
+    the same seed in every process."""
+    z = np.uint64(0x243F6A8885A308D3)
+    for part in parts:
+        z = splitmix64(z ^ np.uint64(int(part) & _MASK64))
+    return int(z) >> 1
+
+
+def fresh_seed() -> int:
+    """A seed from the OS, for resets without one."""
+    return int(np.random.SeedSequence().entropy) & _MASK64
