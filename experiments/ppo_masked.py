@@ -615,7 +615,9 @@ def check_args(args: Args) -> None:
     parse_agent_spec(args.bc_teacher)
 
 
-def plot_curve(stages, png_path: pathlib.Path, title: str) -> None:
+def plot_curve(
+    stages, png_path: pathlib.Path, title: str, xlabel: str = "learner decisions (env steps of training)"
+) -> None:
     """Evaluation win rates (95% Wilson bands) against training decisions. ``stages``: one
     ``progress.csv`` path, or a list of (path, last update) of runs that continued one
     another (``--init-from``): their steps add up, a dotted line marks each new stage."""
@@ -648,7 +650,7 @@ def plot_curve(stages, png_path: pathlib.Path, title: str) -> None:
     for start in starts[1:]:
         ax.axvline(start, color="grey", lw=0.8, ls=":")
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("learner decisions (env steps of training)")
+    ax.set_xlabel(xlabel)
     ax.set_ylabel("win rate of the greedy policy")
     ax.set_title(title, fontsize=9)
     ax.set_ylim(0, 1)

@@ -55,6 +55,7 @@ from uno_env.engine import Game, RuleConfig
 
 MAIN = "main"
 OPPONENT = "opponent"
+CURVE_XLABEL = "env steps of training (every seat's decisions)"
 
 
 @dataclass
@@ -400,7 +401,7 @@ def train(args: Args) -> dict:
         write_row(row)
         bar.set_postfix(steps=steps, sps=f"{row['steps_per_second']:.0f}", win=row["train_win_rate"])
     algo.stop()
-    plot_curve(csv_path, folder / "curve.png", f"{name} (RLlib PPO)")
+    plot_curve(csv_path, folder / "curve.png", f"{name} (RLlib PPO)", xlabel=CURVE_XLABEL)
     return {"folder": str(folder), "iterations": args.iterations, "env_steps": steps, "evaluation": evaluation}
 
 
