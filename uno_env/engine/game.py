@@ -6,8 +6,8 @@
 >>> while not game.is_over(state):
 ...     action = game.legal_actions(state)[0]
 ...     result = game.step(state, action)
->>> game.winners(state) or game.is_truncated(state)
-...
+>>> game.is_over(state) and (bool(game.winners(state)) or game.is_truncated(state))
+True
 
 A :class:`State` is a batch of one game: three small arrays (see
 :mod:`uno_env.engine.layout`) plus the event buffer of the last reset or step.
