@@ -212,3 +212,17 @@ def test_position_keys_table_is_generated_from_the_key_table():
         assert f"<!-- position-table -->\n{table}\n<!-- /position-table -->" in path.read_text()
     dumped = Game(num_players=2).position(Game(num_players=2).init(seed=0))
     assert set(dumped) == set(KEY_NAMES)  # a dump writes every key the loader knows
+
+
+def test_ctrl_c_ends_the_cli_without_a_traceback(monkeypatch, capsys):
+    import types
+
+    from uno_env import cli
+
+    def interrupted(argv):
+        raise KeyboardInterrupt
+
+    monkeypatch.setitem(cli.COMMANDS, "nap", ("fake_nap_module", "sleeps"))
+    monkeypatch.setattr(cli.importlib, "import_module", lambda name: types.SimpleNamespace(main=interrupted))
+    assert cli.main(["nap"]) == 130
+    assert "interrupted" in capsys.readouterr().err
