@@ -1,11 +1,14 @@
 # `make test` and `make demo` each build .venv from the project's own files, then run.
+# `make test-fast`: lint and the tests not marked slow or invariants (warm numba cache);
+# `make test` runs everything. `make typecheck`: mypy over the non-numba code (not yet
+# clean, so not part of `make test`).
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 SHARED_RULES_TOOL := $(wildcard ../shared/tools/rule_coverage.py)
 
-.PHONY: test demo lint format bench clean
+.PHONY: test test-fast typecheck demo lint format bench clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +24,14 @@ ifneq ($(SHARED_RULES_TOOL),)
 endif
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=.numba-boundscheck $(PY) -m pytest -q -m invariants
 	$(PY) -m pytest -q -m "not invariants"
+
+test-fast: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(PY) -m pytest -q -m "not slow and not invariants"
+
+typecheck: $(STAMP)
+	$(VENV)/bin/mypy
 
 demo: $(STAMP)
 	$(VENV)/bin/uno tournament

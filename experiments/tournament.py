@@ -29,7 +29,7 @@ the per-seat win rates measure the first-player advantage. ``--games`` is
 rounded up so that every seating is played equally often.
 
 Agents that wrap a compiled policy play inside one parallel compiled call
-(``uno_env.policies.play_batch``, both cores); games with other agents (``ismcts``)
+(``uno_env.policies.play_batch``, every numba thread); games with other agents (``ismcts``)
 run in ``--workers`` processes. ``--ray [ADDRESS]`` plays the same games as Ray
 tasks on a cluster (or a local Ray): see ``experiments/distributed.py`` and
 docs/SCALE.md. One seed gives the same results in any process, with any number of

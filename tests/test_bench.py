@@ -12,6 +12,7 @@ from uno_env import cli
 from uno_env.engine import Game
 
 
+@pytest.mark.slow
 def test_quick_benchmark_writes_table_json_and_plot(tmp_path, capsys):
     assert bench_speed.main(["--quick", "--out", str(tmp_path), "--sizes", "1,64"]) == 0
     printed = capsys.readouterr().out

@@ -96,6 +96,7 @@ def test_seeded_resets_are_reproducible():
             break
 
 
+@pytest.mark.slow
 def test_short_maskable_ppo_run_learns_without_error():
     from sb3_contrib import MaskablePPO
 

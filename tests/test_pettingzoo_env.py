@@ -211,8 +211,11 @@ def test_out_of_range_actions_are_refused():
     env = uno_env.env(num_players=2)
     env.reset(seed=0)
     before = env.unwrapped.position()
-    with pytest.raises(AssertionError):  # PettingZoo's AssertOutOfBoundsWrapper
-        env.step(10**6)
+    for bad in (10**6, 2**63, -1, True, 1.0, "1", None, np.array([1]), np.float32(3)):
+        with pytest.raises(IllegalActionError, match="out of range|integer action id"):
+            env.step(bad)
+    assert env.unwrapped.position() == before
+    env.step(np.int64(env.unwrapped.encode_action("draw")))  # numpy integers are ids too
     raw = uno_env.raw_env(num_players=2)
     raw.reset(seed=0)
     for bad in (-1, 70, "draw", 1.5):

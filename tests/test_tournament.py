@@ -224,6 +224,7 @@ def test_a_seeded_tournament_is_reproducible_and_independent_of_the_runner():
             assert np.array_equal(rec[key][0], first[3][key][job]), (job, key)
 
 
+@pytest.mark.slow
 def test_worker_processes_give_the_same_results_as_one_process():
     config = RuleConfig(num_players=2, episode="round")
     agents = ["keeper", "ismcts:determinizations=4:max_rollout_steps=200"]
@@ -314,6 +315,7 @@ def test_uno_cli_knows_the_commands():
     assert len(T.make_entrants(args.agents.split(","), RuleConfig(num_players=T.DEFAULT_PLAYERS))) == 5
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("UNO_LONG_TESTS"), reason="the default demo takes minutes: set UNO_LONG_TESTS=1")
 def test_default_demo_separates_random_from_the_heuristics(tmp_path, capsys):
     assert T.main(["--out", str(tmp_path), "--no-progress"]) == 0

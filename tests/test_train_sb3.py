@@ -93,6 +93,7 @@ def test_stepping_some_games_leaves_the_others_exactly_as_they_were():
         np.testing.assert_array_equal(mine[which], theirs[which])
 
 
+@pytest.mark.slow
 def test_smoke_run_writes_every_output(tmp_path):
     run_dir = T.main(
         FAST
@@ -138,6 +139,7 @@ def final_parameters(tmp_path, seed: int, *options: str) -> dict:
     return MaskablePPO.load(run_dir / "final_model.zip", device="cpu").policy.state_dict()
 
 
+@pytest.mark.slow
 def test_same_seed_same_updates_other_seed_other_updates(tmp_path):
     first = final_parameters(tmp_path / "a", 3, "--eval-hands", "0")
     again = final_parameters(tmp_path / "b", 3, "--eval-hands", "4", "--eval-every", "1")  # evaluating changes nothing

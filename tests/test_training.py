@@ -41,6 +41,7 @@ def run(tmp_path, name, **changes):
     return P.train(args)
 
 
+@pytest.mark.slow
 def test_smoke_run_writes_every_output(tmp_path):
     result = run(tmp_path, "smoke")
     folder = tmp_path / "smoke"
@@ -70,6 +71,7 @@ def first_update_parameters(tmp_path, name, seed):
     return torch.cat([v.flatten().float() for v in state.values()])
 
 
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_first_updates(tmp_path):
     a = first_update_parameters(tmp_path, "a", seed=5)
     b = first_update_parameters(tmp_path, "b", seed=5)
@@ -78,6 +80,7 @@ def test_the_same_seed_gives_the_same_first_updates(tmp_path):
     assert not torch.equal(a, c)
 
 
+@pytest.mark.slow
 def test_resume_continues_from_the_checkpoint(tmp_path):
     first = run(tmp_path, "r", total_timesteps=5000, stop_after_update=1, eval_every=0, tensorboard=False)
     assert first["updates"] == 1
@@ -108,6 +111,7 @@ def test_transitions_close_at_the_next_decision_and_credit_rewards_in_between():
     np.testing.assert_allclose(returns, [adv0 + 0.2, adv1 + 0.4], rtol=1e-6)
 
 
+@pytest.mark.slow
 def test_learner_rewards_match_the_outcomes_of_its_seat(tmp_path):
     """With win rewards, the terminal transitions' rewards are the learner seat's results."""
     args = P.Args(**{**TINY, "opponents": "random_play=0.5,tactical=0.5", "batch_size": 2000, "num_envs": 24})
@@ -135,6 +139,7 @@ def test_bad_settings_are_refused():
     assert (config.uno_call, config.deck, config.reward, config.episode) == ("off", "fashion_trend", "points", "round")
 
 
+@pytest.mark.slow
 def test_uno_train_smoke_from_the_command_line(tmp_path, capsys):
     from uno_env.cli import main
 

@@ -371,6 +371,7 @@ def test_gymnasium_vector_env_adapter():
     env.close()
 
 
+@pytest.mark.slow
 def test_sb3_vec_env_adapter_trains_maskable_ppo():
     pytest.importorskip("sb3_contrib")
     from sb3_contrib import MaskablePPO
@@ -430,9 +431,15 @@ def test_bad_input_gives_clear_errors():
         env.step(np.zeros(4))
     with pytest.raises(ValueError, match="seed"):
         env.reset(seed="x")
-    # a refused action: that game is unchanged, the others advance, the error says which
+    # an id outside the action space: refused before any game changes
     actions = env.sample_actions().copy()
     actions[2] = env.game.num_actions + 5
+    everything = env.ints.copy()
+    with pytest.raises(IllegalActionError, match="game 2: 75"):
+        env.step(actions)
+    assert np.array_equal(env.ints, everything)
+    # an action the engine refuses: that game is unchanged, the others advance, the error says which
+    actions[2] = env.game.string_to_action("challenge")  # not available in a normal turn
     before = env.ints[2].copy()
     steps_before = env.ints[:, S_STEP].copy()
     with pytest.raises(IllegalActionError, match="game 2") as info:

@@ -1,6 +1,7 @@
 """The ``uno`` command: one entry point for the project's tools.
 
 Each subcommand is a module with ``main(argv)``; ``uno <command> --help`` shows its options.
+Ctrl-C ends any command with exit status 130 and a one-line note, without a traceback.
 """
 
 from __future__ import annotations
@@ -40,8 +41,12 @@ def main(argv: list[str] | None = None) -> int:
     if name not in COMMANDS:
         print(f"uno: unknown command {name!r}\n\n{usage()}", file=sys.stderr)
         return 2
-    module = importlib.import_module(COMMANDS[name][0])
-    result = module.main(rest)
+    try:
+        module = importlib.import_module(COMMANDS[name][0])
+        result = module.main(rest)
+    except KeyboardInterrupt:
+        print(f"\nuno {name}: interrupted", file=sys.stderr)
+        return 130
     return int(result or 0)
 
 

@@ -1,7 +1,7 @@
-"""Doc tables generated from the code: the action table, the observation table and
-the settings table. ``python -m uno_env.docs --write`` rewrites them wherever they
+"""Doc tables generated from the code: the action table, the observation table, the
+settings table and the position keys. ``python -m uno_env.docs --write`` rewrites them wherever they
 appear between ``<!-- name -->`` and ``<!-- /name -->`` markers (the env module's
-docstring and the README); a test checks that they are up to date.
+and the position module's docstrings and the README); a test checks that they are up to date.
 """
 
 from __future__ import annotations
@@ -14,9 +14,10 @@ from .engine import RuleConfig
 from .engine.actions import ActionTable
 from .engine.config import setting_docs
 from .engine.observation import ObservationSpec
+from .engine.position import position_table
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FILES = [ROOT / "uno_env" / "env.py", ROOT / "README.md"]
+FILES = [ROOT / "uno_env" / "env.py", ROOT / "uno_env" / "engine" / "position.py", ROOT / "README.md"]
 
 ACTION_WHEN = {
     "play": "a coloured card: colour R Y G B, rank 0-9, S (skip), R (reverse), +2",
@@ -63,7 +64,12 @@ def settings_table() -> str:
     return "\n".join(rows)
 
 
-TABLES = {"action-table": action_table, "observation-table": observation_table, "settings-table": settings_table}
+TABLES = {
+    "action-table": action_table,
+    "observation-table": observation_table,
+    "settings-table": settings_table,
+    "position-table": position_table,
+}
 
 
 def fill(text: str) -> str:

@@ -120,7 +120,10 @@ passes; any other masked-out action (a card not held, a decision not available
 now) raises ``uno_env.IllegalActionError`` and changes nothing. ``"raise"``: every
 masked-out action raises and changes nothing. ``"lose"`` (PettingZoo's classic
 behaviour): any masked-out action ends the game, -1 to the offender and 0 to the
-others. Ids outside the action space always raise.
+others. What is not an action id of the space (an id out of range, a bool, a
+float, a string, None for an agent still in play, an array) always raises
+``IllegalActionError`` naming what was given, and changes nothing (the wrapped
+env and the raw env alike; numpy integers are accepted).
 
 Starting positions
 ------------------
@@ -155,6 +158,7 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from .engine import Game, IllegalActionError, RuleConfig
 from .engine import kernels as K
+from .engine.game import action_id
 from .engine.layout import P_I_ALIVE, PH_OVER, S_CURRENT, S_N_ALIVE, S_PHASE, S_TRUNCATED
 from .engine.observation import PHASE_NAMES
 
@@ -170,7 +174,9 @@ def env(**kwargs):
 
 
 class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's AssertOutOfBoundsWrapper, with the bounds check done directly."""
+    """PettingZoo's AssertOutOfBoundsWrapper, with the bounds check done directly: by
+    :func:`uno_env.engine.action_id`, which raises ``IllegalActionError`` (not an
+    AssertionError) naming what was given, as the raw env does."""
 
     def __init__(self, env):
         super().__init__(env)
@@ -179,14 +185,8 @@ class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
     def step(self, action) -> None:
         raw = self._raw_env
         agent = raw.agent_selection
-        if action is None:
-            assert raw.terminations[agent] or raw.truncations[agent], "action is not in action space"
-        else:
-            assert (
-                isinstance(action, (int, np.integer))
-                and not isinstance(action, (bool, np.bool_))
-                and 0 <= action < raw.game.num_actions
-            ), "action is not in action space"
+        if action is not None or not (raw.terminations[agent] or raw.truncations[agent]):
+            action = action_id(action, raw.game.num_actions)  # the one check: IllegalActionError
         raw.step(action)
 
 
@@ -328,6 +328,8 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
 
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if isinstance(seed, np.integer) and not isinstance(seed, np.bool_):
+            seed = int(seed)  # Gymnasium's seeding takes Python ints only
         if seed is not None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         elif not self._seeded:
@@ -377,10 +379,8 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if type(action) is not int and (
-            isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer))
-        ):
-            raise IllegalActionError(f"an action must be an integer id, got {action!r}", K.ST_OUT_OF_RANGE)
+        if type(action) is not int or not 0 <= action < self._num_actions:
+            action = action_id(action, self._num_actions)
         state = self._state
         summary = self._step_kernel(
             state.cards, state.ints, state.rng, self._params, 0, action, self._rewards_buffer, state.ev, state.evn

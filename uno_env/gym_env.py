@@ -6,55 +6,42 @@
 >>> mask = env.action_masks()            # what sb3-contrib's MaskablePPO asks for
 >>> observation, reward, terminated, truncated, info = env.step(int(mask.nonzero()[0][0]))
 
-``opponents`` is one policy for every other seat, or a list with one policy per
-other seat in seat order (skipping the learner). A policy is the name of a
-compiled policy (``uno_env.policies.POLICY_IDS``, e.g. ``"random"``) or any
-callable ``policy(observation, action_mask) -> action id``, such as the agents
-of ``agents/``. The learner's reward is its own, including rewards that arise
-while opponents act (they are added to the learner's next step).
+``opponents``: one policy for every other seat, a list with one policy per other
+seat in seat order (skipping the learner), or a dict seat -> policy. A policy is
+the name of a compiled policy (``uno_env.policies.POLICY_IDS``, e.g. ``"random"``),
+an agent of ``agents.make_agent(...)``, or any callable
+``policy(observation, action_mask) -> action id`` (:mod:`uno_env.learner` has the
+details, shared with the vector faces). The learner's reward is its own,
+including rewards that arise while opponents act (they are added to the
+learner's next step).
 
-Unlike the AEC env, ``illegal_action`` defaults to ``"lose"`` here: a Gymnasium
-env must accept every action of its space, so a masked-out action ends the
-episode with -1 for the learner (mask your policy to avoid it).
+Like the vector faces and unlike the AEC env, ``illegal_action`` defaults to
+``"lose"`` here (:data:`uno_env.learner.ILLEGAL_ACTION`): a Gymnasium env must
+accept every action of its space, so a masked-out action id ends the episode with
+-1 for the learner (mask your policy to avoid it). What is not an action id (a
+bool, a float, a string, an id outside the space) raises ``IllegalActionError``
+and changes nothing.
+
+``info``: ``action_mask`` (bool) and ``learner_seat`` at every step, ``outcome``
+(+1 won, -1 lost, 0 truncated) and ``episode_steps`` when the episode ends.
+``gymnasium.make("uno_env/Uno-v0", num_players=3)`` builds one too.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from . import policies
 from .engine import Game, IllegalActionError, RuleConfig
 from .engine import kernels as K
-from .engine.game import seed_to_rng
-from .engine.layout import P_I_ALIVE, PH_OVER, S_CURRENT, S_PHASE, S_TERMINATED, S_TRUNCATED
+from .engine.game import action_id
+from .engine.layout import P_I_ALIVE, P_I_OUTCOME, PH_OVER, S_CURRENT, S_PHASE, S_STEP, S_TERMINATED, S_TRUNCATED
+from .learner import ILLEGAL_ACTION, CompiledPolicy, Policy, is_seedable, opponent_policies, reseed
 
-Policy = Callable[[np.ndarray, np.ndarray], int]
-
-
-class CompiledPolicy:
-    """A policy of ``uno_env.policies`` called from Python, with its own generator."""
-
-    def __init__(self, name: str, game: Game, seed: int = 0):
-        if name not in policies.POLICY_IDS:
-            known = ", ".join(sorted(policies.POLICY_IDS))
-            raise ValueError(f"unknown compiled policy {name!r}; known: {known}")
-        self.name = name
-        self.policy_id = policies.POLICY_IDS[name]
-        self.params = game.params
-        self.prng = np.array([seed_to_rng(seed)], dtype=np.uint64)
-
-    def seed(self, seed: int) -> None:
-        self.prng[0] = seed_to_rng(seed)
-
-    def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        return int(policies.policy_act(self.policy_id, observation, action_mask, self.params, self.prng, 0))
-
-    def __repr__(self) -> str:
-        return f"CompiledPolicy({self.name!r})"
+__all__ = ["CompiledPolicy", "UnoGymEnv"]
 
 
 class UnoGymEnv(gym.Env):
@@ -64,10 +51,10 @@ class UnoGymEnv(gym.Env):
 
     def __init__(
         self,
-        opponents: str | Policy | Sequence[str | Policy] = "random",
+        opponents: str | Policy | Sequence[str | Policy] | Mapping[int, str | Policy] = "random",
         learner_seat: int | str = 0,
         render_mode: str | None = None,
-        illegal_action: str = "lose",
+        illegal_action: str = ILLEGAL_ACTION,
         **settings,
     ):
         self.config = RuleConfig.from_kwargs(illegal_action=illegal_action, **settings)
@@ -81,12 +68,7 @@ class UnoGymEnv(gym.Env):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
         self.learner_seat_setting = learner_seat
         self.render_mode = render_mode
-        if isinstance(opponents, (str,)) or callable(opponents):
-            opponents = [opponents] * (n - 1)
-        opponents = list(opponents)
-        if len(opponents) != n - 1:
-            raise ValueError(f"opponents: expected one policy or {n - 1} policies, got {len(opponents)}")
-        self.opponents = [self._as_policy(p, k) for k, p in enumerate(opponents)]
+        self.opponents = opponent_policies(self.game, None if learner_seat == "random" else learner_seat, opponents)
         self.observation_space = spaces.Box(self.game.obs_spec.low, self.game.obs_spec.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._state = self.game.new_state()
@@ -98,22 +80,17 @@ class UnoGymEnv(gym.Env):
         self._pending_reward = 0.0
         self._events: list[dict] = []
 
-    def _as_policy(self, policy, index: int):
-        if isinstance(policy, str):
-            return CompiledPolicy(policy, self.game, seed=index)
-        if callable(policy):
-            return policy
-        raise ValueError(f"opponents[{index}] must be a policy name or a callable, got {policy!r}")
-
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if isinstance(seed, np.integer) and not isinstance(seed, np.bool_):
+            seed = int(seed)  # Gymnasium's seeding takes Python ints only
         super().reset(seed=seed)
         engine_seed = seed
         if seed is not None or not self._seeded:
             engine_seed = int(self.np_random.integers(2**63)) if seed is None else seed
             for k, policy in enumerate(self.opponents):
-                if hasattr(policy, "seed"):
-                    policy.seed(int(self.np_random.integers(2**63)) ^ k)
+                if is_seedable(policy):
+                    reseed(policy, int(self.np_random.integers(2**63)) ^ k)
         self._seeded = True
         options = dict(options or {})
         position = options.pop("position", None)
@@ -139,7 +116,8 @@ class UnoGymEnv(gym.Env):
             raise IllegalActionError("the episode is over; call reset()", K.ST_GAME_OVER)
         if self._state.ints[0, S_CURRENT] != self.learner_seat:
             raise RuntimeError("internal error: it is not the learner's turn")
-        reward = self._pending_reward + self._apply(int(action), self.learner_seat)
+        action = action_id(action, self.game.num_actions)
+        reward = self._pending_reward + self._apply(action, self.learner_seat)
         self._pending_reward = 0.0
         reward += self._play_opponents()
         ints = self._state.ints[0]
@@ -147,7 +125,11 @@ class UnoGymEnv(gym.Env):
         truncated = bool(ints[S_TRUNCATED])
         if self.render_mode == "human":
             self.render()
-        return self._observation(), float(reward), terminated, truncated, self._info()
+        info = self._info()
+        if terminated or truncated:
+            info["outcome"] = int(ints[self.game.params[P_I_OUTCOME] + self.learner_seat])
+            info["episode_steps"] = int(ints[S_STEP])
+        return self._observation(), float(reward), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner (bool), as sb3-contrib's MaskablePPO expects."""
@@ -195,8 +177,15 @@ class UnoGymEnv(gym.Env):
         while ints[S_PHASE] != PH_OVER and ints[S_CURRENT] != self.learner_seat and self._learner_in_play():
             seat = int(ints[S_CURRENT])
             K.observe_and_mask(self._state.cards, self._state.ints, self.game.params, 0, seat, observation, self._mask)
-            reward += self._apply(int(self._seat_policy[seat](observation.copy(), self._mask.copy())), seat)
+            choice = self._seat_policy[seat](observation.copy(), self._mask.copy())
+            reward += self._apply(self._opponent_action(choice, seat), seat)
         return reward
+
+    def _opponent_action(self, choice, seat: int) -> int:
+        try:
+            return action_id(choice, self.game.num_actions)
+        except IllegalActionError as err:
+            raise IllegalActionError(f"opponent at seat {seat}: {err}", err.status) from None
 
     def _observation(self) -> np.ndarray:
         return self.game.observe(self._state, self.learner_seat)
@@ -208,4 +197,4 @@ class UnoGymEnv(gym.Env):
         return mask
 
     def _info(self) -> dict:
-        return {"action_mask": self._current_mask(), "learner_seat": self.learner_seat}
+        return {"action_mask": self._current_mask().astype(bool), "learner_seat": self.learner_seat}

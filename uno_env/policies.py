@@ -361,9 +361,11 @@ def simple_decision(obs, mask, P, phase, catch_partner):
 
 @njit(cache=True)
 def random_play_policy(obs, mask, P, prng, b):
-    """Random player of the kind other UNO benchmarks use (e.g. RLCard's): a uniformly
+    """Random player close to the kind other UNO benchmarks use (e.g. RLCard's): a uniformly
     random playable card when there is one (a wild's colour at random too), a draw only
-    when no card can be played; a playable drawn card is played. It calls UNO (those
+    when no card can be played; a playable drawn card is played. A Wild Draw Four is one
+    playable card among the others even with a card of the current colour in hand (a
+    bluff, R-WD4), where RLCard's rules allow it only without one. It calls UNO (those
     benchmarks have no UNO rule; a player that never calls can never win against one
     that catches). Other decisions (catch, challenge, a starting Wild's colour) are
     uniform at random."""

@@ -11,7 +11,7 @@ from .actions import ActionTable  # noqa: E402
 from .cards import card_to_str, parse_card  # noqa: E402
 from .config import RuleConfig  # noqa: E402
 from .events import describe  # noqa: E402
-from .game import Game, IllegalActionError, State, StepResult  # noqa: E402
+from .game import Game, IllegalActionError, State, StepResult, action_id, action_ids  # noqa: E402
 from .observation import ObservationSpec  # noqa: E402
 from .position import PositionError  # noqa: E402
 
@@ -24,6 +24,8 @@ __all__ = [
     "RuleConfig",
     "State",
     "StepResult",
+    "action_id",
+    "action_ids",
     "card_to_str",
     "describe",
     "parse_card",

@@ -6,8 +6,8 @@
 >>> while not game.is_over(state):
 ...     action = game.legal_actions(state)[0]
 ...     result = game.step(state, action)
->>> game.winners(state) or game.is_truncated(state)
-...
+>>> game.is_over(state) and (bool(game.winners(state)) or game.is_truncated(state))
+True
 
 A :class:`State` is a batch of one game: three small arrays (see
 :mod:`uno_env.engine.layout`) plus the event buffer of the last reset or step.
@@ -56,6 +56,86 @@ class IllegalActionError(ValueError):
     def __init__(self, message: str, status: int):
         super().__init__(message)
         self.status = status
+
+
+def _describe(value) -> str:
+    kind = type(value).__name__
+    if isinstance(value, np.ndarray):
+        return f"a {value.dtype} array of shape {value.shape}"
+    text = repr(value)
+    if len(text) > 60:
+        text = text[:57] + "..."
+    return f"{text} ({kind})"
+
+
+def action_id(action, num_actions: int) -> int:
+    """The action id ``action`` stands for: a Python int or a numpy integer (a 0-d
+    integer array too) in ``0..num_actions - 1``. Anything else (bool, float, str,
+    None, an array, an id out of range) raises :class:`IllegalActionError` naming
+    what was given and the valid range, before anything changes. The one check of
+    every entry point (``Game.step``, the AEC, Gymnasium and vector envs)."""
+    if type(action) is int:
+        if 0 <= action < num_actions:
+            return action
+    elif isinstance(action, (np.integer, np.ndarray)) and not isinstance(action, np.bool_):
+        if isinstance(action, np.ndarray) and (action.shape != () or action.dtype.kind not in "iu"):
+            raise IllegalActionError(
+                f"an action must be one integer action id 0..{num_actions - 1}, got {_describe(action)}",
+                K.ST_OUT_OF_RANGE,
+            )
+        value = int(action)
+        if 0 <= value < num_actions:
+            return value
+        action = value
+    elif isinstance(action, bool) or not isinstance(action, int):
+        raise IllegalActionError(
+            f"an action must be an integer action id 0..{num_actions - 1} (int or numpy integer), "
+            f"got {_describe(action)}",
+            K.ST_OUT_OF_RANGE,
+        )
+    else:  # an int subclass (not bool)
+        value = int(action)
+        if 0 <= value < num_actions:
+            return value
+        action = value
+    raise IllegalActionError(f"action id {action} out of range 0..{num_actions - 1}", K.ST_OUT_OF_RANGE)
+
+
+def action_ids(actions, num_envs: int, num_actions: int) -> np.ndarray:
+    """A batch of action ids, one per game: an integer array (or a sequence of ints) of
+    shape ``(num_envs,)`` with every id in ``0..num_actions - 1``; anything else raises
+    :class:`IllegalActionError` (a ValueError) before any game changes. The array is
+    returned as it is when it is already int64 and C-contiguous."""
+    if isinstance(actions, np.ndarray):
+        array = actions
+    else:
+        array = None
+        if actions is not None and not isinstance(actions, (str, bytes)):
+            try:
+                array = np.asarray(actions)
+            except (TypeError, ValueError):  # ragged nesting
+                array = None
+        if array is None:
+            raise IllegalActionError(
+                f"actions must be an integer array of shape ({num_envs},), got {_describe(actions)}", K.ST_OUT_OF_RANGE
+            )
+    if array.dtype.kind not in "iu":
+        raise IllegalActionError(
+            f"actions must be integer action ids 0..{num_actions - 1}, got {_describe(array)}", K.ST_OUT_OF_RANGE
+        )
+    if array.shape != (num_envs,):
+        raise IllegalActionError(
+            f"actions must have shape ({num_envs},) (one id per game), got {_describe(array)}", K.ST_OUT_OF_RANGE
+        )
+    if num_envs and (array.min() < 0 or array.max() >= num_actions):
+        bad = np.flatnonzero((array < 0) | (array >= num_actions))
+        listed = ", ".join(f"game {int(i)}: {int(array[i])}" for i in bad[:5])
+        raise IllegalActionError(
+            f"action ids out of range 0..{num_actions - 1} ({listed}{', ...' if len(bad) > 5 else ''}); "
+            "no game changed",
+            K.ST_OUT_OF_RANGE,
+        )
+    return array
 
 
 class State:
@@ -310,14 +390,12 @@ class Game(K.PicklesWithoutEntryPoints):
         return self.actions.to_id(text)
 
     def step(self, state: State, action, index: int = 0) -> StepResult:
-        """Apply the acting player's action (an id or its text). Raises
-        :class:`IllegalActionError` (a ValueError) and changes nothing when the
-        action is out of range, not available now, names a card not held, or is a
-        wrong card with ``illegal_action="raise"``."""
-        if isinstance(action, str):
-            action = self.actions.to_id(action)
-        elif isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
-            raise IllegalActionError(f"an action must be an integer id or its text, got {action!r}", K.ST_OUT_OF_RANGE)
+        """Apply the acting player's action (an id: a Python or numpy integer, or its
+        text). Raises :class:`IllegalActionError` (a ValueError) and changes nothing
+        when the action is not an integer id or text (see :func:`action_id`), is out
+        of range, not available now, names a card not held, or is a wrong card with
+        ``illegal_action="raise"``."""
+        action = self.actions.to_id(action) if isinstance(action, str) else action_id(action, self.num_actions)
         if index == 0 and state.batch_size == 1:
             rewards = self._rewards
             status = self._step_kernel(
@@ -360,4 +438,4 @@ class Game(K.PicklesWithoutEntryPoints):
         return f"{text!r} is not available to player {seat} during {what}; legal now: {legal}"
 
 
-__all__ = ["Game", "State", "StepResult", "IllegalActionError", "seed_to_rng"]
+__all__ = ["Game", "State", "StepResult", "IllegalActionError", "action_id", "action_ids", "seed_to_rng"]

@@ -2,7 +2,7 @@
 
 Every rule of RULES.md lives here, once. Each kernel works on game ``b`` of a
 batch (see :mod:`layout` for the arrays); the ``*_batch`` drivers loop over the
-batch serially, the ``*_parallel`` ones with ``prange`` over both cores. The
+batch serially, the ``*_parallel`` ones with ``prange`` over every numba thread. The
 single-game API, the PettingZoo env and the vector env all call these.
 """
 

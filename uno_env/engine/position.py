@@ -1,41 +1,50 @@
 """Positions: the god's-eye view of a game as a JSON-able dict, both ways.
 
-Keys (a dump always writes all of them; a load needs only ``hands``,
-``discard_pile`` and, unless derivable, ``current_player``):
+A dump (``Game.position``) always writes every key; a load (``Game.from_position``)
+needs only ``hands``, ``discard_pile`` and ``current_player``, the others take
+their defaults. The keys are parsed in this order by the parsers of :data:`KEYS`
+(this table is generated from it by ``python -m uno_env.docs --write``); a value
+that does not fit, or a position that no game could reach, raises
+:class:`PositionError` naming the key (``error.key``), and nothing is loaded.
 
-=====================  ============================================================
-``num_players``         must match the configuration
-``deck``                ``"classic"`` or ``"fashion_trend"``, must match
-``hands``               one list of card texts per seat
-``draw_pile``           card texts, **top first**; a final ``"..."`` (or leaving the
-                        key out) puts the remaining cards of the deck below, in an
-                        order drawn from the seed
-``discard_pile``        card texts, **top last**
-``colour``              current colour ``R``/``Y``/``G``/``B`` (default: the top
-                        card's colour); ``null`` only while a starting Wild waits
-``previous_colour``     colour before the top card was played (judges a Wild Draw Four)
-``direction``           ``1`` (clockwise, default) or ``-1``
-``current_player``      seat whose decision it is (``null`` once the game is over)
-``dealer``              seat of the dealer (default 0)
-``phase``               ``play`` (default), ``drawn``, ``color``, ``challenge``,
-                        ``catch`` or ``over``
-``drawn_card``          the card drawn this turn (phase ``drawn``)
-``uno_called``          the acting player called UNO this turn
-``catch_window``        ``{"exposed": seat, "next_player": seat}`` (phase ``catch``;
-                        ``current_player`` is the seat being asked)
-``wild_draw_four``      ``{"offender": seat, "exposed": bool}`` (phase ``challenge``)
-``challenge_reveal``    ``{"viewer": seat, "owner": seat, "hand": [...]}`` or ``null``
-``fashion_trend``       ``{"player": seat, "colour": c, "shown": [card or null per seat]}``
-``drew_on``             per seat, the colours in force when it drew instead of playing
-                        since it last played (public; default none)
-``scores``, ``alive``   per seat (defaults: zeros, all in play)
-``round``, ``step``     counters (default 0)
-``terminated``, ``truncated``, ``forfeit``, ``last_winner``, ``outcome``: game-end facts
-``rng``                 generator state as a hex string (default: from the seed)
-=====================  ============================================================
+<!-- position-table -->
+| key | default | meaning |
+|---|---|---|
+| `num_players` | the configuration's | must match the configuration |
+| `deck` | the configuration's | `"classic"` or `"fashion_trend"`, must match the configuration |
+| `hands` | required | one list of card texts per seat |
+| `discard_pile` | required | card texts, **top last** (at least the top card) |
+| `draw_pile` | `["..."]` | card texts, **top first**; a final `"..."` puts the rest of the deck below, seeded |
+| `rng` | from the seed | engine generator state as a hex string (`"0x..."`, as dumped) |
+| `phase` | `"play"` | `play`, `drawn`, `color`, `challenge`, `catch` or `over` |
+| `colour` | the top card's colour | current colour `R`/`Y`/`G`/`B`; `null` only in phase `color` (a starting Wild) |
+| `previous_colour` | `null` | colour before the top card was played (judges a Wild Draw Four) |
+| `direction` | `1` | `1` (clockwise) or `-1` |
+| `dealer` | `0` | seat of the dealer |
+| `alive` | all `true` | per seat, `true`/`false`: still in the game (Challenge UNO) |
+| `drew_on` | none | per seat, the colours in force when it drew instead of playing since it last played (public) |
+| `scores` | zeros | per seat, integer scores |
+| `outcome` | 0 (-1 where eliminated) | per seat, `1` won, `-1` lost, `0` undecided |
+| `round` | `0` | rounds played (a non-negative integer) |
+| `step` | `0` | decisions taken (a non-negative integer) |
+| `terminated` | `false` | the game ended (phase `over` only) |
+| `truncated` | `false` | the game hit `max_steps` (phase `over` only) |
+| `forfeit` | `null` | seat that lost by an illegal action |
+| `last_winner` | `null` | seat that won the last round |
+| `current_player` | required (`null` in phase `over`) | seat whose decision it is; it must be in the game |
+| `uno_called` | `false` | the acting player called UNO this turn (two cards in hand, phase `play` or `drawn`) |
+| `drawn_card` | `null` | the playable card drawn this turn (phase `drawn` only, required there) |
+| `catch_window` | `null` | `{"exposed": seat, "next_player": seat}` (phase `catch` only; `current_player` is asked) |
+| `wild_draw_four` | `null` | `{"offender": seat, "exposed": bool}` (phase `challenge` only; a W+4 on top) |
+| `challenge_reveal` | `null` | `{"viewer": seat, "owner": seat, "hand": [cards]}`: a hand shown to its challenger |
+| `fashion_trend` | `null` | `{"player": seat, "colour": c, "shown": [card or null per seat]}` (Fashion Trend deck) |
+<!-- /position-table -->
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -59,6 +68,7 @@ from .layout import (
     PH_COLOR,
     PH_DRAWN,
     PH_OVER,
+    PH_PLAY,
     S_AFTER_WINDOW,
     S_COLOUR,
     S_CURRENT,
@@ -93,47 +103,53 @@ FILL = "..."
 
 
 class PositionError(ValueError):
-    """A position dict that does not describe a valid game state."""
+    """A position dict that does not describe a valid game state. ``key`` names the
+    position key at fault (``""`` for the dict as a whole); the message starts with
+    where exactly (``hands[1]``, ``catch_window.exposed``, ...)."""
+
+    def __init__(self, key: str, problem: str, where: str | None = None):
+        where = key if where is None else where
+        super().__init__(f"{where}: {problem}" if where else problem)
+        self.key = key
 
 
-def parse_cards(texts, where: str) -> list[int]:
-    if isinstance(texts, str) or not hasattr(texts, "__iter__"):
-        raise PositionError(f"{where}: expected a list of card texts, got {texts!r}")
+def parse_cards(texts, key: str, where: str | None = None) -> list[int]:
+    """Face ids of a list of card texts; PositionError naming ``key`` (and ``where``) otherwise."""
+    if isinstance(texts, (str, bytes, dict)) or not isinstance(texts, (list, tuple)):
+        raise PositionError(key, f"expected a list of card texts, got {texts!r}", where)
     faces = []
     for text in texts:
         try:
             faces.append(parse_card(text))
         except ValueError as err:
-            raise PositionError(f"{where}: {err}") from None
+            raise PositionError(key, str(err), where) from None
     return faces
 
 
 def parse_deck_order(config: RuleConfig, deck) -> np.ndarray:
     """Faces of an explicit deck order (top first); it must be exactly the deck."""
     faces = parse_cards(deck, "deck")
-    check_counts(config, np.bincount(np.array(faces, dtype=np.int64), minlength=len(deck_counts(config.deck))), True)
+    counts = np.bincount(np.array(faces, dtype=np.int64), minlength=len(deck_counts(config.deck)))
+    check_counts(config, counts, True, "deck")
     return np.array(faces, dtype=np.int8)
 
 
-def check_counts(config: RuleConfig, counts: np.ndarray, exact: bool) -> None:
+def check_counts(config: RuleConfig, counts: np.ndarray, exact: bool, key: str = "hands") -> None:
     expected = deck_counts(config.deck).astype(np.int64)
     if len(counts) > len(expected):
         extra = [card_to_str(f) for f in range(len(expected), len(counts)) if counts[f]]
-        raise PositionError(f"cards {', '.join(extra)} are not in the {config.deck} deck")
+        raise PositionError(key, f"cards {', '.join(extra)} are not in the {config.deck} deck")
     counts = np.asarray(counts[: len(expected)], dtype=np.int64)
     too_many = [f"{card_to_str(f)} ({counts[f]} > {expected[f]})" for f in np.flatnonzero(counts > expected)]
     if too_many:
-        raise PositionError(f"more copies than the {config.deck} deck has: {', '.join(too_many)}")
+        raise PositionError(key, f"more copies than the {config.deck} deck has: {', '.join(too_many)}")
     if exact and (counts != expected).any():
         missing = [f"{card_to_str(f)} x{expected[f] - counts[f]}" for f in np.flatnonzero(counts < expected)]
         raise PositionError(
+            key,
             f"the cards do not make up the {config.deck} deck; missing: {', '.join(missing)} "
-            f"(end draw_pile with {FILL!r} to fill the rest)"
+            f"(end draw_pile with {FILL!r} to fill the rest)",
         )
-
-
-def _colour_or_none(value) -> int:
-    return -1 if value is None else parse_colour(value)
 
 
 def _colour_text(index: int):
@@ -204,251 +220,513 @@ def dump_position(game, state, b: int = 0) -> dict:
     return position
 
 
-def load_position(game, position: dict, seed: int | None = None):
-    """A one-game State from a position dict; PositionError (a ValueError) names the
-    first problem found."""
-    from .game import fresh_seed, seed_to_rng
+# ---------------------------------------------------------------------- loading
+MISSING = object()
+"""A key left out of the position (its parser applies the default)."""
 
-    if not isinstance(position, dict):
-        raise PositionError(f"a position must be a dict, got {type(position).__name__}")
-    known = {
-        "num_players",
-        "deck",
-        "hands",
-        "draw_pile",
-        "discard_pile",
-        "colour",
-        "previous_colour",
-        "direction",
-        "current_player",
-        "dealer",
-        "phase",
-        "drawn_card",
-        "uno_called",
-        "catch_window",
-        "wild_draw_four",
-        "challenge_reveal",
-        "fashion_trend",
-        "drew_on",
-        "scores",
-        "alive",
-        "round",
-        "step",
-        "terminated",
-        "truncated",
-        "forfeit",
-        "last_winner",
-        "outcome",
-        "rng",
-    }
-    unknown = sorted(set(position) - known)
-    if unknown:
-        raise PositionError(f"unknown position key(s): {', '.join(unknown)}")
-    config = game.config
-    P = game.params
-    n = game.num_players
-    F = int(P[P_F])
-    if position.get("num_players", n) != n:
-        raise PositionError(f"num_players={position['num_players']!r} but the configuration has {n} players")
-    if position.get("deck", config.deck) != config.deck:
-        raise PositionError(f"deck={position['deck']!r} but the configuration uses the {config.deck!r} deck")
+INT32_MAX = 2**31 - 1
 
-    def seat(key, value, allow_none=False):
+
+class _Loader:
+    """What the key parsers share while one position loads: the game, the state being
+    filled and the facts parsed so far (keys parse in :data:`KEYS` order)."""
+
+    def __init__(self, game, position: dict, seed: int | None):
+        self.game = game
+        self.config = game.config
+        self.P = game.params
+        self.n = game.num_players
+        self.F = int(self.P[P_F])
+        self.position = position
+        self.seed = seed
+        self.state = game.new_state()
+        self.cards = self.state.cards[0]
+        self.ints = self.state.ints[0]
+        self.hands: list[list[int]] = []
+        self.discard: list[int] = []
+        self.phase = 0
+        self.colour = -1
+        self.alive: list[bool] = []
+        self.current = -1
+
+    # ------------------------------------------------------------ value checks
+    def seat(self, key: str, value, allow_none: bool = False, where: str | None = None) -> int:
         if value is None and allow_none:
             return -1
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 0 <= value < n:
-            raise PositionError(f"{key}: expected a seat 0..{n - 1}, got {value!r}")
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 0 <= value < self.n:
+            expected = f"a seat 0..{self.n - 1}" + (" or null" if allow_none else "")
+            raise PositionError(key, f"expected {expected}, got {value!r}", where)
         return int(value)
 
-    def per_seat(key, default, cast):
-        values = position.get(key, default)
-        if not isinstance(values, (list, tuple)) or len(values) != n:
-            raise PositionError(f"{key}: expected a list of {n} values, got {values!r}")
-        return [cast(v) for v in values]
+    def flag(self, key: str, value, where: str | None = None) -> bool:
+        if not isinstance(value, (bool, np.bool_)):
+            raise PositionError(key, f"expected true or false, got {value!r}", where)
+        return bool(value)
 
-    hands = position.get("hands")
-    if not isinstance(hands, (list, tuple)) or len(hands) != n:
-        raise PositionError(f"hands: expected {n} lists of cards, got {hands!r}")
-    hand_faces = [parse_cards(h, f"hands[{s}]") for s, h in enumerate(hands)]
-    discard = parse_cards(position.get("discard_pile", []), "discard_pile")
-    if not discard:
-        raise PositionError("discard_pile: at least the top card is needed")
-    draw_texts = list(position.get("draw_pile", [FILL]))
-    fill = bool(draw_texts) and draw_texts[-1] == FILL
+    def integer(self, key: str, value, low: int, high: int = INT32_MAX, where: str | None = None) -> int:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+            raise PositionError(key, f"expected an integer {low}..{high}, got {value!r}", where)
+        return int(value)
+
+    def colour_of(self, key: str, value, where: str | None = None) -> int:
+        if not isinstance(value, str):
+            raise PositionError(key, f"expected a colour R, Y, G or B, got {value!r}", where)
+        try:
+            return parse_colour(value)
+        except ValueError as err:
+            raise PositionError(key, str(err), where) from None
+
+    def per_seat(self, key: str, value) -> list:
+        if not isinstance(value, (list, tuple)) or len(value) != self.n:
+            raise PositionError(key, f"expected a list of {self.n} values (one per seat), got {value!r}")
+        return list(value)
+
+    def record(self, key: str, value, fields: dict[str, bool]) -> dict:
+        """A dict-valued key: a dict with exactly the known fields (``fields``: name -> required)."""
+        if not isinstance(value, dict):
+            raise PositionError(key, f"expected a dict with {', '.join(fields)}, got {value!r}")
+        unknown = sorted(str(k) for k in set(value) - set(fields))
+        if unknown:
+            raise PositionError(key, f"unknown field(s) {', '.join(unknown)}; known: {', '.join(fields)}")
+        missing = [name for name, required in fields.items() if required and name not in value]
+        if missing:
+            raise PositionError(key, f"missing field(s) {', '.join(missing)}")
+        return value
+
+    def hand_face_counts(self, faces: list[int]) -> np.ndarray:
+        return np.bincount(np.array(faces, dtype=np.int64), minlength=self.F)
+
+
+def _num_players(L: _Loader, value) -> None:
+    if value is not MISSING and (isinstance(value, bool) or value != L.n):
+        raise PositionError("num_players", f"got {value!r} but the configuration has {L.n} players")
+
+
+def _deck(L: _Loader, value) -> None:
+    if value is not MISSING and value != L.config.deck:
+        raise PositionError("deck", f"got {value!r} but the configuration uses the {L.config.deck!r} deck")
+
+
+def _hands(L: _Loader, value) -> None:
+    if value is MISSING:
+        raise PositionError("hands", "required: one list of card texts per seat")
+    if not isinstance(value, (list, tuple)) or len(value) != L.n:
+        raise PositionError("hands", f"expected {L.n} lists of cards, got {value!r}")
+    L.hands = [parse_cards(h, "hands", f"hands[{s}]") for s, h in enumerate(value)]
+
+
+def _discard_pile(L: _Loader, value) -> None:
+    L.discard = parse_cards([] if value is MISSING else value, "discard_pile")
+    if not L.discard:
+        raise PositionError("discard_pile", "at least the top card is needed")
+
+
+def _draw_pile(L: _Loader, value) -> None:
+    texts = [FILL] if value is MISSING else value
+    if not isinstance(texts, (list, tuple)):
+        raise PositionError("draw_pile", f"expected a list of card texts, got {texts!r}")
+    texts = list(texts)
+    fill = bool(texts) and texts[-1] == FILL
     if fill:
-        draw_texts = draw_texts[:-1]
-    draw = parse_cards(draw_texts, "draw_pile")
+        texts = texts[:-1]
+    draw = parse_cards(texts, "draw_pile")
+    F, config = L.F, L.config
     counts = np.zeros(F, dtype=np.int64)
-    for faces in hand_faces + [discard, draw]:
+    for key, faces in [("hands", f) for f in L.hands] + [("discard_pile", L.discard), ("draw_pile", draw)]:
         for f in faces:
             if f >= F:
-                raise PositionError(f"card {card_to_str(f)} is not in the {config.deck} deck")
+                raise PositionError(key, f"card {card_to_str(f)} is not in the {config.deck} deck")
             counts[f] += 1
-    check_counts(config, counts, exact=not fill)
-
-    state = game.new_state()
-    rng_text = position.get("rng")
-    if rng_text is not None:
-        try:
-            state.rng[0] = np.uint64(int(str(rng_text), 16))
-        except ValueError:
-            raise PositionError(f"rng: expected a hex string, got {rng_text!r}") from None
-        if state.rng[0] == 0:
-            raise PositionError("rng: the generator state must not be zero")
-    else:
-        state.rng[0] = seed_to_rng(fresh_seed() if seed is None else seed)
+    check_counts(config, counts, not fill, "draw_pile" if value is not MISSING else "hands")
     if fill:
-        rest = np.repeat(np.arange(F), deck_counts(config.deck).astype(np.int64) - counts)
-        filler = np.random.default_rng(int(seed_to_rng(0 if seed is None else seed)))
-        draw = draw + [int(f) for f in filler.permutation(rest)]
+        from .game import seed_to_rng
 
-    cards = state.cards[0]
-    ints = state.ints[0]
-    for s, faces in enumerate(hand_faces):
+        rest = np.repeat(np.arange(F), deck_counts(config.deck).astype(np.int64) - counts)
+        filler = np.random.default_rng(int(seed_to_rng(0 if L.seed is None else L.seed)))
+        draw = draw + [int(f) for f in filler.permutation(rest)]
+    P, cards, ints = L.P, L.cards, L.ints
+    for s, faces in enumerate(L.hands):
         for f in faces:
             cards[P[P_C_HANDS] + s * F + f] += 1
         ints[P[P_I_HAND_SIZE] + s] = len(faces)
     for k, f in enumerate(reversed(draw)):
         cards[P[P_C_DRAW] + k] = f
     ints[S_DRAW_COUNT] = len(draw)
-    for k, f in enumerate(discard):
+    for k, f in enumerate(L.discard):
         cards[P[P_C_DISCARD] + k] = f
         cards[P[P_C_DCOUNT] + f] += 1
-    ints[S_DISCARD_COUNT] = len(discard)
-    top = discard[-1]
+    ints[S_DISCARD_COUNT] = len(L.discard)
 
-    phase_name = position.get("phase", "play")
-    if phase_name not in PHASE_NAMES:
-        raise PositionError(f"phase: expected one of {', '.join(PHASE_NAMES)}, got {phase_name!r}")
-    phase = PHASE_NAMES.index(phase_name)
-    ints[S_PHASE] = phase
-    try:
-        default_colour = COLOURS[face_colour(top)] if top < WILD else None
-        colour = _colour_or_none(position.get("colour", default_colour))
-        ints[S_PREV_COLOUR] = _colour_or_none(position.get("previous_colour"))
-    except ValueError as err:
-        raise PositionError(f"colour: {err}") from None
-    if colour < 0 and phase != PH_COLOR:
-        raise PositionError("colour: a current colour is needed (the top card is a wild)")
-    if phase == PH_COLOR and top < WILD:
-        raise PositionError("phase 'color' needs a Wild or Fashion Trend on top of the discard pile")
-    ints[S_COLOUR] = colour
-    direction = position.get("direction", 1)
-    if direction not in (1, -1):
-        raise PositionError(f"direction: expected 1 or -1, got {direction!r}")
-    ints[S_DIRECTION] = direction
-    ints[S_DEALER] = seat("dealer", position.get("dealer", 0))
-    alive = per_seat("alive", [True] * n, bool)
-    for s in range(n):
-        ints[P[P_I_ALIVE] + s] = int(alive[s])
-        if not alive[s] and hand_faces[s] and phase != PH_OVER:
-            raise PositionError(f"alive: seat {s} is eliminated but holds cards")
-    ints[S_N_ALIVE] = sum(alive)
-    if ints[S_N_ALIVE] < 2 and phase != PH_OVER:
-        raise PositionError("alive: at least two players must be in the game")
-    drew_on = per_seat("drew_on", [[]] * n, list)
-    for s in range(n):
+
+def _rng(L: _Loader, value) -> None:
+    from .game import fresh_seed, seed_to_rng
+
+    if value is MISSING or value is None:
+        L.state.rng[0] = seed_to_rng(fresh_seed() if L.seed is None else L.seed)
+        return
+    text = value.strip().lower() if isinstance(value, str) else None
+    digits = text[2:] if text is not None and text.startswith("0x") else text
+    if not digits or len(digits) > 16 or any(c not in "0123456789abcdef" for c in digits):
+        raise PositionError("rng", f"expected a hex string of at most 16 digits such as '0x1f', got {value!r}")
+    state = int(digits, 16)
+    if state == 0:
+        raise PositionError("rng", "the generator state must not be zero")
+    L.state.rng[0] = np.uint64(state)
+
+
+def _phase(L: _Loader, value) -> None:
+    name = "play" if value is MISSING else value
+    if not isinstance(name, str) or name not in PHASE_NAMES:
+        raise PositionError("phase", f"expected one of {', '.join(PHASE_NAMES)}, got {name!r}")
+    L.phase = PHASE_NAMES.index(name)
+    L.ints[S_PHASE] = L.phase
+
+
+def _colour(L: _Loader, value) -> None:
+    top = L.discard[-1]
+    if value is MISSING:
+        value = COLOURS[face_colour(top)] if top < WILD else None
+    L.colour = -1 if value is None else L.colour_of("colour", value)
+    if L.colour < 0 and L.phase != PH_COLOR:
+        raise PositionError("colour", "a current colour is needed (the top card is a wild)")
+    if L.phase == PH_COLOR and top < WILD:
+        raise PositionError("phase", "'color' needs a Wild or Fashion Trend on top of the discard pile")
+    L.ints[S_COLOUR] = L.colour
+
+
+def _previous_colour(L: _Loader, value) -> None:
+    L.ints[S_PREV_COLOUR] = -1 if value is MISSING or value is None else L.colour_of("previous_colour", value)
+
+
+def _direction(L: _Loader, value) -> None:
+    direction = 1 if value is MISSING else value
+    if (
+        isinstance(direction, (bool, np.bool_))
+        or not isinstance(direction, (int, np.integer))
+        or direction not in (1, -1)
+    ):
+        raise PositionError("direction", f"expected 1 or -1, got {direction!r}")
+    L.ints[S_DIRECTION] = int(direction)
+
+
+def _dealer(L: _Loader, value) -> None:
+    L.ints[S_DEALER] = L.seat("dealer", 0 if value is MISSING else value)
+
+
+def _alive(L: _Loader, value) -> None:
+    values = L.per_seat("alive", [True] * L.n if value is MISSING else value)
+    L.alive = [L.flag("alive", v, f"alive[{s}]") for s, v in enumerate(values)]
+    for s in range(L.n):
+        L.ints[L.P[P_I_ALIVE] + s] = int(L.alive[s])
+        if not L.alive[s] and L.hands[s] and L.phase != PH_OVER:
+            raise PositionError("alive", f"seat {s} is eliminated but holds cards")
+    L.ints[S_N_ALIVE] = sum(L.alive)
+    if L.ints[S_N_ALIVE] < 2 and L.phase != PH_OVER:
+        raise PositionError("alive", "at least two players must be in the game")
+
+
+def _drew_on(L: _Loader, value) -> None:
+    values = L.per_seat("drew_on", [[]] * L.n if value is MISSING else value)
+    for s, colours in enumerate(values):
+        if not isinstance(colours, (list, tuple)):
+            raise PositionError("drew_on", f"expected a list of colours, got {colours!r}", f"drew_on[{s}]")
         bits = 0
-        for text in drew_on[s]:
-            try:
-                bits |= 1 << parse_colour(text)
-            except ValueError as err:
-                raise PositionError(f"drew_on[{s}]: {err}") from None
-        ints[P[P_I_DREW_ON] + s] = bits
-    scores = per_seat("scores", [0] * n, int)
-    outcome = per_seat("outcome", [0 if a else -1 for a in alive], int)  # eliminated seats have lost
-    for s in range(n):
-        ints[P[P_I_SCORE] + s] = scores[s]
-        ints[P[P_I_OUTCOME] + s] = outcome[s]
-    for key, index in (("round", S_ROUND), ("step", S_STEP)):
-        value = position.get(key, 0)
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise PositionError(f"{key}: expected a non-negative integer, got {value!r}")
-        ints[index] = value
-    ints[S_TERMINATED] = int(bool(position.get("terminated", False)))
-    ints[S_TRUNCATED] = int(bool(position.get("truncated", False)))
-    ints[S_FORFEIT] = seat("forfeit", position.get("forfeit"), allow_none=True)
-    ints[S_LAST_WINNER] = seat("last_winner", position.get("last_winner"), allow_none=True)
-    ints[S_UNO_CALLED] = int(bool(position.get("uno_called", False)))
+        for text in colours:
+            bits |= 1 << L.colour_of("drew_on", text, f"drew_on[{s}]")
+        L.ints[L.P[P_I_DREW_ON] + s] = bits
 
-    current = seat("current_player", position.get("current_player"), allow_none=phase == PH_OVER)
-    if phase == PH_OVER:
+
+def _scores(L: _Loader, value) -> None:
+    values = L.per_seat("scores", [0] * L.n if value is MISSING else value)
+    for s, v in enumerate(values):
+        L.ints[L.P[P_I_SCORE] + s] = L.integer("scores", v, -INT32_MAX, where=f"scores[{s}]")
+
+
+def _outcome(L: _Loader, value) -> None:
+    default = [0 if a else -1 for a in L.alive]  # eliminated seats have lost
+    values = L.per_seat("outcome", default if value is MISSING else value)
+    for s, v in enumerate(values):
+        L.ints[L.P[P_I_OUTCOME] + s] = L.integer("outcome", v, -1, 1, where=f"outcome[{s}]")
+
+
+def _counter(index: int, name: str):
+    def parse(L: _Loader, value) -> None:
+        L.ints[index] = L.integer(name, 0 if value is MISSING else value, 0)
+
+    parse.__name__ = f"_{name}"
+    return parse
+
+
+def _game_end(index: int, name: str):
+    def parse(L: _Loader, value) -> None:
+        flag = False if value is MISSING else L.flag(name, value)
+        if flag and L.phase != PH_OVER:
+            raise PositionError(name, f"true only in phase 'over', not {PHASE_NAMES[L.phase]!r}")
+        L.ints[index] = int(flag)
+
+    parse.__name__ = f"_{name}"
+    return parse
+
+
+def _seat_or_null(index: int, name: str):
+    def parse(L: _Loader, value) -> None:
+        L.ints[index] = L.seat(name, None if value is MISSING else value, allow_none=True)
+
+    parse.__name__ = f"_{name}"
+    return parse
+
+
+def _current_player(L: _Loader, value) -> None:
+    value = None if value is MISSING else value
+    current = L.seat("current_player", value, allow_none=L.phase == PH_OVER)
+    if L.phase == PH_OVER:
         current = -1
-    elif not alive[current]:
-        raise PositionError(f"current_player: seat {current} is eliminated")
-    ints[S_CURRENT] = current
+    elif not L.alive[current]:
+        raise PositionError("current_player", f"seat {current} is eliminated")
+    L.current = current
+    L.ints[S_CURRENT] = current
 
-    drawn = position.get("drawn_card")
-    ints[S_DRAWN] = -1
-    if phase == PH_DRAWN:
-        if drawn is None:
-            raise PositionError("phase 'drawn' needs drawn_card")
-        face = parse_cards([drawn], "drawn_card")[0]
-        if face not in hand_faces[current]:
-            raise PositionError(f"drawn_card: {drawn} is not in the hand of player {current}")
-        if not (face >= WILD or face_colour(face) == colour or (top < WILD and face % 13 == top % 13)):
-            raise PositionError(f"drawn_card: {drawn} cannot be played, so there is no decision on it (D-DRAWN)")
-        ints[S_DRAWN] = face
-    elif drawn is not None:
-        raise PositionError("drawn_card is only set in phase 'drawn'")
 
-    window = position.get("catch_window")
-    ints[S_EXPOSED] = -1
-    ints[S_AFTER_WINDOW] = -1
-    if phase == PH_CATCH:
-        if not isinstance(window, dict):
-            raise PositionError("phase 'catch' needs catch_window: {'exposed': seat, 'next_player': seat}")
-        exposed = seat("catch_window.exposed", window.get("exposed"))
-        if len(hand_faces[exposed]) != 1:
-            raise PositionError(f"catch_window.exposed: player {exposed} must hold exactly one card")
-        if exposed == current:
-            raise PositionError("catch_window: the exposed player is never asked (D-WINDOW)")
-        ints[S_EXPOSED] = exposed
-        ints[S_AFTER_WINDOW] = seat("catch_window.next_player", window.get("next_player"))
-    elif window is not None:
-        raise PositionError("catch_window is only set in phase 'catch'")
+def _uno_called(L: _Loader, value) -> None:
+    called = False if value is MISSING else L.flag("uno_called", value)
+    if called:
+        if L.config.uno_call == "off":
+            raise PositionError("uno_called", "there is no UNO call with uno_call='off'")
+        if L.phase not in (PH_PLAY, PH_DRAWN):
+            raise PositionError("uno_called", f"true only in phase 'play' or 'drawn', not {PHASE_NAMES[L.phase]!r}")
+        if len(L.hands[L.current]) != 2:
+            raise PositionError(
+                "uno_called",
+                f"UNO is called with two cards; player {L.current} holds {len(L.hands[L.current])} (D-UNO)",
+            )
+    L.ints[S_UNO_CALLED] = int(called)
 
-    wd4 = position.get("wild_draw_four")
-    ints[S_WD4_OFFENDER] = -1
-    if phase == PH_CHALLENGE:
-        if not isinstance(wd4, dict):
-            raise PositionError("phase 'challenge' needs wild_draw_four: {'offender': seat, 'exposed': bool}")
-        if top != WILD_DRAW_FOUR:
-            raise PositionError("phase 'challenge' needs a W+4 on top of the discard pile")
-        offender = seat("wild_draw_four.offender", wd4.get("offender"))
-        if offender == current:
-            raise PositionError("wild_draw_four: only the next player may challenge (R-WD4-5)")
-        previous = ints[S_PREV_COLOUR]
-        ints[S_WD4_OFFENDER] = offender
-        ints[S_WD4_GUILTY] = int(previous >= 0 and any(face_colour(f) == previous for f in hand_faces[offender]))
-        ints[S_WD4_OUT] = int(not hand_faces[offender])
-        ints[S_WD4_EXPOSED] = int(bool(wd4.get("exposed", False)))
-    elif wd4 is not None:
-        raise PositionError("wild_draw_four is only set in phase 'challenge'")
 
-    reveal = position.get("challenge_reveal")
-    ints[S_REVEAL_VIEWER] = -1
-    ints[S_REVEAL_OWNER] = -1
-    if reveal is not None:
-        ints[S_REVEAL_VIEWER] = seat("challenge_reveal.viewer", reveal.get("viewer"))
-        ints[S_REVEAL_OWNER] = seat("challenge_reveal.owner", reveal.get("owner"))
-        for f in parse_cards(reveal.get("hand", []), "challenge_reveal.hand"):
-            cards[P[P_C_REVEAL] + f] += 1
+def _drawn_card(L: _Loader, value) -> None:
+    drawn = None if value is MISSING else value
+    L.ints[S_DRAWN] = -1
+    if L.phase != PH_DRAWN:
+        if drawn is not None:
+            raise PositionError("drawn_card", "only set in phase 'drawn'")
+        return
+    if drawn is None:
+        raise PositionError("drawn_card", "phase 'drawn' needs drawn_card")
+    face = parse_cards([drawn], "drawn_card")[0]
+    if face not in L.hands[L.current]:
+        raise PositionError("drawn_card", f"{drawn} is not in the hand of player {L.current}")
+    top = L.discard[-1]
+    if not (face >= WILD or face_colour(face) == L.colour or (top < WILD and face % 13 == top % 13)):
+        raise PositionError("drawn_card", f"{drawn} cannot be played, so there is no decision on it (D-DRAWN)")
+    L.ints[S_DRAWN] = face
 
-    trend = position.get("fashion_trend")
-    ints[S_TREND_VIEWER] = -1
-    ints[S_TREND_COLOUR] = -1
-    for s in range(n):
-        ints[P[P_I_TREND] + s] = -1
-    if trend is not None:
-        if config.deck != "fashion_trend":
-            raise PositionError("fashion_trend needs deck='fashion_trend'")
-        ints[S_TREND_VIEWER] = seat("fashion_trend.player", trend.get("player"))
-        ints[S_TREND_COLOUR] = parse_colour(trend.get("colour"))
-        shown = trend.get("shown", [None] * n)
-        if len(shown) != n:
-            raise PositionError(f"fashion_trend.shown: expected {n} entries")
-        for s, text in enumerate(shown):
-            if text is not None:
-                ints[P[P_I_TREND] + s] = parse_cards([text], "fashion_trend.shown")[0]
-    return state
+
+def _catch_window(L: _Loader, value) -> None:
+    window = None if value is MISSING else value
+    L.ints[S_EXPOSED] = -1
+    L.ints[S_AFTER_WINDOW] = -1
+    if L.phase != PH_CATCH:
+        if window is not None:
+            raise PositionError("catch_window", "only set in phase 'catch'")
+        return
+    if window is None:
+        raise PositionError("catch_window", "phase 'catch' needs catch_window: {'exposed': seat, 'next_player': seat}")
+    window = L.record("catch_window", window, {"exposed": True, "next_player": True})
+    exposed = L.seat("catch_window", window["exposed"], where="catch_window.exposed")
+    if len(L.hands[exposed]) != 1:
+        raise PositionError("catch_window", f"player {exposed} must hold exactly one card", "catch_window.exposed")
+    if exposed == L.current:
+        raise PositionError("catch_window", "the exposed player is never asked (D-WINDOW)")
+    L.ints[S_EXPOSED] = exposed
+    L.ints[S_AFTER_WINDOW] = L.seat("catch_window", window["next_player"], where="catch_window.next_player")
+
+
+def _wild_draw_four(L: _Loader, value) -> None:
+    wd4 = None if value is MISSING else value
+    L.ints[S_WD4_OFFENDER] = -1
+    if L.phase != PH_CHALLENGE:
+        if wd4 is not None:
+            raise PositionError("wild_draw_four", "only set in phase 'challenge'")
+        return
+    if wd4 is None:
+        raise PositionError(
+            "wild_draw_four", "phase 'challenge' needs wild_draw_four: {'offender': seat, 'exposed': bool}"
+        )
+    wd4 = L.record("wild_draw_four", wd4, {"offender": True, "exposed": False})
+    if L.discard[-1] != WILD_DRAW_FOUR:
+        raise PositionError("wild_draw_four", "phase 'challenge' needs a W+4 on top of the discard pile")
+    offender = L.seat("wild_draw_four", wd4["offender"], where="wild_draw_four.offender")
+    if offender == L.current:
+        raise PositionError("wild_draw_four", "only the next player may challenge (R-WD4-5)")
+    previous = L.ints[S_PREV_COLOUR]
+    L.ints[S_WD4_OFFENDER] = offender
+    L.ints[S_WD4_GUILTY] = int(previous >= 0 and any(face_colour(f) == previous for f in L.hands[offender]))
+    L.ints[S_WD4_OUT] = int(not L.hands[offender])
+    L.ints[S_WD4_EXPOSED] = int(L.flag("wild_draw_four", wd4.get("exposed", False), "wild_draw_four.exposed"))
+
+
+def _challenge_reveal(L: _Loader, value) -> None:
+    reveal = None if value is MISSING else value
+    L.ints[S_REVEAL_VIEWER] = -1
+    L.ints[S_REVEAL_OWNER] = -1
+    if reveal is None:
+        return
+    reveal = L.record("challenge_reveal", reveal, {"viewer": True, "owner": True, "hand": False})
+    viewer = L.seat("challenge_reveal", reveal["viewer"], where="challenge_reveal.viewer")
+    owner = L.seat("challenge_reveal", reveal["owner"], where="challenge_reveal.owner")
+    if viewer == owner:
+        raise PositionError("challenge_reveal", f"a player is never shown its own hand (viewer = owner = {viewer})")
+    faces = parse_cards(reveal.get("hand", []), "challenge_reveal", "challenge_reveal.hand")
+    counts = L.hand_face_counts(faces)
+    expected = deck_counts(L.config.deck).astype(np.int64)
+    if len(counts) > len(expected) or (counts[: len(expected)] > expected).any():
+        too_many = [
+            f"{card_to_str(f)} ({counts[f]} > {expected[f] if f < len(expected) else 0})"
+            for f in np.flatnonzero(counts[: len(expected)] > expected[: len(counts)])
+        ] or ["cards not in the deck"]
+        raise PositionError(
+            "challenge_reveal",
+            f"more copies than the {L.config.deck} deck has: {', '.join(too_many)}",
+            "challenge_reveal.hand",
+        )
+    L.ints[S_REVEAL_VIEWER] = viewer
+    L.ints[S_REVEAL_OWNER] = owner
+    for f in faces:
+        L.cards[L.P[P_C_REVEAL] + f] += 1
+
+
+def _fashion_trend(L: _Loader, value) -> None:
+    trend = None if value is MISSING else value
+    L.ints[S_TREND_VIEWER] = -1
+    L.ints[S_TREND_COLOUR] = -1
+    for s in range(L.n):
+        L.ints[L.P[P_I_TREND] + s] = -1
+    if trend is None:
+        return
+    if L.config.deck != "fashion_trend":
+        raise PositionError("fashion_trend", "needs deck='fashion_trend'")
+    trend = L.record("fashion_trend", trend, {"player": True, "colour": True, "shown": False})
+    L.ints[S_TREND_VIEWER] = L.seat("fashion_trend", trend["player"], where="fashion_trend.player")
+    L.ints[S_TREND_COLOUR] = L.colour_of("fashion_trend", trend["colour"], "fashion_trend.colour")
+    shown = trend.get("shown", [None] * L.n)
+    if not isinstance(shown, (list, tuple)) or len(shown) != L.n:
+        raise PositionError(
+            "fashion_trend", f"expected {L.n} entries (card or null), got {shown!r}", "fashion_trend.shown"
+        )
+    for s, text in enumerate(shown):
+        if text is not None:
+            L.ints[L.P[P_I_TREND] + s] = parse_cards([text], "fashion_trend", f"fashion_trend.shown[{s}]")[0]
+
+
+@dataclass(frozen=True)
+class Key:
+    """One position key: its name, its default in words, what it means, and its parser."""
+
+    name: str
+    default: str
+    doc: str
+    parse: Callable[[_Loader, object], None]
+
+
+KEYS: tuple[Key, ...] = (
+    Key("num_players", "the configuration's", "must match the configuration", _num_players),
+    Key("deck", "the configuration's", '`"classic"` or `"fashion_trend"`, must match the configuration', _deck),
+    Key("hands", "required", "one list of card texts per seat", _hands),
+    Key("discard_pile", "required", "card texts, **top last** (at least the top card)", _discard_pile),
+    Key(
+        "draw_pile",
+        '`["..."]`',
+        'card texts, **top first**; a final `"..."` puts the rest of the deck below, seeded',
+        _draw_pile,
+    ),
+    Key("rng", "from the seed", 'engine generator state as a hex string (`"0x..."`, as dumped)', _rng),
+    Key("phase", '`"play"`', "`play`, `drawn`, `color`, `challenge`, `catch` or `over`", _phase),
+    Key(
+        "colour",
+        "the top card's colour",
+        "current colour `R`/`Y`/`G`/`B`; `null` only in phase `color` (a starting Wild)",
+        _colour,
+    ),
+    Key(
+        "previous_colour", "`null`", "colour before the top card was played (judges a Wild Draw Four)", _previous_colour
+    ),
+    Key("direction", "`1`", "`1` (clockwise) or `-1`", _direction),
+    Key("dealer", "`0`", "seat of the dealer", _dealer),
+    Key("alive", "all `true`", "per seat, `true`/`false`: still in the game (Challenge UNO)", _alive),
+    Key(
+        "drew_on",
+        "none",
+        "per seat, the colours in force when it drew instead of playing since it last played (public)",
+        _drew_on,
+    ),
+    Key("scores", "zeros", "per seat, integer scores", _scores),
+    Key("outcome", "0 (-1 where eliminated)", "per seat, `1` won, `-1` lost, `0` undecided", _outcome),
+    Key("round", "`0`", "rounds played (a non-negative integer)", _counter(S_ROUND, "round")),
+    Key("step", "`0`", "decisions taken (a non-negative integer)", _counter(S_STEP, "step")),
+    Key("terminated", "`false`", "the game ended (phase `over` only)", _game_end(S_TERMINATED, "terminated")),
+    Key("truncated", "`false`", "the game hit `max_steps` (phase `over` only)", _game_end(S_TRUNCATED, "truncated")),
+    Key("forfeit", "`null`", "seat that lost by an illegal action", _seat_or_null(S_FORFEIT, "forfeit")),
+    Key("last_winner", "`null`", "seat that won the last round", _seat_or_null(S_LAST_WINNER, "last_winner")),
+    Key(
+        "current_player",
+        "required (`null` in phase `over`)",
+        "seat whose decision it is; it must be in the game",
+        _current_player,
+    ),
+    Key(
+        "uno_called",
+        "`false`",
+        "the acting player called UNO this turn (two cards in hand, phase `play` or `drawn`)",
+        _uno_called,
+    ),
+    Key("drawn_card", "`null`", "the playable card drawn this turn (phase `drawn` only, required there)", _drawn_card),
+    Key(
+        "catch_window",
+        "`null`",
+        '`{"exposed": seat, "next_player": seat}` (phase `catch` only; `current_player` is asked)',
+        _catch_window,
+    ),
+    Key(
+        "wild_draw_four",
+        "`null`",
+        '`{"offender": seat, "exposed": bool}` (phase `challenge` only; a W+4 on top)',
+        _wild_draw_four,
+    ),
+    Key(
+        "challenge_reveal",
+        "`null`",
+        '`{"viewer": seat, "owner": seat, "hand": [cards]}`: a hand shown to its challenger',
+        _challenge_reveal,
+    ),
+    Key(
+        "fashion_trend",
+        "`null`",
+        '`{"player": seat, "colour": c, "shown": [card or null per seat]}` (Fashion Trend deck)',
+        _fashion_trend,
+    ),
+)
+"""The position keys in the order they are parsed (a key's parser may rely on those before it)."""
+
+KEY_NAMES = tuple(key.name for key in KEYS)
+
+
+def position_table() -> str:
+    """Markdown table of the position keys (generated into the docs by :mod:`uno_env.docs`)."""
+    rows = ["| key | default | meaning |", "|---|---|---|"]
+    for key in KEYS:
+        rows.append(f"| `{key.name}` | {key.default} | {key.doc} |")
+    return "\n".join(rows)
+
+
+def load_position(game, position: dict, seed: int | None = None):
+    """A one-game State from a position dict; :class:`PositionError` (a ValueError)
+    names the key of the first problem found. Each key of :data:`KEYS` is parsed in
+    turn, its default applied where it is left out."""
+    if not isinstance(position, dict):
+        raise PositionError("", f"a position must be a dict, got {type(position).__name__}")
+    unknown = sorted(str(k) for k in set(position) - set(KEY_NAMES))
+    if unknown:
+        raise PositionError("", f"unknown position key(s): {', '.join(unknown)}; known: {', '.join(KEY_NAMES)}")
+    loader = _Loader(game, position, seed)
+    for key in KEYS:
+        key.parse(loader, position.get(key.name, MISSING))
+    return loader.state

@@ -4,7 +4,8 @@
 >>> env = UnoVectorEnv(1024, num_players=2)
 >>> step = env.reset(seed=0)
 >>> step = env.step(env.sample_actions())  # any (N,) array of action ids
->>> step.seat, step.obs, step.mask, step.rewards, step.terminated, step.truncated
+>>> step.seat.shape, step.obs.shape, step.mask.shape, step.rewards.shape, step.terminated.shape
+((1024,), (1024, 311), (1024, 70), (1024, 2), (1024,))
 
 Per game a step returns the seat that must act next, its observation and its
 legal-action mask, the rewards of *all* seats, and the terminated / truncated
@@ -33,8 +34,9 @@ too (:func:`policy_seed_to_rng`). The learner adapters (:mod:`.gym_adapter`,
 
 **Serial or parallel.** Below :data:`PARALLEL_THRESHOLD` games a call runs on
 one core (a parallel loop costs more than it saves on small batches), from it on
-both cores with ``prange``; each game only reads and writes its own rows and
-generators, so both paths give identical results.
+every numba thread with ``prange`` (``numba.get_num_threads()``: all cores unless
+set); each game only reads and writes its own rows and generators, so both paths
+give identical results.
 
 The returned arrays are the env's own buffers, overwritten by the next call:
 copy what must be kept.
@@ -53,7 +55,7 @@ from .. import policies as PO
 from ..engine import kernels as K
 from ..engine.config import RuleConfig
 from ..engine.events import EVENT_WIDTH
-from ..engine.game import Game, IllegalActionError, State
+from ..engine.game import Game, IllegalActionError, State, action_ids
 from ..engine.layout import S_CURRENT
 from ..engine.seeding import fresh_seed, policy_seed_to_rng, policy_seeds, seed_to_rng, seeds_to_rng
 from .fused import (
@@ -128,34 +130,13 @@ def seat_policies_for(num_players: int, seats) -> np.ndarray:
 def learner_seats(num_players: int, learner_seat: int, opponents) -> list:
     """The ``seats`` of a one-learner env: None at ``learner_seat``, compiled policies elsewhere.
 
-    ``opponents``: one policy (name or id) for every other seat, a sequence with one
-    policy per other seat in seat order, or a dict seat -> policy (others: random)."""
-    if (
-        isinstance(learner_seat, (bool, np.bool_))
-        or not isinstance(learner_seat, (int, np.integer))
-        or not 0 <= learner_seat < num_players
-    ):
-        raise ValueError(f"learner_seat must be a seat 0..{num_players - 1}, got {learner_seat!r}")
-    others = [s for s in range(num_players) if s != learner_seat]
-    if isinstance(opponents, dict):
-        for seat in opponents:
-            if seat not in others:
-                raise ValueError(f"opponents: {seat!r} is not a seat other than the learner's ({others})")
-        chosen = [opponents.get(s, "random") for s in others]
-    elif isinstance(opponents, (str, int, np.integer)):
-        chosen = [opponents] * len(others)
-    elif isinstance(opponents, Sequence):
-        if len(opponents) != len(others):
-            raise ValueError(f"opponents: expected one policy per other seat ({len(others)}), got {len(opponents)}")
-        chosen = list(opponents)
-    else:
-        raise ValueError(f"opponents must be a policy name, a sequence or a dict, got {opponents!r}")
-    seats: list = [None] * num_players
-    for seat, policy in zip(others, chosen):
-        if policy in _EXTERNAL_NAMES:
-            raise ValueError(f"opponents: seat {seat} must be played by a compiled policy, got {policy!r}")
-        seats[seat] = policy_id(policy)
-    return seats
+    ``opponents``: one policy for every other seat, a sequence with one policy per other
+    seat in seat order, or a dict seat -> policy (others: random); a policy is a compiled
+    policy's name or id, or an object with a ``policy_id`` (a ``CompiledPolicy``, an agent
+    of ``agents.make_agent``). The one parser of :mod:`uno_env.learner`."""
+    from ..learner import compiled_opponent_seats
+
+    return compiled_opponent_seats(num_players, learner_seat, opponents)
 
 
 class VectorStep(NamedTuple):
@@ -184,7 +165,7 @@ class UnoVectorEnv:
     (:class:`~uno_env.engine.RuleConfig`, every setting accepted). ``seats``: who
     plays each seat (see :func:`seat_policies_for`; default: the caller plays every
     seat). ``seed``: reset at once with this seed (else call :meth:`reset`).
-    ``parallel``: ``"auto"`` (both cores from ``PARALLEL_THRESHOLD`` games on),
+    ``parallel``: ``"auto"`` (every numba thread from ``PARALLEL_THRESHOLD`` games on),
     True or False. ``final_observation``: keep the final observations of finished
     episodes (N x E observation buffers); False saves that memory.
     """
@@ -365,18 +346,17 @@ class UnoVectorEnv:
     def step(self, actions) -> VectorStep:
         """Apply ``actions[i]`` (an action id) for the seat that must act in game i.
 
-        An action the engine refuses (out of range, not available, a card not held,
+        ``actions``: an integer array of shape ``(N,)`` (or a sequence of N ints). Anything
+        else (floats, bools, another shape) and any id outside ``0..num_actions - 1``
+        raises :class:`~uno_env.engine.IllegalActionError` before any game changes.
+        An action the engine refuses (not available, a card not held,
         a wrong card with ``illegal_action="raise"``) raises
         :class:`~uno_env.engine.IllegalActionError` after the call: the refused
         games are unchanged, the others have advanced and their results are in the
         buffers (``env.rewards``, ...) and in the error's ``result``."""
         if not self._ready:
             raise RuntimeError("call reset() before step()")
-        actions = np.asarray(actions)
-        if actions.shape != (self.num_envs,):
-            raise ValueError(f"actions must have shape ({self.num_envs},), got {actions.shape}")
-        if actions.dtype.kind not in "iu":
-            raise ValueError(f"actions must be integer action ids, got dtype {actions.dtype}")
+        actions = action_ids(actions, self.num_envs, self.num_actions)
         if actions.dtype != np.int64 or not actions.flags.c_contiguous:
             self._actions[:] = actions
             actions = self._actions
@@ -502,6 +482,28 @@ class UnoVectorEnv:
         if len(bad):
             raise RuntimeError(f"game {bad[0]}: a compiled policy chose an action the engine refused")
         return {"totals": totals, "wins": wins, "decisions": decisions, "episodes": episodes}
+
+    def game_state(self, index: int) -> State:
+        """A copy of game ``index`` as a one-game engine :class:`State` (for positions, rendering)."""
+        if not 0 <= index < self.num_envs:
+            raise ValueError(f"index must be a game 0..{self.num_envs - 1}, got {index!r}")
+        return State(
+            self.cards[index : index + 1].copy(),
+            self.ints[index : index + 1].copy(),
+            self.rng[index : index + 1].copy(),
+            np.zeros((1, 0, EVENT_WIDTH), dtype=np.int32),
+            np.zeros(1, dtype=np.int32),
+        )
+
+    def render_games(self, mode: str, viewer: int | None = None) -> list:
+        """Each game drawn from ``viewer``'s seat (None: every hand): ``"ansi"`` text or
+        ``"rgb_array"`` images (:mod:`uno_env.render`)."""
+        from ..render import render_image, render_text
+
+        if mode not in ("ansi", "rgb_array"):
+            raise ValueError(f"mode must be 'ansi' or 'rgb_array', got {mode!r}")
+        draw = render_text if mode == "ansi" else render_image
+        return [draw(self.game, self.game_state(i), viewer) for i in range(self.num_envs)]
 
     def current_player(self) -> np.ndarray:
         """Per game, the seat whose decision it is (-1 where a game is over)."""

@@ -59,7 +59,7 @@ def borrow(typingctx, array):
     Numba increfs and decrefs every array argument on entry to and exit from each
     compiled function it calls: atomic operations on one shared counter per array,
     which cost more than the rules themselves once every helper of the engine does
-    it for every game, and which both cores fight over in a parallel loop. The
+    it for every game, and which every thread fights over in a parallel loop. The
     entry points below pass borrowed views instead, valid while the call lasts
     (the caller holds the arrays); nothing borrowed is stored or returned."""
 

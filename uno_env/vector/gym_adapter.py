@@ -13,7 +13,11 @@ returned observation is the first of the next episode; ``infos["final_obs"]``
 (an object array, None elsewhere, with ``infos["_final_obs"]`` as its mask) holds
 the learner's final observation and ``infos["final_info"]`` its ``outcome`` (+1 won,
 -1 lost, 0 truncated) and ``episode_steps`` (decisions of all seats).
-``infos["action_mask"]`` (and :meth:`action_masks`) give the learner's legal actions.
+``infos["action_mask"]`` (and :meth:`action_masks`) give the learner's legal actions,
+``infos["learner_seat"]`` its seat; the info layout, the ``illegal_action="lose"``
+default and the ``opponents`` spec are those of :class:`~uno_env.UnoGymEnv`
+(:mod:`uno_env.learner`), with compiled opponents only.
+``render_mode="ansi"`` or ``"rgb_array"``: :meth:`render` returns one frame per game.
 """
 
 from __future__ import annotations
@@ -26,7 +30,10 @@ from gymnasium.vector.utils import batch_space
 
 from ..engine.config import RuleConfig
 from ..engine.game import Game
+from ..learner import ILLEGAL_ACTION
 from .core import UnoVectorEnv, learner_seats
+
+RENDER_MODES = ("ansi", "rgb_array")
 
 
 def learner_spaces(game) -> tuple[spaces.Box, spaces.Discrete]:
@@ -39,13 +46,16 @@ class UnoGymVectorEnv(gymnasium.vector.VectorEnv):
     """N games, one learner seat, compiled opponents (see the module doc).
 
     ``learner_seat``: the seat the learner plays. ``opponents``: the compiled policy of
-    the other seats (a name of :data:`uno_env.policies.POLICY_IDS` for all, one per other
-    seat in seat order, or a dict seat -> name). ``seed``: default seed of the first
-    reset. ``parallel``: see :class:`UnoVectorEnv`. ``copy``: return copies of the
-    observations (else the env's buffers, overwritten by the next call).
+    the other seats (a name of :data:`uno_env.policies.POLICY_IDS`, a ``CompiledPolicy``
+    or an agent with a ``policy_id``, for all, one per other seat in seat order, or a
+    dict seat -> policy; see :mod:`uno_env.learner`). ``illegal_action``: default
+    ``"lose"``, as :class:`~uno_env.UnoGymEnv`. ``seed``: default seed of the first
+    reset. ``render_mode``: None, ``"ansi"`` or ``"rgb_array"``. ``parallel``: see
+    :class:`UnoVectorEnv`. ``copy``: return copies of the observations (else the env's
+    buffers, overwritten by the next call).
     ``config`` / ``**settings``: the rules."""
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": list(RENDER_MODES)}
 
     def __init__(
         self,
@@ -57,9 +67,14 @@ class UnoGymVectorEnv(gymnasium.vector.VectorEnv):
         seed: int | None = None,
         parallel: bool | str = "auto",
         copy: bool = True,
+        illegal_action: str = ILLEGAL_ACTION,
+        render_mode: str | None = None,
         **settings,
     ):
-        config = Game(config, **settings).config
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        config = Game(config, illegal_action=illegal_action, **settings).config
         seats = learner_seats(config.num_players, learner_seat, opponents)
         self.env = UnoVectorEnv(num_envs, config, seats=seats, parallel=parallel)
         self.learner_seat = int(learner_seat)
@@ -84,7 +99,7 @@ class UnoGymVectorEnv(gymnasium.vector.VectorEnv):
         if options and "reset_mask" in options:
             which = np.asarray(options["reset_mask"])
         step = self.env.reset(seed=seed, which=which)
-        return self._obs(step.obs), {"action_mask": self.action_masks()}
+        return self._obs(step.obs), self._infos()
 
     def step(self, actions):
         step = self.env.step(actions)
@@ -92,7 +107,7 @@ class UnoGymVectorEnv(gymnasium.vector.VectorEnv):
         rewards = step.rewards[:, seat].copy()
         terminated = step.terminated.copy()
         truncated = step.truncated.copy()
-        infos = {"action_mask": self.action_masks()}
+        infos = self._infos()
         done = terminated | truncated
         if done.any():
             final_obs = np.full(self.num_envs, None, dtype=object)
@@ -105,6 +120,8 @@ class UnoGymVectorEnv(gymnasium.vector.VectorEnv):
                 "_outcome": done,
                 "episode_steps": step.info["final_steps"].astype(np.int64) * done,
                 "_episode_steps": done,
+                "learner_seat": np.full(self.num_envs, seat, dtype=np.int64),
+                "_learner_seat": done,
             }
             infos["_final_info"] = done
         return self._obs(step.obs), rewards, terminated, truncated, infos
@@ -113,8 +130,20 @@ class UnoGymVectorEnv(gymnasium.vector.VectorEnv):
         """(N, num_actions) bool: the learner's legal actions in each game."""
         return self.env.mask.astype(bool)
 
+    def render(self) -> tuple | None:
+        """One frame per game from the learner's seat (``render_mode`` ``"ansi"``: text,
+        ``"rgb_array"``: images); None without a render mode."""
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        return tuple(self.env.render_games(self.render_mode, self.learner_seat))
+
+    def _infos(self) -> dict:
+        return {"action_mask": self.action_masks(), "learner_seat": np.full(self.num_envs, self.learner_seat)}
+
     def _obs(self, obs: np.ndarray) -> np.ndarray:
         return obs.copy() if self.copy else obs
 
     def close_extras(self, **kwargs) -> None:
-        self.env.close()
+        if hasattr(self, "env"):  # not when __init__ refused its arguments
+            self.env.close()
