@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from agents import CompiledAgent, ISMCTSAgent, agent_names, make_agent, parse_agent_spec
-from agents.ismcts import determinize, determinized_position, forced_action
+from agents.ismcts import determinized_position, forced_action
+from uno_env.engine.readers import determinize
 from uno_env import policies as PO
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.cards import deck_counts, parse_card
