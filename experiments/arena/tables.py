@@ -122,50 +122,43 @@ class TablePlayer:
     def play(self, job: int, lineup: tuple[int, ...]) -> dict:
         from agents import hash_seed
         from uno_env import policies as PO
-        from uno_env.engine import kernels as K
+        from uno_env.engine import IllegalActionError
         from uno_env.engine.game import seed_to_rng
-        from uno_env.engine.layout import P_A_LEN, P_O_LEN, PH_OVER, S_CURRENT, S_PHASE
 
         game = self.game
         P = game.params
         n = game.num_players
         game_seed, policy_seed = job_seeds(self.seed, job)
         state = game.new_state(1, events=False)
-        state.rng[0] = seed_to_rng(game_seed)
-        K.reset_batch(state.cards, state.ints, state.rng, P, np.full(1, n - 1, np.int64), state.ev, state.evn)
+        game.reset(state, seed=game_seed, dealer=n - 1)
         prng = np.array([seed_to_rng(policy_seed)], dtype=np.uint64)
+        agent_seconds = np.zeros(n)
+
+        def compiled(policy_id: int):
+            return lambda obs, mask: PO.policy_act(policy_id, obs, mask, P, prng, 0)
+
+        def timed(agent, seat: int):
+            def act(obs, mask):
+                t = time.perf_counter()
+                action = agent(obs, mask)
+                agent_seconds[seat] += time.perf_counter() - t
+                return action
+
+            return act
+
         players = []
         for seat, e in enumerate(lineup):
             if self.entrants[e].policy_id is not None:
-                players.append(None)
+                players.append(compiled(self.entrants[e].policy_id))
             else:
                 agent = self.agent(e, seat)
                 agent.reset(hash_seed(self.seed, job, 2 + seat))
-                players.append(agent)
-        obs = np.zeros(P[P_O_LEN], dtype=np.float32)
-        mask = np.zeros(P[P_A_LEN], dtype=np.int8)
-        rewards = np.zeros((1, n), dtype=np.float32)
-        agent_seconds = np.zeros(n)
+                players.append(timed(agent, seat))
         start = time.perf_counter()
-        while state.ints[0, S_PHASE] != PH_OVER:
-            seat = int(state.ints[0, S_CURRENT])
-            K.observe(state.cards, state.ints, P, 0, seat, obs)
-            K.legal_mask(state.cards, state.ints, P, 0, mask)
-            entrant = self.entrants[lineup[seat]]
-            if players[seat] is None:
-                action = int(PO.policy_act(entrant.policy_id, obs, mask, P, prng, 0))
-            else:
-                t = time.perf_counter()
-                action = int(players[seat](obs, mask))
-                agent_seconds[seat] += time.perf_counter() - t
-            status = K.step_game(state.cards, state.ints, state.rng, P, 0, action, rewards, state.ev, state.evn)
-            if status < 0:
-                legal = ", ".join(game.action_to_string(int(a)) for a in np.flatnonzero(mask))
-                text = game.action_to_string(action) if 0 <= action < game.num_actions else str(action)
-                raise RuntimeError(
-                    f"agent {entrant.label!r} at seat {seat} chose {text!r}, which the engine refused "
-                    f"(status {status}); legal were: {legal}"
-                )
+        try:
+            game.play(state, players)
+        except IllegalActionError as err:
+            raise RuntimeError(f"agent {self.entrants[lineup[err.seat]].label!r} at seat {err.seat}: {err}") from None
         rec = empty_records(1, n)
         read_results(game, state, 0, rec, 0)
         rec["seconds"][0] = time.perf_counter() - start
