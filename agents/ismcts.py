@@ -44,267 +44,28 @@ from uno_env.engine import Game, RuleConfig
 from uno_env.engine import kernels as K
 from uno_env.engine.game import seed_to_rng
 from uno_env.engine.layout import (
-    O_ACTING,
-    O_AFTER_WINDOW,
-    O_ALIVE,
-    O_COLOUR,
-    O_DEALER,
-    O_DISCARD,
-    O_DRAW_SIZE,
-    O_DRAWN,
-    O_DREW_ON,
-    O_EXPOSED,
-    O_HAND,
-    O_HAND_SIZES,
-    O_PREV_COLOUR,
-    O_REVEAL,
-    O_REVEAL_SEAT,
-    O_SCORES,
-    O_TOP,
-    O_TREND_COLOUR,
-    O_TREND_SHOWN,
-    O_UNO_CALLED,
     P_A_CATCH,
     P_A_LEN,
     P_A_PASS,
     P_A_UNO,
-    P_C_DCOUNT,
-    P_C_DISCARD,
-    P_C_DRAW,
-    P_C_HANDS,
     P_C_LEN,
-    P_C_REVEAL,
-    P_F,
     P_I_ALIVE,
-    P_I_DREW_ON,
-    P_I_HAND_SIZE,
     P_I_LEN,
-    P_I_OUTCOME,
-    P_I_SCORE,
-    P_I_TREND,
     P_N,
     P_O_LEN,
     P_PARTNERS,
     PH_CATCH,
-    PH_CHALLENGE,
-    PH_DRAWN,
     PH_OVER,
-    S_AFTER_WINDOW,
-    S_COLOUR,
-    S_CURRENT,
-    S_DEALER,
-    S_DIRECTION,
-    S_DISCARD_COUNT,
-    S_DRAW_COUNT,
-    S_DRAWN,
-    S_EXPOSED,
-    S_FORFEIT,
     S_LAST_WINNER,
-    S_N_ALIVE,
     S_PHASE,
-    S_PREV_COLOUR,
-    S_REVEAL_OWNER,
-    S_REVEAL_VIEWER,
     S_ROUND,
-    S_TREND_COLOUR,
-    S_TREND_VIEWER,
     S_TRUNCATED,
-    S_UNO_CALLED,
-    S_WD4_EXPOSED,
-    S_WD4_GUILTY,
-    S_WD4_OFFENDER,
-    S_WD4_OUT,
 )
+from uno_env.engine.readers import determinize, fresh_rng, is_partner, obs_exposed_seat, obs_phase
 
 from .base import Agent
 
-_NONZERO = np.uint64(0x2545F4914F6CDD1D)
 SEARCH_ROUND = 32  # determinizations between two racing checks
-
-
-@njit(cache=True)
-def _one_hot(obs, start, size):
-    for k in range(size):
-        if obs[start + k] > 0.5:
-            return k
-    return -1
-
-
-@njit(cache=True)
-def _fresh_rng(prng, pb):
-    """A nonzero generator state drawn from a policy generator."""
-    x = np.uint64(K.rng_below(prng, pb, 1 << 30)) << np.uint64(32)
-    x |= np.uint64(K.rng_below(prng, pb, 1 << 30))
-    if x == 0:
-        x = _NONZERO
-    return x
-
-
-@njit(cache=True)
-def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
-    """Write into game ``b`` a full state consistent with observation ``obs``, the
-    observer at seat 0 (seats are the observation's relative seats). Returns False
-    when the observation cannot be completed (the card counts do not add up)."""
-    n = P[P_N]
-    F = P[P_F]
-    for i in range(P[P_C_LEN]):
-        cards[b, i] = 0
-    for i in range(P[P_I_LEN]):
-        ints[b, i] = 0
-    phase = PO.obs_phase(obs, P)
-    direction = PO.obs_direction(obs, P)
-    ints[b, S_PHASE] = phase
-    ints[b, S_CURRENT] = _one_hot(obs, P[O_ACTING], n)
-    ints[b, S_DIRECTION] = direction
-    ints[b, S_DEALER] = max(_one_hot(obs, P[O_DEALER], n), 0)
-    ints[b, S_COLOUR] = PO.obs_colour(obs, P, O_COLOUR)
-    ints[b, S_PREV_COLOUR] = PO.obs_colour(obs, P, O_PREV_COLOUR)
-    ints[b, S_DRAWN] = _one_hot(obs, P[O_DRAWN], F) if phase == PH_DRAWN else -1
-    ints[b, S_UNO_CALLED] = 1 if obs[P[O_UNO_CALLED]] > 0.5 else 0
-    ints[b, S_EXPOSED] = -1
-    ints[b, S_AFTER_WINDOW] = -1
-    if phase == PH_CATCH:
-        ints[b, S_EXPOSED] = _one_hot(obs, P[O_EXPOSED], n)
-        ints[b, S_AFTER_WINDOW] = _one_hot(obs, P[O_AFTER_WINDOW], n)
-    ints[b, S_WD4_OFFENDER] = -1
-    ints[b, S_REVEAL_VIEWER] = -1
-    ints[b, S_REVEAL_OWNER] = -1
-    ints[b, S_TREND_VIEWER] = -1
-    ints[b, S_TREND_COLOUR] = -1
-    ints[b, S_LAST_WINNER] = -1
-    ints[b, S_FORFEIT] = -1
-    alive_count = 0
-    for s in range(n):
-        alive = obs[P[O_ALIVE] + s] > 0.5
-        ints[b, P[P_I_ALIVE] + s] = 1 if alive else 0
-        alive_count += 1 if alive else 0
-        ints[b, P[P_I_OUTCOME] + s] = 0 if alive else -1
-        ints[b, P[P_I_HAND_SIZE] + s] = np.int32(obs[P[O_HAND_SIZES] + s])
-        ints[b, P[P_I_SCORE] + s] = np.int32(obs[P[O_SCORES] + s])
-        ints[b, P[P_I_TREND] + s] = -1
-        drew_on = 0
-        for c in range(4):
-            if obs[P[O_DREW_ON] + 4 * s + c] > 0.5:
-                drew_on |= 1 << c
-        ints[b, P[P_I_DREW_ON] + s] = drew_on
-    ints[b, S_N_ALIVE] = alive_count
-
-    # the discard pile: its counts are known, its order only matters for the top card
-    top = _one_hot(obs, P[O_TOP], F)
-    k = 0
-    for f in range(F):
-        copies = np.int64(obs[P[O_DISCARD] + f])
-        cards[b, P[P_C_DCOUNT] + f] = copies
-        if f == top:
-            copies -= 1
-        for _ in range(copies):
-            cards[b, P[P_C_DISCARD] + k] = f
-            k += 1
-    if top >= 0:
-        cards[b, P[P_C_DISCARD] + k] = top
-        k += 1
-    ints[b, S_DISCARD_COUNT] = k
-
-    # what the observer cannot see
-    unseen = np.zeros(F, dtype=np.int64)
-    total = 0
-    for f in range(F):
-        held = np.int64(obs[P[O_HAND] + f])
-        cards[b, P[P_C_HANDS] + f] = held
-        u = PO.face_copies(f) - held - np.int64(obs[P[O_DISCARD] + f])
-        if u < 0:
-            return False
-        unseen[f] = u
-        total += u
-    need = np.zeros(n, dtype=np.int64)
-    slots = 0
-    for s in range(1, n):
-        need[s] = np.int64(obs[P[O_HAND_SIZES] + s])
-        slots += need[s]
-    draw_count = np.int64(obs[P[O_DRAW_SIZE]])
-    if total != slots + draw_count:
-        return False
-    ints[b, S_DRAW_COUNT] = draw_count
-
-    # soft information: cards shown to the observer go back to their owner while unseen copies remain
-    owner = _one_hot(obs, P[O_REVEAL_SEAT], n)
-    if owner >= 0:
-        ints[b, S_REVEAL_VIEWER] = 0
-        ints[b, S_REVEAL_OWNER] = owner
-        revealed = 0
-        for f in range(F):
-            shown = np.int64(obs[P[O_REVEAL] + f])
-            cards[b, P[P_C_REVEAL] + f] = shown
-            revealed += shown
-        # the reveal lasts the round and goes stale as the owner plays: a revealed card
-        # is taken as still held with chance (cards held now) / (cards shown), at most 1
-        keep = min(1.0, need[owner] / max(revealed, 1)) if owner > 0 else 0.0
-        for f in range(F):
-            for _ in range(np.int64(obs[P[O_REVEAL] + f])):
-                if unseen[f] > 0 and need[owner] > 0 and K.rng_below(prng, pb, 1 << 20) < keep * (1 << 20):
-                    cards[b, P[P_C_HANDS] + owner * F + f] += 1
-                    unseen[f] -= 1
-                    need[owner] -= 1
-    if P[O_TREND_COLOUR] >= 0:
-        trend = _one_hot(obs, P[O_TREND_COLOUR], 4)
-        if trend >= 0:
-            ints[b, S_TREND_VIEWER] = 0
-            ints[b, S_TREND_COLOUR] = trend
-            for s in range(n):
-                rank = _one_hot(obs, P[O_TREND_SHOWN] + s * 13, 13)
-                if rank >= 0:
-                    f = trend * 13 + rank
-                    ints[b, P[P_I_TREND] + s] = f
-                    # shown cards stay in hand but may have been played since: kept half the time
-                    if s > 0 and unseen[f] > 0 and need[s] > 0 and K.rng_below(prng, pb, 2) == 0:
-                        cards[b, P[P_C_HANDS] + s * F + f] += 1
-                        unseen[f] -= 1
-                        need[s] -= 1
-
-    pool = np.empty(total, dtype=np.int64)
-    m = 0
-    for f in range(F):
-        for _ in range(unseen[f]):
-            pool[m] = f
-            m += 1
-    offender = -1
-    if phase == PH_CHALLENGE:
-        offender = PO.obs_next_seat(obs, P, 0, -direction)
-    previous = ints[b, S_PREV_COLOUR]
-    base_hands = cards[b, P[P_C_HANDS] : P[P_C_HANDS] + n * F].copy()
-    for attempt in range(max_tries):
-        for i in range(m - 1, 0, -1):
-            j = K.rng_below(prng, pb, i + 1)
-            tmp = pool[i]
-            pool[i] = pool[j]
-            pool[j] = tmp
-        for i in range(n * F):
-            cards[b, P[P_C_HANDS] + i] = base_hands[i]
-        i = 0
-        for s in range(1, n):
-            for _ in range(need[s]):
-                cards[b, P[P_C_HANDS] + s * F + pool[i]] += 1
-                i += 1
-        if offender < 0 or previous < 0:
-            break
-        guilty = False
-        for r in range(13):
-            if cards[b, P[P_C_HANDS] + offender * F + previous * 13 + r] > 0:
-                guilty = True
-        if not guilty or attempt == max_tries - 1:
-            break
-        if K.rng_below(prng, pb, 1 << 20) < bluff_prior * (1 << 20):
-            break
-    dealt = m - draw_count  # the rest of the shuffled pool is the draw pile
-    for d in range(draw_count):
-        cards[b, P[P_C_DRAW] + d] = pool[dealt + d]
-    if offender >= 0:
-        ints[b, S_WD4_OFFENDER] = offender
-        ints[b, S_WD4_GUILTY] = 1 if K.holds_colour(cards, P, b, offender, previous) else 0
-        ints[b, S_WD4_OUT] = 1 if ints[b, P[P_I_HAND_SIZE] + offender] == 0 else 0
-        ints[b, S_WD4_EXPOSED] = 1 if obs[P[O_EXPOSED] + offender] > 0.5 else 0
-    rng[b] = _fresh_rng(prng, pb)
-    return True
 
 
 @njit(cache=True)
@@ -392,8 +153,8 @@ def search(
     for trial in range(determinizations):
         if not determinize(obs, P, prng, 0, cards, ints, rng, 0, bluff_prior, 20):
             continue
-        base_rng = _fresh_rng(prng, 0)
-        base_prng = _fresh_rng(prng, 0)
+        base_rng = fresh_rng(prng, 0)
+        base_prng = fresh_rng(prng, 0)
         for k in range(count):
             if not active[k]:
                 continue
@@ -468,9 +229,9 @@ def forced_action(obs, mask, P):
         return only
     if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
         return P[P_A_UNO]  # calling is free (D-UNO)
-    if PO.obs_phase(obs, P) == PH_CATCH:
-        exposed = PO.obs_exposed_seat(obs, P)
-        return P[P_A_PASS] if PO.is_partner(P, exposed) else P[P_A_CATCH]
+    if obs_phase(obs, P) == PH_CATCH:
+        exposed = obs_exposed_seat(obs, P)
+        return P[P_A_PASS] if is_partner(P, exposed) else P[P_A_CATCH]
     return -1
 
 

@@ -99,19 +99,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def events_for(game: Game, state, seat: int) -> list[str]:
+    """The last step's events as ``seat`` may see them, in words."""
+    return [describe(visible_to(e, seat)) for e in game.events(state)]
+
+
 def play(game: Game, human: HumanAgent, opponents: dict, seed: int | None, say) -> dict:
     """Play one episode; returns the final scores and winners."""
     state = game.init(seed=seed)
     seat = human.seat
     human.notify([describe(visible_to(e, seat)) for e in game.events(state) if e["type"] != "dealer_draw"])
-    while not game.is_over(state):
-        current = game.current_player(state)
-        obs = game.observe(state, current)
-        mask = game.legal_mask(state)
-        agent = human if current == seat else opponents[current]
-        action = agent(obs, mask)
-        result = game.step(state, int(action))
-        human.notify([describe(visible_to(e, seat)) for e in result.events])
+    players = {s: human if s == seat else opponents[s] for s in range(game.num_players)}
+    game.play(state, players, on_step=lambda _seat, _action: human.notify(events_for(game, state, seat)))
     for line in human.recent:
         say(f"  {line}")
     human.recent = []

@@ -84,7 +84,7 @@ def bench_rllib(runners: list[int], iterations: int, cpus: int) -> list[dict]:
 def bench_tournament(games: int, python_games: int, workers: list[int], cpus: int) -> list[dict]:
     import ray
 
-    from experiments.tournament import RECORD_FIELDS, run_tournament
+    from experiments.arena import RECORD_FIELDS, run_tournament
     from uno_env import RuleConfig
 
     config = RuleConfig(num_players=2, episode="round")

@@ -552,7 +552,7 @@ def behaviour_cloning(args: Args, game: Game, agent: ActorCritic, optimizer, dev
 def evaluate(policy_path: pathlib.Path, game: Game, opponents: list[str], games: int, seed: int) -> dict:
     """The exported policy against each opponent in seat-rotated hands, through the
     tournament runner: win rate and its 95% Wilson interval, hand length."""
-    from experiments.tournament import run_tournament
+    from experiments.arena import run_tournament
 
     spec = f"ppo:weights={policy_path}"
     out = {}

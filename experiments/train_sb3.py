@@ -28,7 +28,7 @@ A snapshot of the initial policy is taken before training, then one every
 
 **Evaluation.** Every ``--eval-every`` rollouts (and at the end) the model is saved as
 a checkpoint and that file plays ``--eval-hands`` hands against each of
-``--eval-opponents`` in :func:`experiments.tournament.run_tournament` (seats
+``--eval-opponents`` in :func:`experiments.arena.run_tournament` (seats
 rotated), as the agent ``sb3_policy:path=...``; win rates with 95% Wilson intervals
 go to TensorBoard and to ``eval.csv``.
 
@@ -68,7 +68,7 @@ from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from tqdm import tqdm
 
 from agents import Agent, hash_seed, make_agent, register_agent
-from experiments.tournament import run_tournament, wilson_interval
+from experiments.arena import run_tournament, wilson_interval
 from uno_env.engine import RuleConfig
 from uno_env.vector import UnoVectorEnv
 from uno_env.vector.gym_adapter import learner_spaces

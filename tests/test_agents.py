@@ -7,13 +7,14 @@ import numpy as np
 import pytest
 
 from agents import CompiledAgent, ISMCTSAgent, agent_names, make_agent, parse_agent_spec
-from agents.ismcts import determinize, determinized_position, forced_action
+from agents.ismcts import determinized_position, forced_action
 from uno_env import policies as PO
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.cards import deck_counts, parse_card
 from uno_env.engine.checks import invariant_violations
 from uno_env.engine.game import seed_to_rng
 from uno_env.engine.layout import P_C_HANDS
+from uno_env.engine.readers import determinize
 
 from .conftest import make_game, setup
 
@@ -260,7 +261,7 @@ def test_random_play_plays_a_card_whenever_it_can():
 
 def test_heuristics_beat_random_and_each_other_in_the_expected_order():
     """A small compiled round robin: random < naive < keeper < tactical (two players)."""
-    from experiments.tournament import run_tournament
+    from experiments.arena import run_tournament
 
     summary, *_ = run_tournament(
         ["random", "naive", "keeper", "tactical"], RuleConfig(num_players=2, episode="round"), 4000, seed=1, bootstrap=0

@@ -194,6 +194,8 @@ def test_the_base_position_and_its_good_variants_load():
     for position in (
         BASE,
         varied(hands=[["R1", "Y2"], ["G3", "B4"], ["R5"]], uno_called=True),
+        # called UNO with two cards, then drew a playable card (reachable in play)
+        varied(hands=[["R1", "Y2", "R3"], ["G3", "B4"], ["R5"]], uno_called=True, phase="drawn", drawn_card="R3"),
         varied(alive=[True, True, True], rng="0x1F", direction=-1, scores=[np.int64(3), 0, 0]),
         varied(challenge_reveal={"viewer": 1, "owner": 0, "hand": ["R1", "Y2"]}),
     ):

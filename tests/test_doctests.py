@@ -10,6 +10,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODULES = [
     "agents",
+    "experiments.arena",
     "uno_env.engine.game",
     "uno_env.env",
     "uno_env.gym_env",

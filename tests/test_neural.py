@@ -107,7 +107,7 @@ def test_shipped_policy_without_torch_beats_random_in_a_seeded_match():
         """
         import sys
         sys.modules["torch"] = None  # importing torch now fails
-        from experiments.tournament import run_tournament
+        from experiments.arena import run_tournament
         from uno_env.engine import RuleConfig
         summary, *_ = run_tournament(["ppo", "random"], RuleConfig(num_players=2, episode="round"), 200, seed=0)
         print(summary["head_to_head"]["ppo"]["random"]["win_rate"])

@@ -122,3 +122,41 @@ def test_challenge_reveal_is_a_snapshot_for_the_challenger():
     revealed = game.observe_dict(state, 1)["challenge_reveal"]
     assert sorted(card_to_str(f) for f in np.flatnonzero(revealed)) == ["B9", "R2"]
     assert game.hand_sizes(state)[0] == 6  # the 4 drawn after the reveal are not shown
+
+
+@pytest.mark.parametrize("deck", ["classic", "fashion_trend"])
+def test_compiled_action_decoding_agrees_with_the_action_table(deck):
+    """readers.action_face / action_colour / wild_action, the compiled decoders of the
+    policies and the search, say what ActionTable says of every action."""
+    from uno_env.engine.cards import CARD_VALUES, FACE_COPIES, card_value, deck_counts
+    from uno_env.engine.readers import action_colour, action_face, face_copies, face_value, wild_action
+
+    game = make_game(num_players=3, deck=deck)
+    table, P = game.actions, game.params
+    for a in range(game.num_actions):
+        kind_is_play = table.to_string(a).startswith("play ")
+        assert action_face(P, a) == (table.faces[a] if kind_is_play else -1), table.to_string(a)
+        if kind_is_play:
+            assert action_colour(P, a) == table.colours[a]
+            if table.faces[a] >= 52:
+                assert wild_action(P, table.faces[a], table.colours[a]) == a
+    counts = deck_counts(deck)
+    for f in range(len(counts)):
+        assert face_copies(f) == FACE_COPIES[f] == counts[f]
+        assert face_value(f) == CARD_VALUES[f] == card_value(f)
+
+
+def test_readers_read_what_observe_wrote():
+    from uno_env.engine import readers as R
+
+    game = make_game(num_players=4)
+    state = game.init(seed=12)
+    seat = game.current_player(state)
+    obs, P = game.observe(state, seat), game.params
+    view = game.observe_dict(state, seat)
+    assert R.obs_phase(obs, P) == ["play", "drawn", "color", "challenge", "catch", "over"].index(game.phase(state))
+    assert R.obs_hand_size(obs, P, 0) == len(game.position(state)["hands"][seat])
+    assert R.obs_players_in(obs, P) == 4
+    assert R.obs_direction(obs, P) == int(np.sign(view["direction"][0]))
+    counts, points = R.hand_colour_counts(obs, P)
+    assert sum(counts) == sum(int(view["hand"][f]) for f in range(52))

@@ -11,8 +11,9 @@ ray = pytest.importorskip("ray")
 
 from agents import make_agent  # noqa: E402
 from experiments import train_rllib  # noqa: E402
+from experiments.arena import RECORD_FIELDS, run_tournament  # noqa: E402
 from experiments.distributed import start_ray  # noqa: E402
-from experiments.tournament import RECORD_FIELDS, main, run_tournament  # noqa: E402
+from experiments.tournament import main  # noqa: E402
 from uno_env import RuleConfig  # noqa: E402
 from uno_env.engine import Game  # noqa: E402
 

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from agents import Agent, register_agent
-from experiments import tournament as T
+from experiments import arena as T
+from experiments import tournament as CLI
 from uno_env.engine import RuleConfig
 
 
@@ -247,7 +248,7 @@ def test_whole_games_to_the_target_score():
 # ---------------------------------------------------------------- the command line
 def test_command_line_writes_the_leaderboard_files(tmp_path, capsys):
     out = tmp_path / "res"
-    rc = T.main(
+    rc = CLI.main(
         [
             "--agents",
             "random,keeper,tactical",
@@ -299,7 +300,7 @@ def test_command_line_writes_the_leaderboard_files(tmp_path, capsys):
     ],
 )
 def test_command_line_errors_name_the_problem(argv, message, capsys, tmp_path):
-    rc = T.main(argv + ["--out", str(tmp_path), "--no-progress"])
+    rc = CLI.main(argv + ["--out", str(tmp_path), "--no-progress"])
     assert rc == 2
     assert message in capsys.readouterr().err
 
@@ -309,16 +310,16 @@ def test_uno_cli_knows_the_commands():
 
     assert COMMANDS["tournament"][0] == "experiments.tournament"
     assert COMMANDS["play"][0] == "agents.play"
-    parser = T.build_parser()
+    parser = CLI.build_parser()
     args = parser.parse_args([])
-    assert args.agents == T.DEFAULT_AGENTS and args.schedule == "mixed"
-    assert len(T.make_entrants(args.agents.split(","), RuleConfig(num_players=T.DEFAULT_PLAYERS))) == 5
+    assert args.agents == CLI.DEFAULT_AGENTS and args.schedule == "mixed"
+    assert len(T.make_entrants(args.agents.split(","), RuleConfig(num_players=CLI.DEFAULT_PLAYERS))) == 5
 
 
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("UNO_LONG_TESTS"), reason="the default demo takes minutes: set UNO_LONG_TESTS=1")
 def test_default_demo_separates_random_from_the_heuristics(tmp_path, capsys):
-    assert T.main(["--out", str(tmp_path), "--no-progress"]) == 0
+    assert CLI.main(["--out", str(tmp_path), "--no-progress"]) == 0
     data = json.loads((tmp_path / "tournament.json").read_text())
     board = {row["agent"].split(":")[0]: row for row in data["leaderboard"]}
     for name in ("naive", "keeper", "tactical", "ismcts"):

@@ -171,21 +171,17 @@ class UnoGymEnv(gym.Env):
 
     def _play_opponents(self) -> float:
         """Opponents act until the learner's turn or the end; returns the learner's rewards."""
-        reward = 0.0
-        ints = self._state.ints[0]
-        observation = np.empty(self.game.observation_size, dtype=np.float32)
-        while ints[S_PHASE] != PH_OVER and ints[S_CURRENT] != self.learner_seat and self._learner_in_play():
-            seat = int(ints[S_CURRENT])
-            K.observe_and_mask(self._state.cards, self._state.ints, self.game.params, 0, seat, observation, self._mask)
-            choice = self._seat_policy[seat](observation.copy(), self._mask.copy())
-            reward += self._apply(self._opponent_action(choice, seat), seat)
-        return reward
-
-    def _opponent_action(self, choice, seat: int) -> int:
         try:
-            return action_id(choice, self.game.num_actions)
+            rewards = self.game.play(
+                self._state, self._seat_policy, until=self.learner_seat, on_step=self._record_events
+            )
         except IllegalActionError as err:
-            raise IllegalActionError(f"opponent at seat {seat}: {err}", err.status) from None
+            raise IllegalActionError(f"opponent at seat {err.seat}: {err}", err.status) from None
+        return float(rewards[self.learner_seat])
+
+    def _record_events(self, seat: int, action: int) -> None:
+        if self.render_mode is not None:
+            self._events = (self._events + self.game.events(self._state))[-12:]
 
     def _observation(self) -> np.ndarray:
         return self.game.observe(self._state, self.learner_seat)

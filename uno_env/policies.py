@@ -20,13 +20,8 @@ from .engine.cards import FASHION_TREND, RANK_DRAW_TWO, RANK_REVERSE, RANK_SKIP,
 from .engine.layout import (
     O_ALIVE,
     O_COLOUR,
-    O_DIRECTION,
     O_DISCARD,
-    O_DREW_ON,
-    O_EXPOSED,
     O_HAND,
-    O_HAND_SIZES,
-    O_PHASE,
     O_PREV_COLOUR,
     P_A_ACCEPT,
     P_A_CATCH,
@@ -37,18 +32,34 @@ from .engine.layout import (
     P_A_LEN,
     P_A_PASS,
     P_A_UNO,
-    P_A_W,
-    P_A_W4,
     P_F,
     P_N,
     P_O_LEN,
-    P_PARTNERS,
     PH_CATCH,
     PH_CHALLENGE,
     PH_COLOR,
     PH_OVER,
     S_PHASE,
     S_ROUND,
+)
+from .engine.readers import (
+    action_colour,
+    action_face,
+    discard_colour_counts,
+    drew_on,
+    face_copies,
+    face_value,
+    hand_colour_counts,
+    holds_colour,
+    is_partner,
+    obs_colour,
+    obs_direction,
+    obs_exposed_seat,
+    obs_hand_size,
+    obs_next_seat,
+    obs_phase,
+    obs_players_in,
+    wild_action,
 )
 from .neural import shipped_policy
 
@@ -99,158 +110,6 @@ def random_policy(obs, mask, P, prng, b):
     return random_legal_below(mask, P[P_A_LEN], prng, b)
 
 
-# ---------------------------------------------------------------- reading the observation
-@njit(cache=True)
-def obs_phase(obs, P):
-    """Decision phase (PH_*) from the one-hot ``phase`` slice."""
-    o = P[O_PHASE]
-    for k in range(PH_OVER + 1):
-        if obs[o + k] > 0.5:
-            return k
-    return PH_OVER
-
-
-@njit(cache=True)
-def obs_colour(obs, P, which):
-    """Colour 0..3 of a one-hot colour slice (``O_COLOUR`` or ``O_PREV_COLOUR``), -1 when none."""
-    o = P[which]
-    for c in range(4):
-        if obs[o + c] > 0.5:
-            return c
-    return -1
-
-
-@njit(cache=True)
-def obs_next_seat(obs, P, seat, direction):
-    """The next relative seat in play after ``seat`` in ``direction``."""
-    n = P[P_N]
-    s = seat
-    for _ in range(n):
-        s = (s + direction) % n
-        if obs[P[O_ALIVE] + s] > 0.5:
-            return s
-    return seat
-
-
-@njit(cache=True)
-def obs_direction(obs, P):
-    return 1 if obs[P[O_DIRECTION]] >= 0 else -1
-
-
-@njit(cache=True)
-def obs_hand_size(obs, P, seat):
-    return np.int64(obs[P[O_HAND_SIZES] + seat])
-
-
-@njit(cache=True)
-def obs_players_in(obs, P):
-    count = 0
-    for s in range(P[P_N]):
-        if obs[P[O_ALIVE] + s] > 0.5:
-            count += 1
-    return count
-
-
-@njit(cache=True)
-def obs_exposed_seat(obs, P):
-    for s in range(P[P_N]):
-        if obs[P[O_EXPOSED] + s] > 0.5:
-            return s
-    return -1
-
-
-@njit(cache=True)
-def is_partner(P, seat):
-    """Relative seat ``seat`` (not 0) is the observer's partner (partners sit across, R-VAR-PARTNERS)."""
-    return P[P_PARTNERS] != 0 and seat == P[P_N] // 2
-
-
-@njit(cache=True)
-def face_value(face):
-    """Scoring value of a face (R-DECK-3)."""
-    if face >= WILD:
-        return 50
-    rank = face % 13
-    return rank if rank < 10 else 20
-
-
-@njit(cache=True)
-def face_copies(face):
-    """Copies of a face in the deck (R-DECK-1, R-DECK-2)."""
-    if face >= WILD:
-        return 4
-    return 1 if face % 13 == 0 else 2
-
-
-@njit(cache=True)
-def action_face(P, a):
-    """Face played by action ``a``, -1 for an action that plays no card."""
-    if a < WILD:
-        return a
-    if a >= P[P_A_DRAW]:
-        return -1
-    if P[P_A_FT] >= 0 and a >= P[P_A_FT]:
-        return FASHION_TREND
-    if a >= P[P_A_W4]:
-        return WILD_DRAW_FOUR
-    return WILD
-
-
-@njit(cache=True)
-def action_colour(P, a):
-    """Colour a play action gives the discard pile (a wild's named colour)."""
-    if a < WILD:
-        return a // 13
-    return (a - P[P_A_W]) % 4
-
-
-@njit(cache=True)
-def wild_action(P, face, colour):
-    """Action id of playing wild-type ``face`` naming ``colour``."""
-    if face == WILD:
-        return P[P_A_W] + colour
-    if face == WILD_DRAW_FOUR:
-        return P[P_A_W4] + colour
-    return P[P_A_FT] + colour
-
-
-@njit(cache=True)
-def hand_colour_counts(obs, P):
-    """(copies, points) held of each colour (wild-type cards excluded), as two 4-tuples:
-    one pass, no allocation (the heuristics call this at every decision)."""
-    o = P[O_HAND]
-    c0 = c1 = c2 = c3 = 0
-    p0 = p1 = p2 = p3 = 0
-    for r in range(13):
-        value = r if r < 10 else 20
-        k = np.int64(obs[o + r])
-        c0 += k
-        p0 += k * value
-        k = np.int64(obs[o + 13 + r])
-        c1 += k
-        p1 += k * value
-        k = np.int64(obs[o + 26 + r])
-        c2 += k
-        p2 += k * value
-        k = np.int64(obs[o + 39 + r])
-        c3 += k
-        p3 += k * value
-    return (c0, c1, c2, c3), (p0, p1, p2, p3)
-
-
-@njit(cache=True)
-def discard_colour_counts(obs, P):
-    """Copies of each colour in the discard pile, as a 4-tuple."""
-    o = P[O_DISCARD]
-    d0 = d1 = d2 = d3 = 0
-    for r in range(13):
-        d0 += np.int64(obs[o + r])
-        d1 += np.int64(obs[o + 13 + r])
-        d2 += np.int64(obs[o + 26 + r])
-        d3 += np.int64(obs[o + 39 + r])
-    return (d0, d1, d2, d3)
-
-
 @njit(cache=True)
 def strongest_colour(obs, P):
     """The colour held most (ties: more points, then the lower index). With no coloured card
@@ -278,25 +137,6 @@ def strongest_of(obs, P, counts, points):
             best = c
             best_key = played[c]
     return best
-
-
-@njit(cache=True)
-def drew_on(obs, P, seat, colour):
-    """Relative seat ``seat`` drew instead of playing while ``colour`` was in force, and has
-    not played since (the public ``drew_on`` slice). Seats that draw only when they cannot
-    play (every heuristic here) held no card of that colour then."""
-    return colour >= 0 and obs[P[O_DREW_ON] + 4 * seat + colour] > 0.5
-
-
-@njit(cache=True)
-def holds_colour(obs, P, colour):
-    held = False
-    if colour >= 0:
-        for r in range(13):
-            if obs[P[O_HAND] + colour * 13 + r] > 0.5:
-                held = True
-                break
-    return held
 
 
 @njit(cache=True)

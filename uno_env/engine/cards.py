@@ -130,3 +130,5 @@ def deck_faces(deck: str) -> np.ndarray:
 
 
 CARD_VALUES = np.array([card_value(f) for f in range(NUM_FASHION_FACES)], dtype=np.int32)
+# Copies of each face id in the deck that holds it (every face but FT is in both decks).
+FACE_COPIES = deck_counts("fashion_trend").astype(np.int64)

@@ -56,6 +56,7 @@ class IllegalActionError(ValueError):
     def __init__(self, message: str, status: int):
         super().__init__(message)
         self.status = status
+        self.seat: int | None = None  # the seat that acted, where a play loop knows it
 
 
 def _describe(value) -> str:
@@ -410,6 +411,39 @@ class Game(K.PicklesWithoutEntryPoints):
             raise IllegalActionError(self.describe_refusal(state, int(action), status, index), status)
         count = min(int(state.evn[index]), state.ev.shape[1])
         return StepResult(rewards[index].copy(), int(status), state.ev[index, :count].copy())
+
+    def play(self, state: State, policies, until: int | None = None, on_step=None, index: int = 0) -> np.ndarray:
+        """The one Python play loop: ``policies[seat](observation, mask) -> action`` acts for
+        the acting seat, again and again, until the game is over or, with ``until``, until
+        that seat must decide or is out of the game. ``policies``: a sequence or dict by
+        seat (only the seats that act are looked up). ``on_step(seat, action)`` runs after
+        each step (the state's event buffer then holds that step's events). Returns the
+        rewards each seat received (float64, one per seat). A refused action raises
+        :class:`IllegalActionError` with ``.seat`` set, after nothing changed."""
+        P = self.params
+        ints = state.ints[index]
+        alive = P[P_I_ALIVE]
+        total = np.zeros(self.num_players)
+        rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
+        while ints[S_PHASE] != PH_OVER:
+            seat = int(ints[S_CURRENT])
+            if until is not None and (seat == until or ints[alive + until] == 0):
+                break
+            observation = np.empty(self.observation_size, dtype=np.float32)
+            mask = np.empty(self.num_actions, dtype=np.int8)
+            K.observe_and_mask(state.cards, state.ints, P, index, seat, observation, mask)
+            try:
+                action = action_id(policies[seat](observation, mask), self.num_actions)
+                status = K.step_game(state.cards, state.ints, state.rng, P, index, action, rewards, state.ev, state.evn)
+                if status < 0:
+                    raise IllegalActionError(self.describe_refusal(state, action, status, index), status)
+            except IllegalActionError as err:
+                err.seat = seat
+                raise
+            total += rewards[index]
+            if on_step is not None:
+                on_step(seat, action)
+        return total
 
     def describe_refusal(self, state: State, action: int, status: int, index: int = 0) -> str:
         """Why the engine refused an action (status < 0), in words."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, typeof
 
-from .cards import FASHION_TREND, RANK_DRAW_TWO, RANK_REVERSE, RANK_SKIP, WILD, WILD_DRAW_FOUR
+from .cards import CARD_VALUES, FACE_COPIES, FASHION_TREND, RANK_DRAW_TWO, RANK_REVERSE, RANK_SKIP, WILD, WILD_DRAW_FOUR
 from .events import (
     EV_ACCEPT,
     EV_CATCH,
@@ -278,12 +278,7 @@ def hand_value(cards, P, b, seat):
     for f in range(P[P_F]):
         c = cards[b, base + f]
         if c > 0:
-            if f >= WILD:
-                total += 50 * c
-            elif f % 13 < 10:
-                total += (f % 13) * c
-            else:
-                total += 20 * c
+            total += CARD_VALUES[f] * c
     return total
 
 
@@ -406,7 +401,7 @@ def fill_deck(cards, P, b, start):
     """Write the whole deck in face order at ``start``; returns the card count."""
     k = 0
     for f in range(P[P_F]):
-        copies = 4 if f >= WILD else (1 if f % 13 == 0 else 2)
+        copies = FACE_COPIES[f]
         for _ in range(copies):
             cards[b, start + k] = f
             k += 1

@@ -494,10 +494,14 @@ def _uno_called(L: _Loader, value) -> None:
             raise PositionError("uno_called", "there is no UNO call with uno_call='off'")
         if L.phase not in (PH_PLAY, PH_DRAWN):
             raise PositionError("uno_called", f"true only in phase 'play' or 'drawn', not {PHASE_NAMES[L.phase]!r}")
-        if len(L.hands[L.current]) != 2:
+        # D-UNO: called with two cards; a player who called and then drew (drawing is always
+        # legal) holds three while deciding on the drawn card.
+        allowed = (2,) if L.phase == PH_PLAY else (2, 3)
+        if len(L.hands[L.current]) not in allowed:
             raise PositionError(
                 "uno_called",
-                f"UNO is called with two cards; player {L.current} holds {len(L.hands[L.current])} (D-UNO)",
+                f"UNO is called with two cards (three after drawing); player {L.current} holds "
+                f"{len(L.hands[L.current])} in phase {PHASE_NAMES[L.phase]!r} (D-UNO)",
             )
     L.ints[S_UNO_CALLED] = int(called)
 

@@ -1,0 +1,110 @@
+"""The tournament library behind ``uno tournament`` (experiments/tournament.py): schedules
+and seatings (:mod:`.schedule`), the table loops (:mod:`.tables`), ratings and intervals
+(:mod:`.ratings`), and the analysis, files and plot (:mod:`.analysis`).
+
+>>> from experiments.arena import run_tournament
+>>> from uno_env import RuleConfig
+>>> rules = RuleConfig(num_players=2, episode="round")
+>>> summary, schedule, entrants, records = run_tournament(["keeper", "naive"], rules, games=20, seed=1)
+>>> sorted(summary["head_to_head"])
+['keeper', 'naive']
+"""
+
+from __future__ import annotations
+
+import time
+
+from .analysis import analyse, format_leaderboard, length_stats, match_results, plot, write_outputs
+from .ratings import bootstrap_ratings, elo, fit_luce, group_matches, wilson_interval
+from .schedule import Entrant, Schedule, build_schedule, make_entrants, mixed_lineups, rotate_hands, seatings
+from .tables import (
+    COMPILED_CHUNK,
+    RECORD_FIELDS,
+    TablePlayer,
+    concat_records,
+    empty_records,
+    job_seeds,
+    play_compiled,
+    read_results,
+    run_jobs,
+    warm_up,
+)
+
+
+def run_tournament(
+    agents: list[str],
+    config,
+    games: int,
+    seed: int = 0,
+    schedule: str = "mixed",
+    players: int | None = None,
+    workers: int | None = None,
+    bootstrap: int = 200,
+    progress: bool = False,
+    orders: str | None = None,
+    ray: str | None = None,
+) -> tuple[dict, Schedule, list[Entrant], dict]:
+    """Run a tournament; returns (summary, schedule, entrants, records). ``config`` is the
+    table's RuleConfig; ``players`` the players of a game (8 for two-table rotation).
+    ``workers``: processes (default 2), or with ``ray`` (a cluster address, or "local")
+    Ray tasks in flight (default: every CPU of the cluster)."""
+    entrants = make_entrants(agents, config)
+    players = players or config.num_players
+    if schedule == "rotate":
+        if players not in (4, 8):
+            raise ValueError(f"--schedule rotate (R-VAR-ROTATE) needs 4 or 8 players, got {players}")
+        if config.num_players != 4 or not config.partners or config.episode != "round":
+            raise ValueError("rotating partners play single hands at 4-player partner tables")
+    elif players != config.num_players:
+        raise ValueError(f"players={players} but the table has {config.num_players} seats")
+    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
+        raise ValueError(f"--workers must be a positive integer, got {workers!r}")
+    plan = build_schedule(schedule, len(entrants), players, games, orders)
+    start = time.perf_counter()
+    records = run_jobs(config, entrants, plan, seed, workers, progress, ray)
+    elapsed = time.perf_counter() - start
+    summary = {
+        "agents": [e.label for e in entrants],
+        "players": players,
+        "schedule": schedule,
+        "games": plan.num_matches,
+        "table_games": len(plan.jobs),
+        "seed": seed,
+        "settings": config.to_dict(),
+    }
+    summary.update(analyse(config, entrants, plan, records, seed, bootstrap))
+    summary["elapsed_seconds"] = elapsed
+    return summary, plan, entrants, records
+
+
+__all__ = [
+    "COMPILED_CHUNK",
+    "Entrant",
+    "RECORD_FIELDS",
+    "Schedule",
+    "TablePlayer",
+    "analyse",
+    "bootstrap_ratings",
+    "build_schedule",
+    "concat_records",
+    "elo",
+    "empty_records",
+    "fit_luce",
+    "format_leaderboard",
+    "group_matches",
+    "job_seeds",
+    "length_stats",
+    "make_entrants",
+    "match_results",
+    "mixed_lineups",
+    "play_compiled",
+    "plot",
+    "read_results",
+    "rotate_hands",
+    "run_jobs",
+    "run_tournament",
+    "seatings",
+    "warm_up",
+    "wilson_interval",
+    "write_outputs",
+]

@@ -1,0 +1,315 @@
+"""From records to results: per-game credit, win rates with intervals, ratings, per-seat
+win rates and hand lengths; the leaderboard, the files and the plot."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import numpy as np
+
+from .ratings import bootstrap_ratings, elo, fit_luce, group_matches, wilson_interval
+from .schedule import Schedule
+
+
+def match_results(schedule: Schedule, records: dict, num_agents: int):
+    """Per game of the tournament: the multiplicity of each entrant, the win credit of each
+    entrant (1 split among the winners' entrants), and the set of winning entrants."""
+    count = schedule.num_matches
+    multiplicity = np.zeros((count, num_agents))
+    credit = np.zeros((count, num_agents))
+    won = np.zeros((count, num_agents), dtype=bool)
+    decided = np.zeros(count, dtype=bool)
+    totals = []
+    for m, entries in enumerate(schedule.matches):
+        who = schedule.match_players[m]
+        for e in who:
+            multiplicity[m, e] += 1
+        if schedule.kind == "rotate":
+            points = np.zeros(len(who))
+            truncated = False
+            for job, seat, player in entries:
+                points[player] += records["scores"][job, seat]
+                truncated |= bool(records["truncated"][job])
+            totals.append(points)
+            winners = np.flatnonzero(points == points.max()) if not truncated else np.array([], dtype=int)
+        else:
+            job = entries[0][0]
+            winners = np.flatnonzero(records["outcome"][job] > 0)
+        if len(winners):
+            decided[m] = True
+            for p in winners:
+                credit[m, who[p]] += 1.0 / len(winners)
+                won[m, who[p]] = True
+    return multiplicity, credit, won, decided, totals
+
+
+def length_stats(values: np.ndarray) -> dict:
+    if len(values) == 0:
+        return {}
+    q = np.percentile(values, [10, 50, 90, 99])
+    return {
+        "mean": float(np.mean(values)),
+        "median": float(q[1]),
+        "p10": float(q[0]),
+        "p90": float(q[2]),
+        "p99": float(q[3]),
+        "max": int(np.max(values)),
+    }
+
+
+def analyse(config, entrants, schedule: Schedule, records: dict, seed: int, bootstrap: int) -> dict:
+    k = len(entrants)
+    n = config.num_players
+    multiplicity, credit, won, decided, _ = match_results(schedule, records, k)
+    present = multiplicity > 0
+    hands = records["rounds"]
+    per_hand_steps = records["steps"] / np.maximum(hands, 1)
+    leaderboard = []
+    ratings = rating_lo = rating_hi = None
+    if k > 1:
+        table = group_matches(multiplicity[decided], credit[decided])
+        gamma = fit_luce(table.multiplicity, table.credit * table.count[:, None], table.count)
+        ratings = elo(gamma)
+        if bootstrap > 0:
+            boot = bootstrap_ratings(table, bootstrap, seed, start=gamma)
+            rating_lo, rating_hi = np.percentile(boot, [2.5, 97.5], axis=0)
+    lineups = np.array(schedule.jobs, dtype=np.int64).reshape(len(schedule.jobs), -1)
+    for i, entrant in enumerate(entrants):
+        games = int(present[:, i].sum())
+        wins = int(won[present[:, i], i].sum())
+        lo, hi = wilson_interval(wins, games)
+        seated = lineups == i  # [jobs, seats]
+        seat_hands = int((seated * hands[:, None]).sum())
+        points = float(records["scores"][seated].sum())
+        seconds = float(records["agent_seconds"][seated].sum())
+        seat_steps = per_hand_steps[seated.any(axis=1)]
+        row = {
+            "agent": entrant.label,
+            "games": games,
+            "wins": wins,
+            "win_rate": wins / games if games else 0.0,
+            "win_rate_ci": [lo, hi],
+            "table_share": float(np.mean(multiplicity[present[:, i], i] / multiplicity[present[:, i]].sum(axis=1)))
+            if games
+            else 0.0,
+            "points_per_hand": points / max(seat_hands, 1),
+            "mean_hand_length": float(np.mean(seat_steps)) if len(seat_steps) else 0.0,
+            "rating": float(ratings[i]) if ratings is not None else None,
+            "rating_ci": [float(rating_lo[i]), float(rating_hi[i])] if rating_lo is not None else None,
+            "seconds_per_hand": seconds / max(seat_hands, 1) if entrant.policy_id is None else None,
+        }
+        leaderboard.append(row)
+    order = sorted(
+        range(k), key=lambda i: (-(leaderboard[i]["rating"] or 0.0), -leaderboard[i]["win_rate"], entrants[i].label)
+    )
+    leaderboard = [leaderboard[i] for i in order]
+    seats = []
+    for s in range(n):
+        wins = int((records["outcome"][:, s] > 0).sum())
+        total = len(schedule.jobs)
+        lo, hi = wilson_interval(wins, total)
+        seats.append({"seat": s, "games": total, "wins": wins, "win_rate": wins / total, "win_rate_ci": [lo, hi]})
+    lengths = length_stats(per_hand_steps)
+    lengths["truncated"] = int(records["truncated"].sum())
+    lengths["unit"] = "decisions per hand"
+    if config.episode == "game":
+        lengths["hands_per_game"] = length_stats(hands)
+    result = {
+        "leaderboard": leaderboard,
+        "seats": seats,
+        "hand_length": lengths,
+        "undecided_games": int((~decided).sum()),
+    }
+    if schedule.kind == "mixed" and n == 2 and k > 1:
+        h2h = {}
+        for a in range(k):
+            for b in range(k):
+                if a == b:
+                    continue
+                both = present[:, a] & present[:, b] & (multiplicity[:, a] == 1) & (multiplicity[:, b] == 1)
+                games = int(both.sum())
+                if games:
+                    wins = int(won[both, a].sum())
+                    lo, hi = wilson_interval(wins, games)
+                    h2h.setdefault(entrants[a].label, {})[entrants[b].label] = {
+                        "games": games,
+                        "wins": wins,
+                        "win_rate": wins / games,
+                        "win_rate_ci": [lo, hi],
+                    }
+        result["head_to_head"] = h2h
+    return result
+
+
+# ---------------------------------------------------------------------------- output
+def format_leaderboard(summary: dict) -> str:
+    rows = summary["leaderboard"]
+    width = max([len(r["agent"]) for r in rows] + [5])
+    lines = [
+        f"{'agent':<{width}}  {'games':>6}  {'win rate':>8}  {'95% CI':>15}  {'pts/hand':>8}  "
+        f"{'rating':>6}  {'95% CI':>13}  {'len':>5}  {'s/hand':>6}"
+    ]
+    for r in rows:
+        ci = f"[{r['win_rate_ci'][0]:.3f}, {r['win_rate_ci'][1]:.3f}]"
+        rating = f"{r['rating']:6.0f}" if r["rating"] is not None else f"{'-':>6}"
+        rci = f"[{r['rating_ci'][0]:.0f}, {r['rating_ci'][1]:.0f}]" if r["rating_ci"] is not None else "-"
+        secs = f"{r['seconds_per_hand']:6.3f}" if r["seconds_per_hand"] is not None else f"{'-':>6}"
+        lines.append(
+            f"{r['agent']:<{width}}  {r['games']:>6}  {r['win_rate']:8.3f}  {ci:>15}  {r['points_per_hand']:8.1f}  "
+            f"{rating}  {rci:>13}  {r['mean_hand_length']:5.0f}  {secs}"
+        )
+    seats = "  ".join(
+        f"seat {s['seat']}: {s['win_rate']:.3f} [{s['win_rate_ci'][0]:.3f}, {s['win_rate_ci'][1]:.3f}]"
+        for s in summary["seats"]
+    )
+    lines.append("")
+    lines.append(f"per-seat win rate (seat 0 plays first): {seats}")
+    hl = summary["hand_length"]
+    if "mean" in hl:
+        lines.append(
+            f"hand length (decisions): mean {hl['mean']:.0f}, median {hl['median']:.0f}, "
+            f"10-90% {hl['p10']:.0f}-{hl['p90']:.0f}, max {hl['max']}; truncated {hl['truncated']}"
+        )
+    if "hands_per_game" in hl:
+        hg = hl["hands_per_game"]
+        lines.append(f"hands per game: mean {hg['mean']:.1f}, median {hg['median']:.0f}, max {hg['max']}")
+    if summary.get("head_to_head"):
+        lines.append("")
+        lines.append("head to head (row's win rate against column):")
+        labels = [r["agent"] for r in rows]
+        lines.append(" " * (width + 2) + "  ".join(f"{lab[:12]:>12}" for lab in labels))
+        for a in labels:
+            cells = []
+            for b in labels:
+                cell = summary["head_to_head"].get(a, {}).get(b)
+                cells.append(f"{cell['win_rate']:12.3f}" if cell else f"{'-':>12}")
+            lines.append(f"{a:<{width}}  " + "  ".join(cells))
+    return "\n".join(lines)
+
+
+def write_outputs(out: Path, name: str, summary: dict, schedule: Schedule, entrants, records) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    paths = []
+    path = out / f"{name}.json"
+    path.write_text(json.dumps(summary, indent=2) + "\n")
+    paths.append(path)
+    path = out / f"{name}_leaderboard.csv"
+    with path.open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(
+            [
+                "agent",
+                "games",
+                "wins",
+                "win_rate",
+                "win_rate_lo",
+                "win_rate_hi",
+                "points_per_hand",
+                "rating",
+                "rating_lo",
+                "rating_hi",
+                "mean_hand_length",
+                "seconds_per_hand",
+            ]
+        )
+        for r in summary["leaderboard"]:
+            writer.writerow(
+                [
+                    r["agent"],
+                    r["games"],
+                    r["wins"],
+                    f"{r['win_rate']:.6f}",
+                    f"{r['win_rate_ci'][0]:.6f}",
+                    f"{r['win_rate_ci'][1]:.6f}",
+                    f"{r['points_per_hand']:.4f}",
+                    "" if r["rating"] is None else f"{r['rating']:.2f}",
+                    "" if r["rating_ci"] is None else f"{r['rating_ci'][0]:.2f}",
+                    "" if r["rating_ci"] is None else f"{r['rating_ci'][1]:.2f}",
+                    f"{r['mean_hand_length']:.2f}",
+                    "" if r["seconds_per_hand"] is None else f"{r['seconds_per_hand']:.5f}",
+                ]
+            )
+    paths.append(path)
+    path = out / f"{name}_games.csv"
+    n = records["outcome"].shape[1]
+    with path.open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(
+            ["table_game", "match"]
+            + [f"seat{s}_agent" for s in range(n)]
+            + [f"seat{s}_outcome" for s in range(n)]
+            + [f"seat{s}_score" for s in range(n)]
+            + ["went_out", "decisions", "hands", "truncated"]
+        )
+        match_of = {}
+        for m, entries in enumerate(schedule.matches):
+            for job, _, _ in entries:
+                match_of[job] = m
+        for j, lineup in enumerate(schedule.jobs):
+            writer.writerow(
+                [j, match_of.get(j, j)]
+                + [entrants[e].label for e in lineup]
+                + records["outcome"][j].tolist()
+                + records["scores"][j].tolist()
+                + [int(records["last_winner"][j]), int(records["steps"][j]), int(records["rounds"][j])]
+                + [int(records["truncated"][j])]
+            )
+    paths.append(path)
+    path = out / f"{name}.png"
+    plot(path, summary, records)
+    paths.append(path)
+    return paths
+
+
+def plot(path: Path, summary: dict, records: dict) -> None:
+    """Ratings and win rates with their intervals, and the hand-length histogram."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = summary["leaderboard"]
+    labels = [r["agent"] for r in rows]
+    y = np.arange(len(rows))[::-1]
+    fig = plt.figure(figsize=(14, max(3.5, 0.45 * len(rows) + 2.0)))
+    grid = fig.add_gridspec(1, 3, width_ratios=[1.0, 1.0, 0.9])
+    ax = fig.add_subplot(grid[0])
+    if rows and rows[0]["rating"] is not None:
+        ratings = np.array([r["rating"] for r in rows])
+        if rows[0]["rating_ci"] is not None:
+            lo = ratings - np.array([r["rating_ci"][0] for r in rows])
+            hi = np.array([r["rating_ci"][1] for r in rows]) - ratings
+            ax.errorbar(ratings, y, xerr=[lo, hi], fmt="o", capsize=4)
+        else:
+            ax.plot(ratings, y, "o")
+        ax.axvline(1500, color="grey", lw=0.8, ls="--")
+    ax.set_yticks(y, labels)
+    ax.set_xlabel("Elo-scale rating, 95% bootstrap interval")
+    ax.set_title("Bradley-Terry rating")
+    ax = fig.add_subplot(grid[1], sharey=ax)
+    rates = np.array([r["win_rate"] for r in rows])
+    lo = rates - np.array([r["win_rate_ci"][0] for r in rows])
+    hi = np.array([r["win_rate_ci"][1] for r in rows]) - rates
+    ax.errorbar(rates, y, xerr=[lo, hi], fmt="o", capsize=4, color="tab:green", label="win rate")
+    ax.plot([r["table_share"] for r in rows], y, "|", color="grey", markersize=14, label="fair share")
+    ax.tick_params(labelleft=False)
+    ax.set_xlabel("win rate, 95% Wilson interval")
+    ax.set_title("win rate")
+    ax.legend(loc="best", fontsize=8)
+    ax = fig.add_subplot(grid[2])
+    steps = records["steps"] / np.maximum(records["rounds"], 1)
+    if len(steps):
+        top = max(float(np.percentile(steps, 99)), 1.0)
+        ax.hist(np.clip(steps, 0, top), bins=60, color="tab:purple")
+    ax.set_xlabel("decisions per hand (to the 99th percentile)")
+    ax.set_title("hand length")
+    fig.suptitle(
+        f"{summary['games']} games, {summary['players']} players, {summary['schedule']} schedule, "
+        f"seed {summary['seed']}",
+        fontsize=10,
+    )
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

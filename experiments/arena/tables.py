@@ -1,0 +1,257 @@
+"""Playing the table games of a schedule: all-compiled tables in one compiled call,
+tables with Python agents one decision at a time (in worker processes), records in job
+order. Every game is seeded by its job number alone, so the results do not depend on
+the process, the number of workers or the runner (local or Ray)."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+import numpy as np
+
+from .schedule import Entrant, Schedule
+
+COMPILED_CHUNK = 2048  # games per compiled call (progress granularity)
+
+
+RECORD_FIELDS = ("outcome", "scores", "last_winner", "steps", "rounds", "truncated", "seconds", "agent_seconds")
+
+
+def job_seeds(seed: int, job: int) -> tuple[int, int]:
+    """(game seed, policy generator seed) of a table game."""
+    from agents import hash_seed
+
+    return hash_seed(seed, job, 0), hash_seed(seed, job, 1)
+
+
+def empty_records(count: int, n: int) -> dict[str, np.ndarray]:
+    return {
+        "outcome": np.zeros((count, n), dtype=np.int64),
+        "scores": np.zeros((count, n), dtype=np.int64),
+        "last_winner": np.full(count, -1, dtype=np.int64),
+        "steps": np.zeros(count, dtype=np.int64),
+        "rounds": np.zeros(count, dtype=np.int64),
+        "truncated": np.zeros(count, dtype=bool),
+        "seconds": np.zeros(count, dtype=np.float64),
+        "agent_seconds": np.zeros((count, n), dtype=np.float64),
+    }
+
+
+def read_results(game, state, b: int, rec: dict, row: int) -> None:
+    from uno_env.engine.layout import P_I_OUTCOME, P_I_SCORE, S_LAST_WINNER, S_ROUND, S_STEP, S_TRUNCATED
+
+    P = game.params
+    n = game.num_players
+    ints = state.ints[b]
+    rec["outcome"][row] = ints[P[P_I_OUTCOME] : P[P_I_OUTCOME] + n]
+    rec["scores"][row] = ints[P[P_I_SCORE] : P[P_I_SCORE] + n]
+    rec["last_winner"][row] = ints[S_LAST_WINNER]
+    rec["steps"][row] = ints[S_STEP]
+    rec["rounds"][row] = ints[S_ROUND] + 1
+    rec["truncated"][row] = bool(ints[S_TRUNCATED])
+
+
+def play_compiled(config, lineups: list[tuple[int, ...]], policy_ids: list[int], jobs: list[int], seed: int):
+    """Table games whose seats all play compiled policies, in one parallel compiled call."""
+    from uno_env import policies as PO
+    from uno_env.engine import Game
+    from uno_env.engine import kernels as K
+    from uno_env.engine.game import seed_to_rng
+
+    game = Game(config)
+    n = game.num_players
+    size = len(jobs)
+    state = game.new_state(size, events=False)
+    prng = np.zeros(size, dtype=np.uint64)
+    for b, job in enumerate(jobs):
+        game_seed, policy_seed = job_seeds(seed, job)
+        state.rng[b] = seed_to_rng(game_seed)
+        prng[b] = seed_to_rng(policy_seed)
+    K.reset_batch(state.cards, state.ints, state.rng, game.params, np.full(size, n - 1, np.int64), state.ev, state.evn)
+    seat_policies = np.array([[policy_ids[e] for e in lineups[job]] for job in jobs], dtype=np.int64)
+    rewards = np.zeros((size, n), dtype=np.float32)
+    steps = np.zeros(size, dtype=np.int64)
+    start = time.perf_counter()
+    PO.play_batch(
+        state.cards,
+        state.ints,
+        state.rng,
+        prng,
+        game.params,
+        seat_policies,
+        False,
+        config.max_steps + 1,
+        rewards,
+        steps,
+    )
+    elapsed = time.perf_counter() - start
+    rec = empty_records(size, n)
+    for b in range(size):
+        read_results(game, state, b, rec, b)
+    rec["seconds"][:] = elapsed / size
+    return rec
+
+
+class TablePlayer:
+    """Plays table games one decision at a time from Python (for agents that are not
+    compiled policies). Compiled entrants use the game's policy generator exactly as
+    ``play_batch`` does, so a table of compiled agents gives the same game either way."""
+
+    def __init__(self, config, entrants: list[Entrant], seed: int, extras: dict | None = None):
+        from agents import agent_names, register_agent
+        from uno_env.engine import Game
+
+        for name, factory in (extras or {}).items():
+            if name not in agent_names():
+                register_agent(name, factory)
+        self.game = Game(config)
+        self.entrants = entrants
+        self.seed = seed
+        self.agents: dict[tuple[int, int], object] = {}
+
+    def agent(self, entrant: int, seat: int):
+        from agents import make_agent
+
+        key = (entrant, seat)
+        if key not in self.agents:
+            self.agents[key] = make_agent(self.entrants[entrant].label, self.game, seed=0)
+        return self.agents[key]
+
+    def play(self, job: int, lineup: tuple[int, ...]) -> dict:
+        from agents import hash_seed
+        from uno_env import policies as PO
+        from uno_env.engine import IllegalActionError
+        from uno_env.engine.game import seed_to_rng
+
+        game = self.game
+        P = game.params
+        n = game.num_players
+        game_seed, policy_seed = job_seeds(self.seed, job)
+        state = game.new_state(1, events=False)
+        game.reset(state, seed=game_seed, dealer=n - 1)
+        prng = np.array([seed_to_rng(policy_seed)], dtype=np.uint64)
+        agent_seconds = np.zeros(n)
+
+        def compiled(policy_id: int):
+            return lambda obs, mask: PO.policy_act(policy_id, obs, mask, P, prng, 0)
+
+        def timed(agent, seat: int):
+            def act(obs, mask):
+                t = time.perf_counter()
+                action = agent(obs, mask)
+                agent_seconds[seat] += time.perf_counter() - t
+                return action
+
+            return act
+
+        players = []
+        for seat, e in enumerate(lineup):
+            if self.entrants[e].policy_id is not None:
+                players.append(compiled(self.entrants[e].policy_id))
+            else:
+                agent = self.agent(e, seat)
+                agent.reset(hash_seed(self.seed, job, 2 + seat))
+                players.append(timed(agent, seat))
+        start = time.perf_counter()
+        try:
+            game.play(state, players)
+        except IllegalActionError as err:
+            raise RuntimeError(f"agent {self.entrants[lineup[err.seat]].label!r} at seat {err.seat}: {err}") from None
+        rec = empty_records(1, n)
+        read_results(game, state, 0, rec, 0)
+        rec["seconds"][0] = time.perf_counter() - start
+        rec["agent_seconds"][0] = agent_seconds
+        return rec
+
+
+_WORKER: TablePlayer | None = None
+
+
+def _worker_init(config, entrants, seed, extras) -> None:
+    global _WORKER
+    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    _WORKER = TablePlayer(config, entrants, seed, extras)
+
+
+def _worker_play(task: tuple[int, tuple[int, ...]]) -> dict:
+    assert _WORKER is not None
+    return _WORKER.play(*task)
+
+
+def warm_up(config, entrants: list[Entrant], seed: int, lineups: list[tuple[int, ...]]) -> None:
+    """Let every Python agent act once in this process, so that its compiled parts are
+    compiled and cached on disk here once, not in every worker at the same time."""
+    from uno_env.engine import Game
+
+    game = Game(config)
+    for k in range(50):  # a first decision with a choice, so that a search runs
+        state = game.init(seed=seed + k, dealer=config.num_players - 1)
+        seat = game.current_player(state)
+        obs, mask = game.observe(state, seat), game.legal_mask(state)
+        if mask.sum() >= 3:
+            break
+    player = TablePlayer(config, entrants, seed)
+    done = set()
+    for lineup in lineups:
+        for e in lineup:
+            if entrants[e].policy_id is None and e not in done:
+                done.add(e)
+                player.agent(e, seat)(obs, mask)
+
+
+def concat_records(parts: list[dict], n: int) -> dict:
+    if not parts:
+        return empty_records(0, n)
+    return {k: np.concatenate([p[k] for p in parts]) for k in RECORD_FIELDS}
+
+
+def run_jobs(
+    config, entrants, schedule: Schedule, seed: int, workers: int | None, progress: bool, ray: str | None = None
+) -> dict:
+    """Play every table game of the schedule; records in job order. ``ray``: play them as
+    Ray tasks on the cluster at that address ("local": a local Ray), same results."""
+    from tqdm import tqdm
+
+    from agents import registered_extras
+
+    n = config.num_players
+    total = len(schedule.jobs)
+    if ray is not None:
+        from experiments.distributed import run_jobs_on_ray
+
+        return run_jobs_on_ray(config, entrants, schedule, seed, ray, workers, progress, empty_records(total, n))
+    workers = workers or 2
+    compiled = [j for j, lineup in enumerate(schedule.jobs) if all(entrants[e].policy_id is not None for e in lineup)]
+    python = [j for j, lineup in enumerate(schedule.jobs) if any(entrants[e].policy_id is None for e in lineup)]
+    records = empty_records(total, n)
+    policy_ids = [e.policy_id if e.policy_id is not None else -1 for e in entrants]
+    with tqdm(total=total, unit="game", disable=not progress, file=sys.stderr, smoothing=0.05) as bar:
+        for start in range(0, len(compiled), COMPILED_CHUNK):
+            chunk = compiled[start : start + COMPILED_CHUNK]
+            rec = play_compiled(config, schedule.jobs, policy_ids, chunk, seed)
+            for key in RECORD_FIELDS:
+                records[key][chunk] = rec[key]
+            bar.update(len(chunk))
+        tasks = [(j, schedule.jobs[j]) for j in python]
+        if tasks and workers <= 1:
+            player = TablePlayer(config, entrants, seed)
+            for j, lineup in tasks:
+                rec = player.play(j, lineup)
+                for key in RECORD_FIELDS:
+                    records[key][j] = rec[key][0]
+                bar.update(1)
+        elif tasks:
+            import multiprocessing
+
+            warm_up(config, entrants, seed, [lineup for _, lineup in tasks])
+            ctx = multiprocessing.get_context("spawn")
+            with ctx.Pool(
+                workers, initializer=_worker_init, initargs=(config, entrants, seed, registered_extras())
+            ) as pool:
+                for (j, _), rec in zip(tasks, pool.imap(_worker_play, tasks, chunksize=1)):
+                    for key in RECORD_FIELDS:
+                        records[key][j] = rec[key][0]
+                    bar.update(1)
+    return records

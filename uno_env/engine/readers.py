@@ -1,0 +1,445 @@
+"""Reading the observation, and its inverse: the compiled twins of ``kernels.observe``.
+
+``kernels.observe`` writes an acting seat's observation; the readers here take
+facts back out of it (phase, colours, seats, counts) for the compiled policies
+and the search, and :func:`determinize` samples a full state consistent with an
+observation (the search's information sets). Writer, readers and sampler live in
+the engine so that they change together; ``tests/test_observation.py`` checks that
+a sampled state observes as the observation it came from. Action decoding for
+compiled code (:func:`action_face`, :func:`action_colour`, :func:`wild_action`) is
+here too, checked against :class:`~uno_env.engine.actions.ActionTable`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from . import kernels as K
+from .cards import CARD_VALUES, FACE_COPIES, FASHION_TREND, WILD, WILD_DRAW_FOUR
+from .layout import (
+    O_ACTING,
+    O_AFTER_WINDOW,
+    O_ALIVE,
+    O_COLOUR,
+    O_DEALER,
+    O_DIRECTION,
+    O_DISCARD,
+    O_DRAW_SIZE,
+    O_DRAWN,
+    O_DREW_ON,
+    O_EXPOSED,
+    O_HAND,
+    O_HAND_SIZES,
+    O_PHASE,
+    O_PREV_COLOUR,
+    O_REVEAL,
+    O_REVEAL_SEAT,
+    O_SCORES,
+    O_TOP,
+    O_TREND_COLOUR,
+    O_TREND_SHOWN,
+    O_UNO_CALLED,
+    P_A_DRAW,
+    P_A_FT,
+    P_A_W,
+    P_A_W4,
+    P_C_DCOUNT,
+    P_C_DISCARD,
+    P_C_DRAW,
+    P_C_HANDS,
+    P_C_LEN,
+    P_C_REVEAL,
+    P_F,
+    P_I_ALIVE,
+    P_I_DREW_ON,
+    P_I_HAND_SIZE,
+    P_I_LEN,
+    P_I_OUTCOME,
+    P_I_SCORE,
+    P_I_TREND,
+    P_N,
+    P_PARTNERS,
+    PH_CATCH,
+    PH_CHALLENGE,
+    PH_DRAWN,
+    PH_OVER,
+    S_AFTER_WINDOW,
+    S_COLOUR,
+    S_CURRENT,
+    S_DEALER,
+    S_DIRECTION,
+    S_DISCARD_COUNT,
+    S_DRAW_COUNT,
+    S_DRAWN,
+    S_EXPOSED,
+    S_FORFEIT,
+    S_LAST_WINNER,
+    S_N_ALIVE,
+    S_PHASE,
+    S_PREV_COLOUR,
+    S_REVEAL_OWNER,
+    S_REVEAL_VIEWER,
+    S_TREND_COLOUR,
+    S_TREND_VIEWER,
+    S_UNO_CALLED,
+    S_WD4_EXPOSED,
+    S_WD4_GUILTY,
+    S_WD4_OFFENDER,
+    S_WD4_OUT,
+)
+
+
+# ---------------------------------------------------------------- reading the observation
+@njit(cache=True)
+def obs_phase(obs, P):
+    """Decision phase (PH_*) from the one-hot ``phase`` slice."""
+    o = P[O_PHASE]
+    for k in range(PH_OVER + 1):
+        if obs[o + k] > 0.5:
+            return k
+    return PH_OVER
+
+
+@njit(cache=True)
+def obs_colour(obs, P, which):
+    """Colour 0..3 of a one-hot colour slice (``O_COLOUR`` or ``O_PREV_COLOUR``), -1 when none."""
+    o = P[which]
+    for c in range(4):
+        if obs[o + c] > 0.5:
+            return c
+    return -1
+
+
+@njit(cache=True)
+def obs_next_seat(obs, P, seat, direction):
+    """The next relative seat in play after ``seat`` in ``direction``."""
+    n = P[P_N]
+    s = seat
+    for _ in range(n):
+        s = (s + direction) % n
+        if obs[P[O_ALIVE] + s] > 0.5:
+            return s
+    return seat
+
+
+@njit(cache=True)
+def obs_direction(obs, P):
+    return 1 if obs[P[O_DIRECTION]] >= 0 else -1
+
+
+@njit(cache=True)
+def obs_hand_size(obs, P, seat):
+    return np.int64(obs[P[O_HAND_SIZES] + seat])
+
+
+@njit(cache=True)
+def obs_players_in(obs, P):
+    count = 0
+    for s in range(P[P_N]):
+        if obs[P[O_ALIVE] + s] > 0.5:
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def obs_exposed_seat(obs, P):
+    for s in range(P[P_N]):
+        if obs[P[O_EXPOSED] + s] > 0.5:
+            return s
+    return -1
+
+
+@njit(cache=True)
+def is_partner(P, seat):
+    """Relative seat ``seat`` (not 0) is the observer's partner (partners sit across, R-VAR-PARTNERS)."""
+    return P[P_PARTNERS] != 0 and seat == P[P_N] // 2
+
+
+@njit(cache=True)
+def drew_on(obs, P, seat, colour):
+    """Relative seat ``seat`` drew instead of playing while ``colour`` was in force, and has
+    not played since (the public ``drew_on`` slice). Seats that draw only when they cannot
+    play (every heuristic here) held no card of that colour then."""
+    return colour >= 0 and obs[P[O_DREW_ON] + 4 * seat + colour] > 0.5
+
+
+@njit(cache=True)
+def holds_colour(obs, P, colour):
+    held = False
+    if colour >= 0:
+        for r in range(13):
+            if obs[P[O_HAND] + colour * 13 + r] > 0.5:
+                held = True
+                break
+    return held
+
+
+@njit(cache=True)
+def hand_colour_counts(obs, P):
+    """(copies, points) held of each colour (wild-type cards excluded), as two 4-tuples:
+    one pass, no allocation (the heuristics call this at every decision)."""
+    o = P[O_HAND]
+    c0 = c1 = c2 = c3 = 0
+    p0 = p1 = p2 = p3 = 0
+    for r in range(13):
+        value = CARD_VALUES[r]  # the same for every colour
+        k = np.int64(obs[o + r])
+        c0 += k
+        p0 += k * value
+        k = np.int64(obs[o + 13 + r])
+        c1 += k
+        p1 += k * value
+        k = np.int64(obs[o + 26 + r])
+        c2 += k
+        p2 += k * value
+        k = np.int64(obs[o + 39 + r])
+        c3 += k
+        p3 += k * value
+    return (c0, c1, c2, c3), (p0, p1, p2, p3)
+
+
+@njit(cache=True)
+def discard_colour_counts(obs, P):
+    """Copies of each colour in the discard pile, as a 4-tuple."""
+    o = P[O_DISCARD]
+    d0 = d1 = d2 = d3 = 0
+    for r in range(13):
+        d0 += np.int64(obs[o + r])
+        d1 += np.int64(obs[o + 13 + r])
+        d2 += np.int64(obs[o + 26 + r])
+        d3 += np.int64(obs[o + 39 + r])
+    return (d0, d1, d2, d3)
+
+
+@njit(cache=True)
+def face_value(face):
+    """Scoring value of a face (R-DECK-3; ``cards.CARD_VALUES``)."""
+    return CARD_VALUES[face]
+
+
+@njit(cache=True)
+def face_copies(face):
+    """Copies of a face in the deck that holds it (R-DECK-1, R-DECK-2; ``cards.FACE_COPIES``)."""
+    return FACE_COPIES[face]
+
+
+@njit(cache=True)
+def action_face(P, a):
+    """Face played by action ``a``, -1 for an action that plays no card."""
+    if a < WILD:
+        return a
+    if a >= P[P_A_DRAW]:
+        return -1
+    if P[P_A_FT] >= 0 and a >= P[P_A_FT]:
+        return FASHION_TREND
+    if a >= P[P_A_W4]:
+        return WILD_DRAW_FOUR
+    return WILD
+
+
+@njit(cache=True)
+def action_colour(P, a):
+    """Colour a play action gives the discard pile (a wild's named colour)."""
+    if a < WILD:
+        return a // 13
+    return (a - P[P_A_W]) % 4
+
+
+@njit(cache=True)
+def wild_action(P, face, colour):
+    """Action id of playing wild-type ``face`` naming ``colour``."""
+    if face == WILD:
+        return P[P_A_W] + colour
+    if face == WILD_DRAW_FOUR:
+        return P[P_A_W4] + colour
+    return P[P_A_FT] + colour
+
+
+# ---------------------------------------------------------------- sampling a state from it
+NONZERO_STATE = np.uint64(0x2545F4914F6CDD1D)  # xorshift generators must not start at 0
+
+
+@njit(cache=True)
+def fresh_rng(prng, pb):
+    """A nonzero generator state drawn from a policy generator."""
+    x = np.uint64(K.rng_below(prng, pb, 1 << 30)) << np.uint64(32)
+    x |= np.uint64(K.rng_below(prng, pb, 1 << 30))
+    if x == 0:
+        x = NONZERO_STATE
+    return x
+
+
+@njit(cache=True)
+def _one_hot(obs, start, size):
+    for k in range(size):
+        if obs[start + k] > 0.5:
+            return k
+    return -1
+
+
+@njit(cache=True)
+def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
+    """Write into game ``b`` a full state consistent with observation ``obs``, the
+    observer at seat 0 (seats are the observation's relative seats). Returns False
+    when the observation cannot be completed (the card counts do not add up)."""
+    n = P[P_N]
+    F = P[P_F]
+    for i in range(P[P_C_LEN]):
+        cards[b, i] = 0
+    for i in range(P[P_I_LEN]):
+        ints[b, i] = 0
+    phase = obs_phase(obs, P)
+    direction = obs_direction(obs, P)
+    ints[b, S_PHASE] = phase
+    ints[b, S_CURRENT] = _one_hot(obs, P[O_ACTING], n)
+    ints[b, S_DIRECTION] = direction
+    ints[b, S_DEALER] = max(_one_hot(obs, P[O_DEALER], n), 0)
+    ints[b, S_COLOUR] = obs_colour(obs, P, O_COLOUR)
+    ints[b, S_PREV_COLOUR] = obs_colour(obs, P, O_PREV_COLOUR)
+    ints[b, S_DRAWN] = _one_hot(obs, P[O_DRAWN], F) if phase == PH_DRAWN else -1
+    ints[b, S_UNO_CALLED] = 1 if obs[P[O_UNO_CALLED]] > 0.5 else 0
+    ints[b, S_EXPOSED] = -1
+    ints[b, S_AFTER_WINDOW] = -1
+    if phase == PH_CATCH:
+        ints[b, S_EXPOSED] = _one_hot(obs, P[O_EXPOSED], n)
+        ints[b, S_AFTER_WINDOW] = _one_hot(obs, P[O_AFTER_WINDOW], n)
+    ints[b, S_WD4_OFFENDER] = -1
+    ints[b, S_REVEAL_VIEWER] = -1
+    ints[b, S_REVEAL_OWNER] = -1
+    ints[b, S_TREND_VIEWER] = -1
+    ints[b, S_TREND_COLOUR] = -1
+    ints[b, S_LAST_WINNER] = -1
+    ints[b, S_FORFEIT] = -1
+    alive_count = 0
+    for s in range(n):
+        alive = obs[P[O_ALIVE] + s] > 0.5
+        ints[b, P[P_I_ALIVE] + s] = 1 if alive else 0
+        alive_count += 1 if alive else 0
+        ints[b, P[P_I_OUTCOME] + s] = 0 if alive else -1
+        ints[b, P[P_I_HAND_SIZE] + s] = np.int32(obs[P[O_HAND_SIZES] + s])
+        ints[b, P[P_I_SCORE] + s] = np.int32(obs[P[O_SCORES] + s])
+        ints[b, P[P_I_TREND] + s] = -1
+        drew_on = 0
+        for c in range(4):
+            if obs[P[O_DREW_ON] + 4 * s + c] > 0.5:
+                drew_on |= 1 << c
+        ints[b, P[P_I_DREW_ON] + s] = drew_on
+    ints[b, S_N_ALIVE] = alive_count
+
+    # the discard pile: its counts are known, its order only matters for the top card
+    top = _one_hot(obs, P[O_TOP], F)
+    k = 0
+    for f in range(F):
+        copies = np.int64(obs[P[O_DISCARD] + f])
+        cards[b, P[P_C_DCOUNT] + f] = copies
+        if f == top:
+            copies -= 1
+        for _ in range(copies):
+            cards[b, P[P_C_DISCARD] + k] = f
+            k += 1
+    if top >= 0:
+        cards[b, P[P_C_DISCARD] + k] = top
+        k += 1
+    ints[b, S_DISCARD_COUNT] = k
+
+    # what the observer cannot see
+    unseen = np.zeros(F, dtype=np.int64)
+    total = 0
+    for f in range(F):
+        held = np.int64(obs[P[O_HAND] + f])
+        cards[b, P[P_C_HANDS] + f] = held
+        u = face_copies(f) - held - np.int64(obs[P[O_DISCARD] + f])
+        if u < 0:
+            return False
+        unseen[f] = u
+        total += u
+    need = np.zeros(n, dtype=np.int64)
+    slots = 0
+    for s in range(1, n):
+        need[s] = np.int64(obs[P[O_HAND_SIZES] + s])
+        slots += need[s]
+    draw_count = np.int64(obs[P[O_DRAW_SIZE]])
+    if total != slots + draw_count:
+        return False
+    ints[b, S_DRAW_COUNT] = draw_count
+
+    # soft information: cards shown to the observer go back to their owner while unseen copies remain
+    owner = _one_hot(obs, P[O_REVEAL_SEAT], n)
+    if owner >= 0:
+        ints[b, S_REVEAL_VIEWER] = 0
+        ints[b, S_REVEAL_OWNER] = owner
+        revealed = 0
+        for f in range(F):
+            shown = np.int64(obs[P[O_REVEAL] + f])
+            cards[b, P[P_C_REVEAL] + f] = shown
+            revealed += shown
+        # the reveal lasts the round and goes stale as the owner plays: a revealed card
+        # is taken as still held with chance (cards held now) / (cards shown), at most 1
+        keep = min(1.0, need[owner] / max(revealed, 1)) if owner > 0 else 0.0
+        for f in range(F):
+            for _ in range(np.int64(obs[P[O_REVEAL] + f])):
+                if unseen[f] > 0 and need[owner] > 0 and K.rng_below(prng, pb, 1 << 20) < keep * (1 << 20):
+                    cards[b, P[P_C_HANDS] + owner * F + f] += 1
+                    unseen[f] -= 1
+                    need[owner] -= 1
+    if P[O_TREND_COLOUR] >= 0:
+        trend = _one_hot(obs, P[O_TREND_COLOUR], 4)
+        if trend >= 0:
+            ints[b, S_TREND_VIEWER] = 0
+            ints[b, S_TREND_COLOUR] = trend
+            for s in range(n):
+                rank = _one_hot(obs, P[O_TREND_SHOWN] + s * 13, 13)
+                if rank >= 0:
+                    f = trend * 13 + rank
+                    ints[b, P[P_I_TREND] + s] = f
+                    # shown cards stay in hand but may have been played since: kept half the time
+                    if s > 0 and unseen[f] > 0 and need[s] > 0 and K.rng_below(prng, pb, 2) == 0:
+                        cards[b, P[P_C_HANDS] + s * F + f] += 1
+                        unseen[f] -= 1
+                        need[s] -= 1
+
+    pool = np.empty(total, dtype=np.int64)
+    m = 0
+    for f in range(F):
+        for _ in range(unseen[f]):
+            pool[m] = f
+            m += 1
+    offender = -1
+    if phase == PH_CHALLENGE:
+        offender = obs_next_seat(obs, P, 0, -direction)
+    previous = ints[b, S_PREV_COLOUR]
+    base_hands = cards[b, P[P_C_HANDS] : P[P_C_HANDS] + n * F].copy()
+    for attempt in range(max_tries):
+        for i in range(m - 1, 0, -1):
+            j = K.rng_below(prng, pb, i + 1)
+            tmp = pool[i]
+            pool[i] = pool[j]
+            pool[j] = tmp
+        for i in range(n * F):
+            cards[b, P[P_C_HANDS] + i] = base_hands[i]
+        i = 0
+        for s in range(1, n):
+            for _ in range(need[s]):
+                cards[b, P[P_C_HANDS] + s * F + pool[i]] += 1
+                i += 1
+        if offender < 0 or previous < 0:
+            break
+        guilty = False
+        for r in range(13):
+            if cards[b, P[P_C_HANDS] + offender * F + previous * 13 + r] > 0:
+                guilty = True
+        if not guilty or attempt == max_tries - 1:
+            break
+        if K.rng_below(prng, pb, 1 << 20) < bluff_prior * (1 << 20):
+            break
+    dealt = m - draw_count  # the rest of the shuffled pool is the draw pile
+    for d in range(draw_count):
+        cards[b, P[P_C_DRAW] + d] = pool[dealt + d]
+    if offender >= 0:
+        ints[b, S_WD4_OFFENDER] = offender
+        ints[b, S_WD4_GUILTY] = 1 if K.holds_colour(cards, P, b, offender, previous) else 0
+        ints[b, S_WD4_OUT] = 1 if ints[b, P[P_I_HAND_SIZE] + offender] == 0 else 0
+        ints[b, S_WD4_EXPOSED] = 1 if obs[P[O_EXPOSED] + offender] > 0.5 else 0
+    rng[b] = fresh_rng(prng, pb)
+    return True
