@@ -55,8 +55,12 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from agents.base import Agent
 
 DEFAULT_AGENTS = "random,naive,keeper,tactical,ismcts"
 DEFAULT_PLAYERS = 4
@@ -307,7 +311,7 @@ def build_schedule(kind: str, num_agents: int, players: int, games: int, orders:
         turns = 4 if players == 4 else 1
         per_cycle = len(groups) * turns
         cycles = -(-games // per_cycle)
-        jobs: list[tuple[int, ...]] = []
+        jobs = []
         matches = []
         match_players = []
         for c in range(cycles * per_cycle):
@@ -419,9 +423,9 @@ class TablePlayer:
         self.game = Game(config)
         self.entrants = entrants
         self.seed = seed
-        self.agents: dict[tuple[int, int], object] = {}
+        self.agents: dict[tuple[int, int], Agent] = {}
 
-    def agent(self, entrant: int, seat: int):
+    def agent(self, entrant: int, seat: int) -> Agent:
         from agents import make_agent
 
         key = (entrant, seat)
@@ -444,7 +448,7 @@ class TablePlayer:
         state.rng[0] = seed_to_rng(game_seed)
         K.reset_batch(state.cards, state.ints, state.rng, P, np.full(1, n - 1, np.int64), state.ev, state.evn)
         prng = np.array([seed_to_rng(policy_seed)], dtype=np.uint64)
-        players = []
+        players: list[Agent | None] = []  # None: a compiled policy, played by the kernel
         for seat, e in enumerate(lineup):
             if self.entrants[e].policy_id is not None:
                 players.append(None)
@@ -462,11 +466,12 @@ class TablePlayer:
             K.observe(state.cards, state.ints, P, 0, seat, obs)
             K.legal_mask(state.cards, state.ints, P, 0, mask)
             entrant = self.entrants[lineup[seat]]
-            if players[seat] is None:
+            player = players[seat]
+            if player is None:
                 action = int(PO.policy_act(entrant.policy_id, obs, mask, P, prng, 0))
             else:
                 t = time.perf_counter()
-                action = int(players[seat](obs, mask))
+                action = int(player(obs, mask))
                 agent_seconds[seat] += time.perf_counter() - t
             status = K.step_game(state.cards, state.ints, state.rng, P, 0, action, rewards, state.ev, state.evn)
             if status < 0:
@@ -629,7 +634,9 @@ def analyse(config, entrants, schedule: Schedule, records: dict, seed: int, boot
     hands = records["rounds"]
     per_hand_steps = records["steps"] / np.maximum(hands, 1)
     leaderboard = []
-    ratings = rating_lo = rating_hi = None
+    ratings: np.ndarray | None = None
+    rating_lo: np.ndarray | None = None
+    rating_hi: np.ndarray | None = None
     if k > 1:
         table = group_matches(multiplicity[decided], credit[decided])
         gamma = fit_luce(table.multiplicity, table.credit * table.count[:, None], table.count)
@@ -659,7 +666,9 @@ def analyse(config, entrants, schedule: Schedule, records: dict, seed: int, boot
             "points_per_hand": points / max(seat_hands, 1),
             "mean_hand_length": float(np.mean(seat_steps)) if len(seat_steps) else 0.0,
             "rating": float(ratings[i]) if ratings is not None else None,
-            "rating_ci": [float(rating_lo[i]), float(rating_hi[i])] if rating_lo is not None else None,
+            "rating_ci": [float(rating_lo[i]), float(rating_hi[i])]
+            if rating_lo is not None and rating_hi is not None
+            else None,
             "seconds_per_hand": seconds / max(seat_hands, 1) if entrant.policy_id is None else None,
         }
         leaderboard.append(row)
@@ -685,7 +694,7 @@ def analyse(config, entrants, schedule: Schedule, records: dict, seed: int, boot
         "undecided_games": int((~decided).sum()),
     }
     if schedule.kind == "mixed" and n == 2 and k > 1:
-        h2h = {}
+        h2h: dict[str, dict[str, dict]] = {}
         for a in range(k):
             for b in range(k):
                 if a == b:
