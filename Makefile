@@ -1,7 +1,6 @@
 # `make test` and `make demo` each build .venv from the project's own files, then run.
 # `make test-fast`: lint and the tests not marked slow or invariants (warm numba cache);
-# `make test` runs everything. `make typecheck`: mypy over the non-numba code (not yet
-# clean, so not part of `make test`).
+# `make test` runs everything, mypy included. `make typecheck`: mypy alone.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -19,6 +18,7 @@ $(STAMP): pyproject.toml constraints.txt
 test: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
 ifneq ($(SHARED_RULES_TOOL),)
 	$(PY) $(SHARED_RULES_TOOL) tests
 endif
@@ -48,5 +48,5 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .numba-boundscheck .pytest_cache .ruff_cache
+	rm -rf $(VENV) .numba-boundscheck .pytest_cache .ruff_cache .mypy_cache
 	find . -name __pycache__ -prune -exec rm -rf {} +

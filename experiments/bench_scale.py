@@ -95,7 +95,7 @@ def bench_tournament(games: int, python_games: int, workers: list[int], cpus: in
     rows = []
     for kind, agents, count in cases:
         run_tournament(agents, config, games=max(2, count // 50), seed=1, workers=1, bootstrap=0)  # compile, cache
-        reference = None
+        reference: dict | None = None
         for backend, w in [("local", 1), ("local", 2)] + [("ray", w) for w in workers]:
             if backend == "local" and kind == "compiled" and w == 2:
                 continue  # compiled tables run in one call on every core; --workers does not apply

@@ -36,6 +36,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -229,7 +230,7 @@ def bench_play_batch(args, size: int) -> dict:
     """The existing ``policies.play_batch``: whole hands, observe + mask + policy every decision."""
     from uno_env import policies as PO
     from uno_env.engine import Game
-    from uno_env.vector.core import _policy_seeds, seeds_to_rng
+    from uno_env.engine.seeding import policy_seeds, seeds_to_rng
 
     game = Game(num_players=args.players, episode=args.episode)
     seat_policies = np.zeros((size, game.num_players), dtype=np.int64)
@@ -242,15 +243,12 @@ def bench_play_batch(args, size: int) -> dict:
         from uno_env.engine import kernels as K
 
         K.reset_batch(state.cards, state.ints, state.rng, game.params, np.full(size, -1, np.int64), state.ev, state.evn)
-        prng = _policy_seeds(state.rng.copy())
+        prng = policy_seeds(state.rng.copy())
         rewards = np.zeros((size, game.num_players), dtype=np.float32)
         steps = np.zeros(size, dtype=np.int64)
-        start = time.perf_counter()
         PO.play_batch(state.cards, state.ints, state.rng, prng, game.params, seat_policies, True, 10**9, rewards, steps)
-        chunk.kernel_time += time.perf_counter() - start
         return int(steps.sum()), size
 
-    chunk.kernel_time = 0.0
     chunk()  # compile
     result = measure(chunk, args.seconds, args.repeats)
     result["num_envs"] = size
@@ -288,7 +286,7 @@ print(json.dumps(stages))
 
 def bench_startup(args) -> dict:
     """Fresh processes: one with an empty numba cache (everything compiles), one with that cache."""
-    results = {}
+    results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="uno-numba-cache-") as cache:
         environ = dict(os.environ, NUMBA_CACHE_DIR=cache)
         for label in ("cold", "cached"):
@@ -404,7 +402,7 @@ def plot(report: dict, path: Path) -> None:
 
 def targets(report: dict) -> list[dict]:
     reference = report.get("reference_steps_per_s")
-    by_group = {}
+    by_group: dict[str, list[dict]] = {}
     for row in report["rows"]:
         if "skipped" not in row:
             by_group.setdefault(row["group"], []).append(row)
@@ -556,7 +554,7 @@ def main(argv: list[str] | None = None) -> int:
     say("state bytes, start-up ...")
     reference = rows[0].get("steps_per_s") if "skipped" not in rows[0] else None
     cpu_reference = rows[0].get("steps_per_cpu_s") if "skipped" not in rows[0] else None
-    report = {
+    report: dict[str, Any] = {
         "title": (
             f"uno bench: {args.players} players, episode={args.episode}, {os.cpu_count()} cpus, "
             f"numba {numba.__version__} ({numba.get_num_threads()} threads)"

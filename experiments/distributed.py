@@ -84,21 +84,20 @@ def run_jobs_on_ray(
     compiled = [j for j, lineup in enumerate(jobs) if all(entrants[e].policy_id is not None for e in lineup)]
     python = [(j, jobs[j]) for j, lineup in enumerate(jobs) if any(entrants[e].policy_id is None for e in lineup)]
     chunk = max(1, min(COMPILED_CHUNK, -(-len(compiled) // (4 * in_flight))))
-    work = [(compiled_task, compiled[s : s + chunk]) for s in range(0, len(compiled), chunk)]
+    # (kind, part): job ids for a compiled task, (job id, lineup) pairs for a Python one
+    work: list[tuple[str, list]] = [("compiled", compiled[s : s + chunk]) for s in range(0, len(compiled), chunk)]
     if python:
         warm_up(config, entrants, seed, [lineup for _, lineup in python])  # compile once, here
         size = max(1, -(-len(python) // (8 * in_flight)))
-        work += [(python_task, python[s : s + size]) for s in range(0, len(python), size)]
+        work += [("python", python[s : s + size]) for s in range(0, len(python), size)]
     extras = registered_extras()
     pending: dict = {}
 
-    def submit(task, part) -> None:
-        if task is compiled_task:
-            ref = task.remote(config, jobs, policy_ids, part, seed)
-            pending[ref] = [(j, None) for j in part]
+    def submit(kind: str, part: list) -> None:
+        if kind == "compiled":
+            pending[compiled_task.remote(config, jobs, policy_ids, part, seed)] = [(j, None) for j in part]
         else:
-            ref = task.remote(config, entrants, seed, extras, part)
-            pending[ref] = part
+            pending[python_task.remote(config, entrants, seed, extras, part)] = part
 
     with tqdm(total=len(jobs), unit="game", disable=not progress, file=sys.stderr, smoothing=0.05) as bar:
         queue = list(work)

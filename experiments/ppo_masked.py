@@ -53,6 +53,7 @@ import pathlib
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 import torch
@@ -149,7 +150,7 @@ class Args:
     """write TensorBoard logs"""
 
 
-SMOKE = dict(
+SMOKE: dict[str, Any] = dict(
     total_timesteps=4096,
     num_envs=32,
     batch_size=1024,
@@ -178,6 +179,8 @@ def layer(inputs: int, outputs: int, std: float = np.sqrt(2)) -> nn.Linear:
 class ActorCritic(nn.Module):
     """Actor and critic, two ReLU hidden layers each, over the scaled observation. The
     actor's layers are exactly what :func:`uno_env.neural.save_network` exports."""
+
+    scale: torch.Tensor  # a buffer (register_buffer), not a parameter
 
     def __init__(self, game: Game, hidden: int):
         super().__init__()
@@ -513,10 +516,10 @@ def behaviour_cloning(args: Args, game: Game, agent: ActorCritic, optimizer, dev
             pending[i].append((rows + i, int(step.seat[i])))
         rows += take
         step = env.step(chosen)
-        for i in np.flatnonzero(step.terminated | step.truncated):
-            for row, seat in pending[i]:
-                outcome[row] = float(np.sign(step.info["final_outcome"][i, seat]))
-            pending[i] = []
+        for g in np.flatnonzero(step.terminated | step.truncated):
+            for row, seat in pending[g]:
+                outcome[row] = float(np.sign(step.info["final_outcome"][g, seat]))
+            pending[g] = []
     seen = np.ones(args.bc_decisions, dtype=bool)
     for unfinished in pending:
         seen[[row for row, _ in unfinished]] = False  # no outcome yet: no value target
@@ -581,7 +584,16 @@ def select_device(name: str) -> torch.device:
     return torch.device(name)
 
 
-def make_game(args: Args) -> Game:
+class RuleArgs(Protocol):
+    """The rule settings of a run's arguments (this module's and train_rllib's ``Args``)."""
+
+    num_players: int
+    episode: str
+    reward: str
+    rules: tuple[str, ...]
+
+
+def make_game(args: RuleArgs) -> Game:
     """The rules of the run: ``--rules KEY=VALUE`` parsed like ``uno tournament --set``."""
     from types import SimpleNamespace
 
@@ -628,7 +640,8 @@ def plot_curve(
 
     if isinstance(stages, (str, pathlib.Path)):
         stages = [(stages, None)]
-    rows, offset, starts = [], 0, []
+    rows: list[dict[str, Any]] = []
+    offset, starts = 0, []
     for path, last in stages:
         with open(path) as f:
             part = [r for r in csv.DictReader(f) if last is None or int(r["update"]) <= last]

@@ -47,6 +47,7 @@ import random
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import tyro
@@ -120,7 +121,7 @@ class Args:
     """a progress bar over the iterations"""
 
 
-SMOKE = dict(
+SMOKE: dict[str, Any] = dict(
     iterations=1,
     num_env_runners=1,
     envs_per_runner=2,

@@ -50,9 +50,10 @@ import multiprocessing
 import os
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Literal, cast
 
 # Before torch loads its OpenMP runtime: idle OpenMP threads wait passively instead of spinning.
 # On a machine shared with other jobs, spinning threads took the cores from the ones with work
@@ -64,6 +65,7 @@ import torch
 import tyro
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from tqdm import tqdm
 
@@ -318,10 +320,12 @@ class PoolVecEnv(VecEnv):
             self.seed(seed)
 
     # ------------------------------------------------------------------ VecEnv API
-    def seed(self, seed: int | None = None):
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
         seeds = super().seed(seed)
-        self.rng = np.random.default_rng(seeds[0])
-        self.pool.seed(seeds[0])
+        first = seeds[0]
+        assert first is not None  # VecEnv.seed draws a seed when given None
+        self.rng = np.random.default_rng(first)
+        self.pool.seed(first)
         return seeds
 
     def reset(self) -> np.ndarray:
@@ -360,7 +364,7 @@ class PoolVecEnv(VecEnv):
     def get_attr(self, attr_name: str, indices=None) -> list:
         """One shared value per game (the games share this object); ``action_masks`` is found here
         for sb3-contrib's ``is_masking_supported``."""
-        count = len(self._get_indices(indices))
+        count = len(list(self._get_indices(indices)))
         if attr_name == "render_mode":
             return [None] * count
         return [getattr(self, attr_name)] * count
@@ -376,10 +380,10 @@ class PoolVecEnv(VecEnv):
         return [masks[i] for i in self._get_indices(indices)]
 
     def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
-        return [False] * len(self._get_indices(indices))
+        return [False] * len(list(self._get_indices(indices)))
 
     # ------------------------------------------------------------------ the opponents' turns
-    def _blank_results(self):
+    def _blank_results(self) -> tuple[np.ndarray, np.ndarray, list[dict]]:
         infos: list[dict] = [{} for _ in range(self.num_envs)]
         return np.zeros(self.num_envs, dtype=np.float32), np.zeros(self.num_envs, dtype=bool), infos
 
@@ -406,7 +410,7 @@ class PoolVecEnv(VecEnv):
     def _opponent_actions(self, step, waiting: np.ndarray) -> np.ndarray:
         """Actions of the acting opponents in the ``waiting`` games, one batch per opponent."""
         rows_of: dict[int, tuple[Agent, list[int]]] = {}
-        for i in np.flatnonzero(waiting):
+        for i in np.flatnonzero(waiting).tolist():
             agent = self.opponents[i][step.seat[i]]
             rows_of.setdefault(id(agent), (agent, []))[1].append(i)
         actions = np.zeros(self.num_envs, dtype=np.int64)
@@ -605,7 +609,8 @@ class ProgressBar(BaseCallback):
     """A tqdm bar of learner decisions, with steps/s."""
 
     def _on_training_start(self) -> None:
-        rollout = self.model.n_steps * self.training_env.num_envs
+        model = cast(OnPolicyAlgorithm, self.model)  # MaskablePPO: rollouts of n_steps per game
+        rollout = model.n_steps * self.training_env.num_envs
         remaining = self.locals["total_timesteps"] - self.model.num_timesteps
         total = -(-remaining // rollout) * rollout  # SB3 finishes the rollout it started
         self.bar = tqdm(total=total, unit="step", unit_scale=True, dynamic_ncols=True, smoothing=0.1)

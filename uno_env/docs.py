@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import pathlib
 import re
+from collections.abc import Callable
 
 from .engine import RuleConfig
 from .engine.actions import ActionTable
@@ -72,11 +73,16 @@ TABLES = {
 }
 
 
+def _regenerate(make: Callable[[], str]) -> Callable[[re.Match[str]], str]:
+    """A replacement for a marked table: its markers around a fresh table."""
+    return lambda m: m.group(1) + make() + "\n" + m.group(2)
+
+
 def fill(text: str) -> str:
     """``text`` with every marked table regenerated."""
     for name, make in TABLES.items():
         pattern = re.compile(rf"(<!-- {name} -->\n)(?:.*?\n)?(<!-- /{name} -->)", re.DOTALL)
-        text = pattern.sub(lambda m, make=make: m.group(1) + make() + "\n" + m.group(2), text)
+        text = pattern.sub(_regenerate(make), text)
     return text
 
 

@@ -147,6 +147,7 @@ from __future__ import annotations
 
 import warnings
 from collections import deque
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
@@ -261,7 +262,7 @@ class _AgentIterator(AECOrderEnforcingIterator):
 class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
     """The UNO AEC environment without wrappers (see the module docstring)."""
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "name": "uno_v0",
         "render_modes": ["human", "ansi", "rgb_array"],
         "is_parallelizable": False,
@@ -288,7 +289,9 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
             }
         )
         self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(self.game.num_actions) for agent in self.possible_agents}
+        self.action_spaces: dict[str, spaces.Space] = {
+            agent: spaces.Discrete(self.game.num_actions) for agent in self.possible_agents
+        }
         self._state = self.game.new_state()
         self._params = self.game.params
         self._observation_size = self.game.observation_size
@@ -298,7 +301,7 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         self._recent_events: deque = deque(maxlen=12)
         self._seeded = False
         self._alive = n
-        self.agents = []
+        self.agents: list[str] = []
 
     def _compile_entry_points(self) -> None:
         state = self._state
@@ -364,7 +367,7 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self._rewards_pending = False
         if self._state.ints[0, S_PHASE] == PH_OVER:
             self._mark_game_over()

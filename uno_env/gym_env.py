@@ -66,16 +66,17 @@ class UnoGymEnv(gym.Env):
             raise ValueError(f"learner_seat must be a seat 0..{n - 1} or 'random', got {learner_seat!r}")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        fixed_seat = None if isinstance(learner_seat, str) else learner_seat  # None: "random" (checked above)
         self.learner_seat_setting = learner_seat
         self.render_mode = render_mode
-        self.opponents = opponent_policies(self.game, None if learner_seat == "random" else learner_seat, opponents)
+        self.opponents = opponent_policies(self.game, fixed_seat, opponents)
         self.observation_space = spaces.Box(self.game.obs_spec.low, self.game.obs_spec.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._state = self.game.new_state()
         self._rewards = np.zeros((1, n), dtype=np.float32)
         self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._seeded = False
-        self.learner_seat = 0 if learner_seat == "random" else learner_seat
+        self.learner_seat = 0 if fixed_seat is None else fixed_seat
         self._seat_policy: dict[int, Policy] = {}
         self._pending_reward = 0.0
         self._events: list[dict] = []

@@ -77,7 +77,11 @@ class CompiledPolicy:
 
 
 def _is_seat(value, num_players: int) -> bool:
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and 0 <= value < num_players
+    return (
+        isinstance(value, (int, np.integer))
+        and not isinstance(value, (bool, np.bool_))
+        and bool(0 <= value < num_players)
+    )
 
 
 def _is_single(spec) -> bool:
@@ -156,7 +160,7 @@ def opponent_policies(game: Game, learner_seat: int | None, opponents) -> list[P
     """Callables for the other seats, in seat order: compiled policies by name or id
     become :class:`CompiledPolicy` objects (seeded with their index), callables (agents
     included) are used as they are."""
-    out = []
+    out: list[Policy] = []
     names = {v: k for k, v in policies.POLICY_IDS.items()}
     for k, spec in enumerate(opponents_per_seat(game.num_players, learner_seat, opponents)):
         if isinstance(spec, str):

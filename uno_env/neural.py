@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -51,6 +52,9 @@ SHIPPED_PATH = pathlib.Path(__file__).resolve().parent / "data" / "ppo_2p.npz"
 """The shipped two-player policy (weights, input layout, training command and figures)."""
 
 ARRAYS = ("w1", "b1", "w2", "b2", "w3", "b3", "scale", "gather", "params")
+NetworkArrays = tuple[
+    np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
+]  # Network.arrays(): one per name of ARRAYS, in order
 
 
 class Network:
@@ -63,6 +67,17 @@ class Network:
     ``P``, its offset in the network input and its size; ``params``: the training
     configuration's ``P`` (the action kinds of the output layer). ``meta``: a dict
     (training command, seed, figures)."""
+
+    # the arrays of ARRAYS, set in __init__
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    w3: np.ndarray
+    b3: np.ndarray
+    scale: np.ndarray
+    gather: np.ndarray
+    params: np.ndarray
 
     def __init__(self, arrays: dict, meta: dict | None = None):
         missing = [k for k in ARRAYS if k not in arrays]
@@ -82,8 +97,9 @@ class Network:
         if self.w3.shape[0] != int(self.params[P_A_LEN]):
             raise ValueError("network: the output layer does not match the training configuration's actions")
 
-    def arrays(self) -> tuple:
-        return tuple(getattr(self, name) for name in ARRAYS)
+    def arrays(self) -> NetworkArrays:
+        """The arrays in the order of ARRAYS (the kernels' argument order)."""
+        return (self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.scale, self.gather, self.params)
 
     def supports(self, game: Game) -> bool:
         """Every slice the network reads exists in ``game``'s observation and is large enough."""
@@ -143,7 +159,9 @@ def write_network(path, network: Network) -> Network:
     """Write a :class:`Network` (its arrays and its meta as JSON) to a ``.npz`` file."""
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(path, meta=np.array(json.dumps(network.meta)), **dict(zip(ARRAYS, network.arrays())))
+    # typed Any: numpy's stubs would match array values against savez's allow_pickle flag
+    contents: dict[str, Any] = {"meta": np.array(json.dumps(network.meta)), **dict(zip(ARRAYS, network.arrays()))}
+    np.savez_compressed(path, **contents)
     return network
 
 

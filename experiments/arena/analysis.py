@@ -67,7 +67,9 @@ def analyse(config, entrants, schedule: Schedule, records: dict, seed: int, boot
     hands = records["rounds"]
     per_hand_steps = records["steps"] / np.maximum(hands, 1)
     leaderboard = []
-    ratings = rating_lo = rating_hi = None
+    ratings: np.ndarray | None = None
+    rating_lo: np.ndarray | None = None
+    rating_hi: np.ndarray | None = None
     if k > 1:
         table = group_matches(multiplicity[decided], credit[decided])
         gamma = fit_luce(table.multiplicity, table.credit * table.count[:, None], table.count)
@@ -97,7 +99,9 @@ def analyse(config, entrants, schedule: Schedule, records: dict, seed: int, boot
             "points_per_hand": points / max(seat_hands, 1),
             "mean_hand_length": float(np.mean(seat_steps)) if len(seat_steps) else 0.0,
             "rating": float(ratings[i]) if ratings is not None else None,
-            "rating_ci": [float(rating_lo[i]), float(rating_hi[i])] if rating_lo is not None else None,
+            "rating_ci": [float(rating_lo[i]), float(rating_hi[i])]
+            if rating_lo is not None and rating_hi is not None
+            else None,
             "seconds_per_hand": seconds / max(seat_hands, 1) if entrant.policy_id is None else None,
         }
         leaderboard.append(row)
@@ -123,7 +127,7 @@ def analyse(config, entrants, schedule: Schedule, records: dict, seed: int, boot
         "undecided_games": int((~decided).sum()),
     }
     if schedule.kind == "mixed" and n == 2 and k > 1:
-        h2h = {}
+        h2h: dict[str, dict[str, dict]] = {}
         for a in range(k):
             for b in range(k):
                 if a == b:

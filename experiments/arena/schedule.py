@@ -148,7 +148,7 @@ def build_schedule(kind: str, num_agents: int, players: int, games: int, orders:
         turns = 4 if players == 4 else 1
         per_cycle = len(groups) * turns
         cycles = -(-games // per_cycle)
-        jobs: list[tuple[int, ...]] = []
+        jobs = []
         matches = []
         match_players = []
         for c in range(cycles * per_cycle):

@@ -8,10 +8,14 @@ from __future__ import annotations
 import os
 import sys
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .schedule import Entrant, Schedule
+
+if TYPE_CHECKING:
+    from agents.base import Agent
 
 COMPILED_CHUNK = 2048  # games per compiled call (progress granularity)
 
@@ -109,9 +113,9 @@ class TablePlayer:
         self.game = Game(config)
         self.entrants = entrants
         self.seed = seed
-        self.agents: dict[tuple[int, int], object] = {}
+        self.agents: dict[tuple[int, int], Agent] = {}
 
-    def agent(self, entrant: int, seat: int):
+    def agent(self, entrant: int, seat: int) -> Agent:
         from agents import make_agent
 
         key = (entrant, seat)
@@ -148,8 +152,9 @@ class TablePlayer:
 
         players = []
         for seat, e in enumerate(lineup):
-            if self.entrants[e].policy_id is not None:
-                players.append(compiled(self.entrants[e].policy_id))
+            policy_id = self.entrants[e].policy_id
+            if policy_id is not None:
+                players.append(compiled(policy_id))
             else:
                 agent = self.agent(e, seat)
                 agent.reset(hash_seed(self.seed, job, 2 + seat))
@@ -158,7 +163,8 @@ class TablePlayer:
         try:
             game.play(state, players)
         except IllegalActionError as err:
-            raise RuntimeError(f"agent {self.entrants[lineup[err.seat]].label!r} at seat {err.seat}: {err}") from None
+            label = self.entrants[lineup[err.seat]].label if err.seat is not None else "?"
+            raise RuntimeError(f"agent {label!r} at seat {err.seat}: {err}") from None
         rec = empty_records(1, n)
         read_results(game, state, 0, rec, 0)
         rec["seconds"][0] = time.perf_counter() - start

@@ -58,6 +58,7 @@ class ActionTable:
     faces: np.ndarray = field(init=False, repr=False)
     colours: np.ndarray = field(init=False, repr=False)
     offsets: dict = field(init=False, repr=False)
+    _ids: dict[str, int] = field(init=False, repr=False, compare=False)  # text -> id, from ``strings``
 
     def __post_init__(self) -> None:
         strings: list[str] = []
@@ -112,7 +113,7 @@ class ActionTable:
         """First id of a block (``"W"``, ``"W+4"``, ``"FT"``, ``"draw"``, ``"uno"``, ...), -1 if absent."""
         return self.offsets.get(block, -1)
 
-    def to_string(self, action: int) -> str:
+    def to_string(self, action: int | np.integer) -> str:
         """Text of an action id; ValueError when out of range."""
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise ValueError(f"an action id must be an integer, got {action!r}")

@@ -54,7 +54,7 @@ def card_value(face: int) -> int:
     return rank if rank < 10 else 20
 
 
-def card_to_str(face: int) -> str:
+def card_to_str(face: int | np.integer) -> str:
     """Text of a face: ``R7``, ``GS``, ``B+2``, ``W``, ``W+4``, ``FT``."""
     face = int(face)
     if face == WILD:

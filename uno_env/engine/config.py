@@ -121,12 +121,16 @@ def setting_docs() -> list[tuple[str, object, str]]:
     source = textwrap.dedent(inspect.getsource(RuleConfig))
     tree = ast.parse(source)
     docs: dict[str, str] = {}
-    body = tree.body[0].body
+    class_def = tree.body[0]
+    assert isinstance(class_def, ast.ClassDef)
+    body = class_def.body
     for node, following in zip(body, body[1:]):
         if (
             isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
             and isinstance(following, ast.Expr)
             and isinstance(following.value, ast.Constant)
+            and isinstance(following.value.value, str)
         ):
             docs[node.target.id] = " ".join(following.value.value.split())
     return [(f.name, f.default, docs.get(f.name, "")) for f in dataclasses.fields(RuleConfig)]

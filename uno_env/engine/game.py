@@ -16,6 +16,8 @@ A :class:`State` is a batch of one game: three small arrays (see
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import kernels as K
@@ -49,9 +51,18 @@ from .layout import (
 from .observation import PHASE_NAMES, ObservationSpec
 from .seeding import fresh_seed, seed_to_rng, seeds_to_rng  # noqa: F401  (re-exported)
 
+if TYPE_CHECKING:
+    from ..vector.core import VectorStep
+
 
 class IllegalActionError(ValueError):
     """An action that cannot be taken; the state is left unchanged."""
+
+    games: np.ndarray
+    """Vector env only (:meth:`uno_env.vector.UnoVectorEnv.step`): indices of the refused games.
+    Not set on errors of a single game."""
+    result: VectorStep
+    """Vector env only: the step of the games that advanced. Not set on errors of a single game."""
 
     def __init__(self, message: str, status: int):
         super().__init__(message)
@@ -110,16 +121,17 @@ def action_ids(actions, num_envs: int, num_actions: int) -> np.ndarray:
     if isinstance(actions, np.ndarray):
         array = actions
     else:
-        array = None
+        converted: np.ndarray | None = None
         if actions is not None and not isinstance(actions, (str, bytes)):
             try:
-                array = np.asarray(actions)
+                converted = np.asarray(actions)
             except (TypeError, ValueError):  # ragged nesting
-                array = None
-        if array is None:
+                converted = None
+        if converted is None:
             raise IllegalActionError(
                 f"actions must be an integer array of shape ({num_envs},), got {_describe(actions)}", K.ST_OUT_OF_RANGE
             )
+        array = converted
     if array.dtype.kind not in "iu":
         raise IllegalActionError(
             f"actions must be integer action ids 0..{num_actions - 1}, got {_describe(array)}", K.ST_OUT_OF_RANGE
@@ -181,7 +193,7 @@ class State:
             and np.array_equal(self.rng, other.rng)
         )
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # unhashable (mutable arrays); typeshed declares a method
 
 
 class StepResult:
@@ -195,7 +207,7 @@ class StepResult:
         self.status = status
         """0: applied; 1: a wrong card was penalized (R-WRONG-1); 2: a wrong card lost the game."""
         self._rows = rows
-        self._events = None
+        self._events: list[dict] | None = None
 
     @property
     def events(self) -> list[dict]:
@@ -384,7 +396,7 @@ class Game(K.PicklesWithoutEntryPoints):
         return self.obs_spec.to_dict(self.observe(state, seat, index))
 
     # ------------------------------------------------------------------ actions
-    def action_to_string(self, action: int) -> str:
+    def action_to_string(self, action: int | np.integer) -> str:
         return self.actions.to_string(action)
 
     def string_to_action(self, text: str) -> int:
@@ -463,12 +475,13 @@ class Game(K.PicklesWithoutEntryPoints):
         if phase == PH_DRAWN:
             what = f"the decision on the drawn card {card_to_str(int(state.ints[index, S_DRAWN]))} (play it or pass)"
         else:
-            what = {
+            decisions: dict[int, str] = {
                 PH_PLAY: "a normal turn",
                 PH_COLOR: "naming the colour of the starting Wild",
                 PH_CHALLENGE: "the answer to a Wild Draw Four (challenge or accept)",
                 PH_CATCH: "the catch window (catch or pass)",
-            }[phase]
+            }
+            what = decisions[phase]
         return f"{text!r} is not available to player {seat} during {what}; legal now: {legal}"
 
 

@@ -108,8 +108,39 @@ class Param(IntEnum):
     O_FIRST = 36  # offset of the first observation slice (then one per SLICE_NAMES)
 
 
-# Per name of SLICE_NAMES, the index in ``P`` of its offset in the observation (-1: absent).
-ObsSlot = IntEnum("ObsSlot", {name.upper(): Param.O_FIRST + k for k, name in enumerate(SLICE_NAMES)})
+class ObsSlot(IntEnum):
+    """Per name of SLICE_NAMES (upper-cased, same order), the index in ``P`` of its offset in
+    the observation (-1: absent). Spelled out so that type checkers see the members."""
+
+    HAND = Param.O_FIRST + 0
+    TOP_CARD = Param.O_FIRST + 1
+    COLOUR = Param.O_FIRST + 2
+    PREVIOUS_COLOUR = Param.O_FIRST + 3
+    DIRECTION = Param.O_FIRST + 4
+    PHASE = Param.O_FIRST + 5
+    ACTING = Param.O_FIRST + 6
+    DEALER = Param.O_FIRST + 7
+    HAND_SIZES = Param.O_FIRST + 8
+    SCORES = Param.O_FIRST + 9
+    ALIVE = Param.O_FIRST + 10
+    DRAW_PILE_SIZE = Param.O_FIRST + 11
+    DISCARD_PILE = Param.O_FIRST + 12
+    DRAWN_CARD = Param.O_FIRST + 13
+    UNO_CALLED = Param.O_FIRST + 14
+    EXPOSED = Param.O_FIRST + 15
+    AFTER_WINDOW = Param.O_FIRST + 16
+    DREW_ON = Param.O_FIRST + 17
+    CHALLENGE_REVEAL = Param.O_FIRST + 18
+    CHALLENGE_REVEAL_SEAT = Param.O_FIRST + 19
+    TREND_COLOUR = Param.O_FIRST + 20
+    TREND_SHOWN = Param.O_FIRST + 21
+
+
+if [(slot.name, int(slot)) for slot in ObsSlot] != [
+    (name.upper(), Param.O_FIRST + k) for k, name in enumerate(SLICE_NAMES)
+]:  # pragma: no cover - a guard for edits of SLICE_NAMES
+    raise ImportError("layout.ObsSlot is out of step with observation.SLICE_NAMES")
+
 NUM_PARAMS = Param.O_FIRST + len(SLICE_NAMES)
 
 # The kernels' short names, bound to the members above (numba compiles them as constants).

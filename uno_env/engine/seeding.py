@@ -4,6 +4,8 @@ here uses Python's salted ``hash`` or the order of a set."""
 
 from __future__ import annotations
 
+from typing import cast
+
 import numpy as np
 
 _MASK64 = (1 << 64) - 1
@@ -61,4 +63,5 @@ def hash_seed(*parts: int) -> int:
 
 def fresh_seed() -> int:
     """A seed from the OS, for resets without one."""
-    return int(np.random.SeedSequence().entropy) & _MASK64
+    entropy = np.random.SeedSequence().entropy  # drawn from the OS: an int (the stubs allow any seed input)
+    return int(cast(int, entropy)) & _MASK64

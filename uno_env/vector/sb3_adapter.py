@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import numpy as np
-from stable_baselines3.common.vec_env.base_vec_env import VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvStepReturn
 
 from ..engine.config import RuleConfig
 from ..engine.game import Game, action_ids
@@ -91,7 +91,7 @@ class UnoSB3VecEnv(VecEnv):
         ``IllegalActionError`` here, before any game changes."""
         self._actions = action_ids(actions, self.num_envs, self.env.num_actions)
 
-    def step_wait(self):
+    def step_wait(self) -> VecEnvStepReturn:
         if self._actions is None:
             raise RuntimeError("step_async() must come before step_wait()")
         actions, self._actions = self._actions, None
