@@ -26,6 +26,7 @@ import numpy as np
 from uno_env import policies as PO
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.seeding import hash_seed, seed_to_rng
+from uno_env.learner import CompiledPolicy
 
 
 @runtime_checkable
@@ -114,22 +115,19 @@ class CompiledAgent(Agent):
     """An agent that plays a compiled policy of :mod:`uno_env.policies`."""
 
     def __init__(self, policy: str, rules: RuleConfig | Game | None = None, seed: int = 0):
-        if policy not in PO.POLICY_IDS:
-            known = ", ".join(sorted(PO.POLICY_IDS))
-            raise ValueError(f"unknown compiled policy {policy!r}; known: {known}")
-        self.name = policy
-        self.policy_id = PO.POLICY_IDS[policy]
+        self.policy_id = PO.policy_id_of(policy)
+        self.name = PO.policy_name(self.policy_id)
         self._batch_prng = np.zeros(0, dtype=np.uint64)
         super().__init__(rules, seed)
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self.prng = np.array([seed_to_rng(self.seed)], dtype=np.uint64)
+        self._policy = CompiledPolicy(self.name, self.game, self.seed)
         self._batch_prng = np.zeros(0, dtype=np.uint64)
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs, legal = self.check(observation, mask)
-        return int(PO.policy_act(self.policy_id, obs, legal, self.params, self.prng, 0))
+        return self._policy(obs, legal)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """One compiled call for the whole batch; row b uses its own generator (seeded from

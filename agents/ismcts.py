@@ -263,9 +263,10 @@ class ISMCTSAgent(Agent):
     ):
         if isinstance(determinizations, bool) or not isinstance(determinizations, int) or determinizations < 1:
             raise ValueError(f"ismcts: determinizations must be a positive integer, got {determinizations!r}")
-        if rollout not in PO.POLICY_IDS:
-            known = ", ".join(sorted(PO.POLICY_IDS))
-            raise ValueError(f"ismcts: unknown rollout policy {rollout!r}; known: {known}")
+        try:
+            rollout_id = PO.policy_id_of(rollout)
+        except ValueError as err:
+            raise ValueError(f"ismcts: unknown rollout policy {rollout!r} ({err})") from None
         if isinstance(max_rollout_steps, bool) or not isinstance(max_rollout_steps, int) or max_rollout_steps < 1:
             raise ValueError(f"ismcts: max_rollout_steps must be a positive integer, got {max_rollout_steps!r}")
         if bluff_prior is None:
@@ -274,7 +275,7 @@ class ISMCTSAgent(Agent):
             raise ValueError(f"ismcts: bluff_prior must be within 0..1, got {bluff_prior!r}")
         self.determinizations = determinizations
         self.rollout = rollout
-        self.rollout_id = PO.POLICY_IDS[rollout]
+        self.rollout_id = rollout_id
         self.max_rollout_steps = max_rollout_steps
         self.bluff_prior = float(bluff_prior)
         if not float(confidence) >= 0.0:

@@ -191,7 +191,7 @@ def _module_classes():
 
         def setup(self):
             self.game = rules_game(self.model_config)
-            self.policy_id = policies.POLICY_IDS[self.model_config["policy"]]
+            self.policy_id = policies.policy_id_of(self.model_config["policy"])
             self.prng = np.array([self.model_config.get("seed", 0) * 2 + 1], dtype=np.uint64)
 
         def _forward(self, batch, **kwargs):

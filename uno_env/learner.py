@@ -55,12 +55,9 @@ Policy = Callable[[np.ndarray, np.ndarray], int]
 class CompiledPolicy:
     """A policy of ``uno_env.policies`` called from Python, with its own generator."""
 
-    def __init__(self, name: str, game: Game, seed: int = 0):
-        if name not in policies.POLICY_IDS:
-            known = ", ".join(sorted(policies.POLICY_IDS))
-            raise ValueError(f"unknown compiled policy {name!r}; known: {known}")
-        self.name = name
-        self.policy_id = policies.POLICY_IDS[name]
+    def __init__(self, name: str | int, game: Game, seed: int = 0):
+        self.policy_id = policies.policy_id_of(name)
+        self.name = policies.policy_name(self.policy_id)
         self.params = game.params
         self.prng = np.array([seed_to_rng(seed)], dtype=np.uint64)
 
@@ -128,12 +125,10 @@ def compiled_policy_id(spec, where: str) -> int:
     if pid is not None and not isinstance(spec, (str, int, np.integer)):
         spec = pid
     if isinstance(spec, str) or (isinstance(spec, (int, np.integer)) and not isinstance(spec, (bool, np.bool_))):
-        known = dict(policies.POLICY_IDS)
-        if isinstance(spec, str) and spec in known:
-            return int(known[spec])
-        if not isinstance(spec, str) and int(spec) in set(known.values()):
-            return int(spec)
-        raise ValueError(f"{where}: unknown compiled policy {spec!r}: known policies are {', '.join(sorted(known))}")
+        try:
+            return policies.policy_id_of(spec)
+        except ValueError as err:
+            raise ValueError(f"{where}: {err}") from None
     if callable(spec):
         raise ValueError(
             f"{where}: {spec!r} is a Python policy; the vector envs play opponents inside the compiled kernel, "

@@ -1,4 +1,5 @@
-"""Playthroughs: a seeded game written out as text (legal actions, choices, events).
+"""Playthroughs: a seeded game written out as text (legal actions, choices, events, and
+the acting seat's observation in its text view, as OpenSpiel's playthroughs do).
 
 The files under ``tests/playthroughs`` are compared on every test run, so any
 change of behaviour shows up as a diff. Regenerate them after an intended
@@ -33,12 +34,23 @@ def choose(game: Game, legal: list[int], rng: np.random.Generator) -> int:
     return int(pool[int(rng.integers(len(pool)))])
 
 
+def observation_line(game: Game, observation: np.ndarray) -> str:
+    """The text view of an observation on one line: its non-empty slices."""
+    rows = [row.split(None, 1) for row in game.obs_spec.to_text(observation).splitlines()]
+    return " | ".join(f"{row[0]} {row[1]}" for row in rows if len(row) == 2 and row[1] != "-")
+
+
 def playthrough(config: RuleConfig, seed: int, max_steps: int = 3000) -> str:
     """The text of one seeded game."""
     game = Game(config)
     rng = np.random.default_rng(seed)
     state = game.init(seed=seed)
-    lines = [f"# UNO playthrough: {config}", f"# seed {seed}", "reset"]
+    lines = [
+        f"# UNO playthrough: {config}",
+        f"# seed {seed}",
+        f"# num_actions {game.num_actions}, observation_size {game.observation_size} (float32)",
+        "reset",
+    ]
     lines += [f"  - {describe(e)}" for e in game.events(state)]
     position = game.position(state)
     lines += [f"  hand P{s}: {' '.join(h)}" for s, h in enumerate(position["hands"])]
@@ -52,6 +64,7 @@ def playthrough(config: RuleConfig, seed: int, max_steps: int = 3000) -> str:
             f"step {steps + 1}: P{seat} {game.phase(state)} | top {top} colour {position['colour']} | "
             f"hand {' '.join(position['hands'][seat])}"
         )
+        lines.append(f"  observation: {observation_line(game, game.observe(state, seat))}")
         lines.append(f"  legal: {', '.join(game.action_to_string(a) for a in legal)}")
         action = choose(game, legal, rng)
         lines.append(f"  action: {game.action_to_string(action)}")

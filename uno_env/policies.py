@@ -80,6 +80,25 @@ POLICY_IDS = {
 }
 
 
+def policy_id_of(policy) -> int:
+    """The id of a compiled policy given by name or id (a Python or numpy integer; not a
+    bool): the one check of "is this a compiled policy". ValueError naming the known ones."""
+    if isinstance(policy, str) and policy in POLICY_IDS:
+        return POLICY_IDS[policy]
+    is_integer = isinstance(policy, (int, np.integer)) and not isinstance(policy, (bool, np.bool_))
+    if is_integer and int(policy) in POLICY_IDS.values():
+        return int(policy)
+    raise ValueError(f"unknown compiled policy {policy!r}: known policies are {', '.join(sorted(POLICY_IDS))}")
+
+
+def policy_name(policy_id: int) -> str:
+    """The name of a compiled policy id (the id as text when unknown)."""
+    for name, value in POLICY_IDS.items():
+        if value == policy_id:
+            return name
+    return str(policy_id)
+
+
 @njit(cache=True)
 def random_below(prng, b, n):
     """Uniform integer in 0..n-1 from a policy generator (xorshift64*, like the engine's)."""

@@ -86,17 +86,7 @@ _EXTERNAL_NAMES = (None, "external", "agent", "learner")
 
 def policy_id(policy) -> int:
     """The id of a compiled policy given by name or id; ValueError naming the known ones."""
-    known = dict(PO.POLICY_IDS)
-    if isinstance(policy, str) and policy in known:
-        return int(known[policy])
-    if (
-        isinstance(policy, (int, np.integer))
-        and not isinstance(policy, (bool, np.bool_))
-        and int(policy) in set(known.values())
-    ):
-        return int(policy)
-    names = ", ".join(sorted(known))
-    raise ValueError(f"unknown compiled policy {policy!r}: known policies are {names}")
+    return PO.policy_id_of(policy)
 
 
 def seat_policies_for(num_players: int, seats) -> np.ndarray:
@@ -376,7 +366,7 @@ class UnoVectorEnv:
             st = int(self.status[i])
             seat = int(self.seat[i])
             if st == ERR_POLICY_REFUSED:
-                name = _policy_name(int(self.seat_policies[seat]))
+                name = PO.policy_name(int(self.seat_policies[seat]))
                 lines.append(f"game {i}: compiled policy {name!r} at seat {seat} chose an action the engine refused")
             elif st == ERR_NO_DECISION:
                 lines.append(
@@ -520,13 +510,6 @@ _STATUS_TEXT = {
     K.ST_NOT_AVAILABLE: "not available now",
     K.ST_WRONG_REFUSED: "wrong card, illegal_action='raise'",
 }
-
-
-def _policy_name(pid: int) -> str:
-    for name, value in PO.POLICY_IDS.items():
-        if value == pid:
-            return name
-    return str(pid)
 
 
 __all__ = [

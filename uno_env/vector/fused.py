@@ -446,7 +446,15 @@ def _build():
     """The cached entry points.
 
     Reset and step share one entry point (``mode``): each entry point links and
-    optimizes its own copy of the engine, so fewer of them compile faster."""
+    optimizes its own copy of the engine, so fewer of them compile faster.
+
+    Why the serial and parallel kernels are twins with the same body, rather than one
+    function compiled twice: numba's on-disk cache indexes a function by its source
+    location and argument types, not by the ``parallel`` flag, so one function jitted
+    both ways would load the other's machine code from the cache. The argument lists
+    stay long for now: grouping the arrays into tuples must keep each one ``borrow``-ed
+    (see above) and be benchmarked against this version, which is work for a speed
+    round rather than a refactor."""
 
     @njit(cache=True)
     def advance_serial(
