@@ -208,3 +208,17 @@ def test_seat_win_rates():
     for row in summary["leaderboard"]:
         assert sum(w for w, _ in seats[row["agent"]]) == row["wins"]
         assert [g for _, g in seats[row["agent"]]] == [20, 20]
+
+
+def test_logged_bluff_matches_the_engines_verdict():
+    """A Wild Draw Four logged as played while holding the current colour is exactly the one
+    the engine finds guilty at the challenge decision that follows it."""
+    game = Game(TWO)
+    log = A.play_logged(TWO, ["random_play"], 80, seed=8)
+    d = log.decisions
+    rows = np.flatnonzero(d["phase"] == PH_CHALLENGE)
+    assert len(rows) > 10
+    before = rows - 1  # the Wild Draw Four play just before each challenge decision
+    assert A.is_wild_draw_four(game.params, d["action"][before]).all()
+    assert np.array_equal(d["hand"][before], d["hand"][rows])
+    assert np.array_equal(d["holds_current"][before], d["guilty"][rows])

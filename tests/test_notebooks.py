@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from experiments.run_notebooks import NOTEBOOK_DIR, execute_notebook
+from experiments.run_notebooks import NOTEBOOK_DIR, execute_notebook, notebook_paths
 
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 RESEARCH = ["rules_statistics", "strategy_ladder", "challenge_decision", "training"]
@@ -56,3 +56,13 @@ def test_embedded_figures_are_saved_by_the_notebook(name):
     embedded = set(re.findall(r"docs/img/notebooks/(\w+)\.png", text))
     saved = set(re.findall(r'save_figure\(fig, "(\w+)"', code))
     assert embedded and embedded == saved
+
+
+def test_run_notebooks_finds_notebooks_by_name():
+    assert notebook_paths(None) == NOTEBOOKS
+    assert notebook_paths(["training.ipynb", "quickstart"]) == [
+        NOTEBOOK_DIR / "training.ipynb",
+        NOTEBOOK_DIR / "quickstart.ipynb",
+    ]
+    with pytest.raises(ValueError, match="no notebook"):
+        notebook_paths(["nonexistent"])
