@@ -315,6 +315,9 @@ def play_logged(
         "steps": np.zeros(hands, dtype=np.int64),
         "rounds": np.zeros(hands, dtype=np.int64),
         "truncated": np.zeros(hands, dtype=bool),
+        # each seat's hand right after the deal and the starting card's effect (a starting
+        # Draw Two has already given the first player 2 more cards): wild-type cards, action
+        # cards (Skip, Reverse, Draw Two) and card points
         "start_wilds": np.zeros((hands, n), dtype=np.int64),
         "start_actions": np.zeros((hands, n), dtype=np.int64),
         "start_points": np.zeros((hands, n), dtype=np.int64),

@@ -74,7 +74,8 @@ def test_play_logged_records_decisions_and_events():
     w4 = A.is_wild_draw_four(Game(TWO).params, d["action"])
     assert set(d["holds_current"][w4]) <= {0, 1}
     assert (log.events[:, 0] < 40).all() and len(log.events_of(17)) == 40  # one round end per hand
-    assert (log.hands["start_wilds"] + log.hands["start_actions"] <= 7).all()
+    assert (log.hands["start_wilds"] + log.hands["start_actions"] <= 9).all()  # 7 dealt, 2 more on a Draw Two
+    assert (log.hands["start_points"] > 0).all()
 
 
 def test_challenge_truth_matches_the_engine():
