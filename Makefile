@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 SHARED_RULES_TOOL := $(wildcard ../shared/tools/rule_coverage.py)
 
-.PHONY: test test-fast typecheck demo lint format bench clean
+.PHONY: test test-fast typecheck demo lint format bench notebooks clean
 
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,10 @@ demo: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/uno bench
+
+# the research notebooks at full size: writes the figures in docs/img/notebooks/ (about 20 minutes)
+notebooks: $(STAMP)
+	$(PY) -m experiments.run_notebooks --size full rules_statistics strategy_ladder challenge_decision training
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
