@@ -162,6 +162,7 @@ from .engine import kernels as K
 from .engine.game import action_id
 from .engine.layout import P_I_ALIVE, PH_OVER, S_CURRENT, S_N_ALIVE, S_PHASE, S_TRUNCATED
 from .engine.observation import PHASE_NAMES
+from .render import RECENT_EVENTS
 
 ENV_ID = "uno/uno_v0"
 
@@ -298,7 +299,7 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         self._num_actions = self.game.num_actions
         self._rewards_buffer = np.zeros((1, n), dtype=np.float32)
         self._compile_entry_points()
-        self._recent_events: deque = deque(maxlen=12)
+        self._recent_events: deque = deque(maxlen=RECENT_EVENTS)
         self._seeded = False
         self._alive = n
         self.agents: list[str] = []

@@ -40,6 +40,7 @@ from .engine import kernels as K
 from .engine.game import action_id
 from .engine.layout import P_I_ALIVE, P_I_OUTCOME, PH_OVER, S_CURRENT, S_PHASE, S_STEP, S_TERMINATED, S_TRUNCATED
 from .learner import ILLEGAL_ACTION, CompiledPolicy, Policy, is_seedable, opponent_policies, reseed
+from .render import RECENT_EVENTS
 
 __all__ = ["CompiledPolicy", "UnoGymEnv"]
 
@@ -166,8 +167,7 @@ class UnoGymEnv(gym.Env):
             who = "learner" if seat == self.learner_seat else f"opponent at seat {seat}"
             message = self.game.describe_refusal(state, action, status)
             raise IllegalActionError(f"{who}: {message}", status)
-        if self.render_mode is not None:
-            self._events = (self._events + self.game.events(state))[-12:]
+        self._record_events(seat, action)
         return float(self._rewards[0, self.learner_seat])
 
     def _play_opponents(self) -> float:
@@ -182,7 +182,7 @@ class UnoGymEnv(gym.Env):
 
     def _record_events(self, seat: int, action: int) -> None:
         if self.render_mode is not None:
-            self._events = (self._events + self.game.events(self._state))[-12:]
+            self._events = (self._events + self.game.events(self._state))[-RECENT_EVENTS:]
 
     def _observation(self) -> np.ndarray:
         return self.game.observe(self._state, self.learner_seat)

@@ -22,6 +22,8 @@ CARD_RGB = {
     "W": (30, 30, 30),
 }
 TABLE_RGB = (22, 92, 58)
+RECENT_EVENTS = 12
+"""Events a rendered view lists (the newest last): every env keeps this many."""
 
 
 def _seat_label(seat: int) -> str:
