@@ -3,8 +3,9 @@
 Every name list (``PHASE_NAMES``, the allowed values of each setting of
 :class:`~uno_env.engine.RuleConfig`) is derived from these classes, so no two
 lists line up by hand. numba compiles ``IntEnum`` members used in the kernels as
-constants (as fast as plain integers, and cached). The state's indices are named
-the same way in :mod:`uno_env.engine.layout`.
+constants; Python hot paths use the plain-int short names of
+:mod:`uno_env.engine.layout` (``PH_OVER``...), since numpy handles an IntEnum member
+slowly. The state's indices are named the same way in :mod:`uno_env.engine.layout`.
 """
 
 from __future__ import annotations
