@@ -9,6 +9,7 @@ from typing import cast
 import numpy as np
 
 _MASK64 = (1 << 64) - 1
+_GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # splitmix64
 _NONZERO = np.uint64(0x2545F4914F6CDD1D)  # xorshift generators must not start at 0
 _POLICY_SALT = np.uint64(0xD1B54A32D192ED03)
 
@@ -16,10 +17,20 @@ _POLICY_SALT = np.uint64(0xD1B54A32D192ED03)
 def splitmix64(z: np.ndarray) -> np.ndarray:
     """One splitmix64 step of each uint64 in ``z``: the mixed value of ``z`` (a new array)."""
     with np.errstate(over="ignore"):
-        z = np.asarray(z, dtype=np.uint64) + np.uint64(0x9E3779B97F4A7C15)
-        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = np.asarray(z, dtype=np.uint64) + np.uint64(_GOLDEN)
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(_MIX1)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(_MIX2)
     return z ^ (z >> np.uint64(31))
+
+
+def splitmix64_int(z: int) -> int:
+    """:func:`splitmix64` of one value as Python ints: the scalar paths (a seed per game,
+    per agent reset) run it thousands of times, and numpy's scalars and ``errstate`` cost
+    about 20 us a call against 4 here."""
+    z = (z + _GOLDEN) & _MASK64
+    z = ((z ^ (z >> 30)) * _MIX1) & _MASK64
+    z = ((z ^ (z >> 27)) * _MIX2) & _MASK64
+    return z ^ (z >> 31)
 
 
 def _nonzero(z: np.ndarray) -> np.ndarray:
@@ -37,8 +48,10 @@ def seeds_to_rng(seed: int, count: int) -> np.ndarray:
 
 
 def seed_to_rng(seed: int) -> np.uint64:
-    """The engine generator state for a seed."""
-    return seeds_to_rng(seed, 1)[0]
+    """The engine generator state for a seed (``seeds_to_rng(seed, 1)[0]``)."""
+    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"a seed must be an integer, got {seed!r}")
+    return np.uint64(splitmix64_int(int(seed) & _MASK64)) or _NONZERO
 
 
 def policy_seeds(engine_rng: np.ndarray) -> np.ndarray:
@@ -55,10 +68,10 @@ def policy_seed_to_rng(seed: int) -> np.uint64:
 def hash_seed(*parts: int) -> int:
     """A 63-bit seed mixed from integers (one splitmix64 step per part); the same parts give
     the same seed in every process."""
-    z = np.uint64(0x243F6A8885A308D3)
+    z = 0x243F6A8885A308D3
     for part in parts:
-        z = splitmix64(z ^ np.uint64(int(part) & _MASK64))
-    return int(z) >> 1
+        z = splitmix64_int(z ^ (int(part) & _MASK64))
+    return z >> 1
 
 
 def fresh_seed() -> int:
