@@ -20,6 +20,14 @@ import sys
 LOCAL = "local"
 
 
+def cluster_address(address: str | None) -> str | None:
+    """The cluster to connect to: ``address``, else ``RAY_ADDRESS``; None for a local Ray
+    (no address given, or "local")."""
+    if address == LOCAL:
+        return None
+    return address or os.environ.get("RAY_ADDRESS") or None
+
+
 def start_ray(address: str | None = None, num_cpus: int | None = None) -> dict:
     """Connect to the Ray cluster at ``address`` (or ``RAY_ADDRESS``), or start a local Ray
     with ``num_cpus`` CPUs (default all) when neither is given or ``address`` is "local".
@@ -32,10 +40,7 @@ def start_ray(address: str | None = None, num_cpus: int | None = None) -> dict:
             "Ray is not installed: pip install 'uno-env[scale]' (or -e '.[scale]' in the repository)"
         ) from None
 
-    if address == LOCAL:
-        address = None
-    else:
-        address = address or os.environ.get("RAY_ADDRESS")
+    address = cluster_address(address)
     if not ray.is_initialized():
         if address:
             ray.init(address=address, log_to_driver=False)
@@ -73,16 +78,14 @@ def run_jobs_on_ray(
     from tqdm import tqdm
 
     from agents import registered_extras
-    from experiments.arena.tables import COMPILED_CHUNK, RECORD_FIELDS, warm_up
+    from experiments.arena.tables import COMPILED_CHUNK, concat_records, put_records, split_jobs, warm_up
 
     resources = start_ray(address, workers)
     in_flight = workers or max(1, int(resources.get("CPU", 1)))
     compiled_task = ray.remote(num_cpus=1)(_play_compiled_chunk)
     python_task = ray.remote(num_cpus=1)(_play_python_chunk)
     jobs = schedule.jobs
-    policy_ids = [e.policy_id if e.policy_id is not None else -1 for e in entrants]
-    compiled = [j for j, lineup in enumerate(jobs) if all(entrants[e].policy_id is not None for e in lineup)]
-    python = [(j, jobs[j]) for j, lineup in enumerate(jobs) if any(entrants[e].policy_id is None for e in lineup)]
+    compiled, python, policy_ids = split_jobs(schedule, entrants)
     chunk = max(1, min(COMPILED_CHUNK, -(-len(compiled) // (4 * in_flight))))
     # (kind, part): job ids for a compiled task, (job id, lineup) pairs for a Python one
     work: list[tuple[str, list]] = [("compiled", compiled[s : s + chunk]) for s in range(0, len(compiled), chunk)]
@@ -108,12 +111,8 @@ def run_jobs_on_ray(
             part = pending.pop(ref)
             result = ray.get(ref)
             rows = [j for j, _ in part]
-            if isinstance(result, dict):
-                for key in RECORD_FIELDS:
-                    records[key][rows] = result[key]
-            else:
-                for j, rec in zip(rows, result):
-                    for key in RECORD_FIELDS:
-                        records[key][j] = rec[key][0]
+            put_records(
+                records, rows, result if isinstance(result, dict) else concat_records(result, config.num_players)
+            )
             bar.update(len(rows))
     return records

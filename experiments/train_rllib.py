@@ -145,7 +145,8 @@ def _module_classes():
     from ray.rllib.core.rl_module.torch import TorchRLModule
     from torch import nn
 
-    from uno_env import neural, policies
+    from uno_env import neural
+    from uno_env.learner import CompiledPolicy
 
     def rules_game(model_config) -> Game:
         return Game(RuleConfig.from_kwargs(**model_config["rules"]))
@@ -190,18 +191,14 @@ def _module_classes():
         """A compiled heuristic of :mod:`uno_env.policies` as an RLModule (not trained)."""
 
         def setup(self):
-            self.game = rules_game(self.model_config)
-            self.policy_id = policies.policy_id_of(self.model_config["policy"])
-            self.prng = np.array([self.model_config.get("seed", 0) * 2 + 1], dtype=np.uint64)
+            game = rules_game(self.model_config)
+            self.policy = CompiledPolicy(self.model_config["policy"], game, seed=self.model_config.get("seed", 0))
 
         def _forward(self, batch, **kwargs):
             obs = batch[Columns.OBS]
             observations = np.asarray(obs["observation"], dtype=np.float32)
             masks = np.asarray(obs["action_mask"], dtype=np.int8)
-            actions = [
-                policies.policy_act(self.policy_id, o, m, self.game.params, self.prng, 0)
-                for o, m in zip(observations, masks)
-            ]
+            actions = [self.policy(o, m) for o, m in zip(observations, masks)]
             return {Columns.ACTIONS: np.array(actions, dtype=np.int64)}
 
         def _forward_train(self, batch, **kwargs):
@@ -314,14 +311,14 @@ def check_args(args: Args) -> None:
 def start_ray(args: Args) -> dict:
     """Connect to ``--address`` / RAY_ADDRESS or start a local Ray; on a local Ray, refuse
     more env runners than free CPUs (RLlib would wait for them forever)."""
+    from experiments.distributed import cluster_address
     from experiments.distributed import start_ray as connect
 
     resources = connect(args.address, args.num_cpus)  # a clear error first where Ray is missing
     import ray
 
-    local = not (args.address or os.environ.get("RAY_ADDRESS")) or args.address == "local"
     free = int(ray.available_resources().get("CPU", 0))
-    if local and args.num_env_runners > free:
+    if cluster_address(args.address) is None and args.num_env_runners > free:
         raise ValueError(f"--num-env-runners {args.num_env_runners} exceeds the {free} free CPUs of the local Ray")
     return resources
 

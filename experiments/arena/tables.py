@@ -213,6 +213,24 @@ def concat_records(parts: list[dict], n: int) -> dict:
     return {k: np.concatenate([p[k] for p in parts]) for k in RECORD_FIELDS}
 
 
+def put_records(records: dict, rows, rec: dict) -> None:
+    """Write the records ``rec`` of the table games ``rows`` (job ids, in order) into ``records``."""
+    for key in RECORD_FIELDS:
+        records[key][rows] = rec[key]
+
+
+def split_jobs(schedule: Schedule, entrants: list[Entrant]) -> tuple[list[int], list[tuple[int, tuple]], list[int]]:
+    """The schedule's jobs for the runners: ids of the all-compiled tables (one compiled call
+    per chunk), (id, lineup) of the tables with a Python agent, and each entrant's policy id
+    (-1 for a Python agent)."""
+    compiled = [j for j, lineup in enumerate(schedule.jobs) if all(entrants[e].policy_id is not None for e in lineup)]
+    python = [
+        (j, lineup) for j, lineup in enumerate(schedule.jobs) if any(entrants[e].policy_id is None for e in lineup)
+    ]
+    policy_ids = [e.policy_id if e.policy_id is not None else -1 for e in entrants]
+    return compiled, python, policy_ids
+
+
 def run_jobs(
     config, entrants, schedule: Schedule, seed: int, workers: int | None, progress: bool, ray: str | None = None
 ) -> dict:
@@ -229,24 +247,17 @@ def run_jobs(
 
         return run_jobs_on_ray(config, entrants, schedule, seed, ray, workers, progress, empty_records(total, n))
     workers = workers or 2
-    compiled = [j for j, lineup in enumerate(schedule.jobs) if all(entrants[e].policy_id is not None for e in lineup)]
-    python = [j for j, lineup in enumerate(schedule.jobs) if any(entrants[e].policy_id is None for e in lineup)]
+    compiled, tasks, policy_ids = split_jobs(schedule, entrants)
     records = empty_records(total, n)
-    policy_ids = [e.policy_id if e.policy_id is not None else -1 for e in entrants]
     with tqdm(total=total, unit="game", disable=not progress, file=sys.stderr, smoothing=0.05) as bar:
         for start in range(0, len(compiled), COMPILED_CHUNK):
             chunk = compiled[start : start + COMPILED_CHUNK]
-            rec = play_compiled(config, schedule.jobs, policy_ids, chunk, seed)
-            for key in RECORD_FIELDS:
-                records[key][chunk] = rec[key]
+            put_records(records, chunk, play_compiled(config, schedule.jobs, policy_ids, chunk, seed))
             bar.update(len(chunk))
-        tasks = [(j, schedule.jobs[j]) for j in python]
         if tasks and workers <= 1:
             player = TablePlayer(config, entrants, seed)
             for j, lineup in tasks:
-                rec = player.play(j, lineup)
-                for key in RECORD_FIELDS:
-                    records[key][j] = rec[key][0]
+                put_records(records, [j], player.play(j, lineup))
                 bar.update(1)
         elif tasks:
             import multiprocessing
@@ -257,7 +268,6 @@ def run_jobs(
                 workers, initializer=_worker_init, initargs=(config, entrants, seed, registered_extras())
             ) as pool:
                 for (j, _), rec in zip(tasks, pool.imap(_worker_play, tasks, chunksize=1)):
-                    for key in RECORD_FIELDS:
-                        records[key][j] = rec[key][0]
+                    put_records(records, [j], rec)
                     bar.update(1)
     return records
