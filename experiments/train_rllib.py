@@ -124,9 +124,9 @@ class Args:
 SMOKE: dict[str, Any] = dict(
     iterations=1,
     num_env_runners=1,
-    envs_per_runner=2,
-    train_batch=400,
-    minibatch=200,
+    envs_per_runner=1,  # one env takes every step: a hand lasts ~90 steps untrained, so episodes end
+    train_batch=800,
+    minibatch=400,
     epochs=1,
     hidden=32,
     eval_every=1,
