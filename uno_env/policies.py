@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit, prange
 
 from .engine import kernels as K
+from .engine.borrow import borrow
 from .engine.cards import FASHION_TREND, RANK_DRAW_TWO, RANK_REVERSE, RANK_SKIP, WILD, WILD_DRAW_FOUR
 from .engine.layout import (
     O_ALIVE,
@@ -482,13 +483,28 @@ def policy_act_batch(policy, obs, mask, P, prng, out):
         out[b] = policy_act(policy, obs[b], mask[b], P, prng, b)
 
 
+@njit(inline="always")
+def policy_decision(policy, cards, ints, P, b, seat, obs, mask, prng):
+    """The action of compiled policy ``policy`` for the acting ``seat`` of game b, from the
+    state; ``obs`` and ``mask`` are scratch. The random policy reads only the mask, so its
+    observation is not written (the same draw as ``policy_act(RANDOM, ...)``)."""
+    K.legal_mask(cards, ints, P, b, mask)
+    if policy == RANDOM:
+        return random_policy(obs, mask, P, prng, b)
+    K.observe(cards, ints, P, b, seat, obs)
+    return policy_act(policy, obs, mask, P, prng, b)
+
+
 @njit(cache=True)
 def play_game(
     cards, ints, rng, prng, P, b, seat_policies, stop_at_round_end, max_steps, obs, mask, step_rw, rw, ev, evn
 ):
-    """Play game b with compiled policies until it ends (or its round ends, or
-    ``max_steps`` decisions); returns the decisions taken. ``rw[b]`` accumulates the
-    rewards; ``step_rw`` is scratch of the same shape."""
+    """The compiled play loop: game b played by compiled policies (``seat_policies[seat]``)
+    until its episode ends (or its round ends, or ``max_steps`` decisions). Returns the
+    decisions taken, or -1 when a policy chose an action the engine refused (the game is
+    as it was before that action). ``rw[b]`` accumulates the rewards; ``step_rw`` is
+    scratch of the same shape, ``obs`` and ``mask`` scratch rows. The vector env's
+    ``play``, :func:`play_batch` (tournaments) and the search's rollouts all run here."""
     n = seat_policies.shape[0]
     start_round = ints[b, S_ROUND]
     steps = 0
@@ -496,41 +512,55 @@ def play_game(
         if stop_at_round_end and ints[b, S_ROUND] != start_round:
             break
         seat = ints[b, K.S_CURRENT]
-        K.observe(cards, ints, P, b, seat, obs)
-        K.legal_mask(cards, ints, P, b, mask)
-        action = policy_act(seat_policies[seat], obs, mask, P, prng, b)
-        K.step_game(cards, ints, rng, P, b, action, step_rw, ev, evn)
+        action = policy_decision(seat_policies[seat], cards, ints, P, b, seat, obs, mask, prng)
+        if K.step_game(cards, ints, rng, P, b, action, step_rw, ev, evn) < 0:
+            return -1
         for s in range(n):
             rw[b, s] += step_rw[b, s]
         steps += 1
     return steps
 
 
+PLAY_BLOCKS = 64
+"""Blocks of games of :func:`play_batch` (threads take whole blocks, each with its scratch)."""
+
+
 @njit(cache=True, parallel=True)
 def play_batch(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_steps, rw, steps):
     """Play every game of the batch with compiled policies (``seat_policies[b, seat]``),
-    in parallel over games; rewards add up in ``rw``, decisions go to ``steps``."""
+    in parallel over games; rewards add up in ``rw``, decisions go to ``steps`` (-1 for
+    a game where a policy chose an action the engine refused)."""
     batch = cards.shape[0]
     step_rw = np.zeros_like(rw)
     ev = np.zeros((batch, 0, 4), dtype=np.int32)
     evn = np.zeros(batch, dtype=np.int32)
-    for b in prange(batch):
-        obs = np.empty(P[P_O_LEN], dtype=np.float32)
-        mask = np.empty(P[P_A_LEN], dtype=np.int8)
-        steps[b] = play_game(
-            cards,
-            ints,
-            rng,
-            prng,
-            P,
-            b,
-            seat_policies[b],
-            stop_at_round_end,
-            max_steps,
-            obs,
-            mask,
-            step_rw,
-            rw,
-            ev,
-            evn,
-        )
+    blocks = max(min(batch, PLAY_BLOCKS), 1)
+    obs_rows = np.zeros((blocks, P[P_O_LEN]), dtype=np.float32)
+    mask_rows = np.zeros((blocks, P[P_A_LEN]), dtype=np.int8)
+    # at most three names a line: numba's alias analysis does not follow a longer unpacking,
+    # and a prange loop whose writes it cannot trace to an argument is removed as dead
+    cards, ints, rng = borrow(cards), borrow(ints), borrow(rng)
+    prng, P, seat_policies = borrow(prng), borrow(P), borrow(seat_policies)
+    rw, steps, step_rw = borrow(rw), borrow(steps), borrow(step_rw)
+    ev, evn = borrow(ev), borrow(evn)
+    obs_rows, mask_rows = borrow(obs_rows), borrow(mask_rows)
+    size = (batch + blocks - 1) // blocks
+    for k in prange(blocks):
+        for b in range(k * size, min(batch, (k + 1) * size)):
+            steps[b] = play_game(
+                cards,
+                ints,
+                rng,
+                prng,
+                P,
+                b,
+                seat_policies[b],
+                stop_at_round_end,
+                max_steps,
+                obs_rows[k],
+                mask_rows[k],
+                step_rw,
+                rw,
+                ev,
+                evn,
+            )

@@ -258,9 +258,13 @@ class UnoVectorEnv:
     def _result(self) -> VectorStep:
         return VectorStep(self.seat, self.obs, self.mask, self.rewards, self.terminated, self.truncated, self._info)
 
-    def _args(self):
+    def _game_arrays(self) -> tuple:
+        """The ``game`` tuple of the fused kernels: the state, the policies' generators, the parameters."""
+        return (self.cards, self.ints, self.rng, self.prng, self.params)
+
+    def _out_arrays(self) -> tuple:
+        """The ``out`` tuple of the fused kernels (its order is spelled out in :mod:`.fused`)."""
         return (
-            self.seat_policies,
             self.rewards,
             self._step_rw,
             self._ev,
@@ -325,7 +329,7 @@ class UnoVectorEnv:
         self.terminated[:] = False
         self.truncated[:] = False
         problems = self._advance_kernel(
-            MODE_RESET, self.cards, self.ints, self.rng, self.prng, self.params, self._actions, which, *self._args()
+            MODE_RESET, self._game_arrays(), self._actions, which, self.seat_policies, self._out_arrays()
         )
         if problems:
             self._raise_problems(None)
@@ -351,7 +355,7 @@ class UnoVectorEnv:
             self._actions[:] = actions
             actions = self._actions
         problems = self._advance_kernel(
-            MODE_STEP, self.cards, self.ints, self.rng, self.prng, self.params, actions, self._which, *self._args()
+            MODE_STEP, self._game_arrays(), actions, self._which, self.seat_policies, self._out_arrays()
         )
         if problems:
             self._raise_problems(actions)
@@ -448,24 +452,18 @@ class UnoVectorEnv:
         self.status[:] = 0
         blocks = min(N, PLAY_BLOCKS) if self.parallel else 1
         self._play_kernel(
-            self.cards,
-            self.ints,
-            self.rng,
-            self.prng,
-            self.params,
+            self._game_arrays(),
             per_game,
             int(max_decisions),
             max_episodes,
-            totals,
-            wins,
-            decisions,
-            episodes,
-            self.status,
-            self._ev,
-            self._evn,
-            self._step_rw,
-            np.zeros((blocks, self.observation_size), dtype=np.float32),
-            np.zeros((blocks, self.num_actions), dtype=np.int8),
+            (totals, wins, decisions, episodes, self.status),
+            (
+                self._step_rw,
+                self._ev,
+                self._evn,
+                np.zeros((blocks, self.observation_size), dtype=np.float32),
+                np.zeros((blocks, self.num_actions), dtype=np.int8),
+            ),
         )
         self._ready = False
         bad = np.flatnonzero(self.status < 0)
