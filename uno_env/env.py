@@ -169,6 +169,10 @@ ENV_ID = "uno/uno_v0"
 _empty = np.empty
 _FLOAT32 = np.dtype(np.float32)
 _INT8 = np.dtype(np.int8)
+# fields of K.step_summary's packed result
+_REWARDED = 1 << 20
+_PHASE_BITS = 0xF << 8
+_PHASE_OVER = PH_OVER << 8
 
 
 def env(**kwargs):
@@ -411,23 +415,37 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         summary = self._step_kernel(
             state.cards, state.ints, state.rng, self._params, 0, action, self._rewards_buffer, state.ev, state.evn
         )
-        status = (summary & 0xFF) - 128
-        if status < 0:
+        if not summary & 0x80:  # status + 128 below 128: refused, and nothing changed
+            status = (summary & 0xFF) - 128
             raise IllegalActionError(self.game.describe_refusal(state, int(action), status), status)
+        self._cumulative_rewards[agent] = 0.0
+        if (
+            self._rewards_pending
+            or summary & _REWARDED
+            or summary & _PHASE_BITS == _PHASE_OVER
+            or summary >> 21 != self._alive
+            or self.render_mode is not None
+        ):
+            self._after_eventful_step(summary)
+        else:  # most steps: no reward to hand out or clear, the game goes on, no rendering
+            self.agent_selection = self.possible_agents[((summary >> 12) & 0xFF) - 1]
+            if self._alive != len(self.agents):
+                self._deads_step_first()
+
+    def _after_eventful_step(self, summary: int) -> None:
         if self.render_mode is not None:
             self._remember_events()
-        self._cumulative_rewards[agent] = 0.0
         if self._rewards_pending:
             for name in self.rewards:
                 self.rewards[name] = 0.0
             self._rewards_pending = False
-        if summary & (1 << 20):
+        if summary & _REWARDED:
             rewards = self._rewards_buffer[0]
             for name in self.agents:
                 self.rewards[name] = float(rewards[self.agent_name_mapping[name]])
             self._rewards_pending = True
             self._accumulate_rewards()
-        if (summary >> 8) & 0xF == PH_OVER:
+        if summary & _PHASE_BITS == _PHASE_OVER:
             self._mark_game_over()
         else:
             if summary >> 21 != self._alive:
