@@ -166,6 +166,14 @@ from .render import RECENT_EVENTS
 
 ENV_ID = "uno/uno_v0"
 
+_empty = np.empty
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
+# fields of K.step_summary's packed result
+_REWARDED = 1 << 20
+_PHASE_BITS = 0xF << 8
+_PHASE_OVER = PH_OVER << 8
+
 
 def env(**kwargs):
     """The UNO AEC environment with PettingZoo's standard wrappers."""
@@ -194,18 +202,27 @@ class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's OrderEnforcingWrapper with the same checks; what is read at every
-    step goes straight to the raw env instead of through two ``__getattr__`` forwards."""
+    step goes straight to the raw env instead of through two ``__getattr__`` forwards.
+    Over our :class:`AssertOutOfBounds`, a step with an action id in range (or ``None``)
+    goes straight to the raw env too: the bounds check passes it unchanged and the raw
+    env's own checks are the same (one Python call layer fewer per step)."""
 
     def __init__(self, env):
         super().__init__(env)
         self._raw_env = env.unwrapped
+        self._bounds_checked_here = type(env) is AssertOutOfBounds and env.env is self._raw_env
 
     def _raw_attribute(self, name: str):
         if not self._has_reset:
             raise AttributeError(f"{name} cannot be accessed before reset")
         return getattr(self._raw_env, name)
 
-    agents = property(lambda self: self._raw_attribute("agents"))
+    @property
+    def agents(self):  # read at every step of a loop: no forward through _raw_attribute
+        if not self._has_reset:
+            raise AttributeError("agents cannot be accessed before reset")
+        return self._raw_env.agents
+
     agent_selection = property(lambda self: self._raw_attribute("agent_selection"))
     terminations = property(lambda self: self._raw_attribute("terminations"))
     truncations = property(lambda self: self._raw_attribute("truncations"))
@@ -231,14 +248,22 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         return _AgentIterable(self, max_iter)
 
     def step(self, action) -> None:
+        raw = self._raw_env
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
-        elif not self._raw_env.agents:
+        elif not raw.agents:
             self._has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()
         else:
             self._has_updated = True
-            self.env.step(action)
+            if self._bounds_checked_here and (
+                action is None or (type(action) is int and 0 <= action < raw._num_actions)
+            ):
+                # AssertOutOfBounds would pass these unchanged, or (None for an agent in
+                # play) raise what raw.step raises: action_id's IllegalActionError
+                raw.step(action)
+            else:
+                self.env.step(action)
 
 
 class _AgentIterable(AECOrderEnforcingIterable):
@@ -323,6 +348,7 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         self._observe_kernel = K.compiled_for(
             K.observe_and_mask, state.cards, state.ints, self._params, 0, 0, observation, mask
         )
+        self._observe_inline = type(self).observe is raw_env.observe  # last() may write observe out
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -389,23 +415,37 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         summary = self._step_kernel(
             state.cards, state.ints, state.rng, self._params, 0, action, self._rewards_buffer, state.ev, state.evn
         )
-        status = (summary & 0xFF) - 128
-        if status < 0:
+        if not summary & 0x80:  # status + 128 below 128: refused, and nothing changed
+            status = (summary & 0xFF) - 128
             raise IllegalActionError(self.game.describe_refusal(state, int(action), status), status)
+        self._cumulative_rewards[agent] = 0.0
+        if (
+            self._rewards_pending
+            or summary & _REWARDED
+            or summary & _PHASE_BITS == _PHASE_OVER
+            or summary >> 21 != self._alive
+            or self.render_mode is not None
+        ):
+            self._after_eventful_step(summary)
+        else:  # most steps: no reward to hand out or clear, the game goes on, no rendering
+            self.agent_selection = self.possible_agents[((summary >> 12) & 0xFF) - 1]
+            if self._alive != len(self.agents):
+                self._deads_step_first()
+
+    def _after_eventful_step(self, summary: int) -> None:
         if self.render_mode is not None:
             self._remember_events()
-        self._cumulative_rewards[agent] = 0.0
         if self._rewards_pending:
             for name in self.rewards:
                 self.rewards[name] = 0.0
             self._rewards_pending = False
-        if summary & (1 << 20):
+        if summary & _REWARDED:
             rewards = self._rewards_buffer[0]
             for name in self.agents:
                 self.rewards[name] = float(rewards[self.agent_name_mapping[name]])
             self._rewards_pending = True
             self._accumulate_rewards()
-        if (summary >> 8) & 0xF == PH_OVER:
+        if summary & _PHASE_BITS == _PHASE_OVER:
             self._mark_game_over()
         else:
             if summary >> 21 != self._alive:
@@ -437,13 +477,38 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
 
     # ------------------------------------------------------------------ observations
     def observe(self, agent):
-        observation = np.empty(self._observation_size, dtype=np.float32)
-        mask = np.empty(self._num_actions, dtype=np.int8)
+        # fresh arrays at every call (the caller may keep them); np.empty with dtype
+        # objects passed by position costs about half of np.empty(n, dtype=np.float32)
+        observation = _empty(self._observation_size, _FLOAT32)
+        mask = _empty(self._num_actions, _INT8)
         state = self._state
         self._observe_kernel(
             state.cards, state.ints, self._params, 0, self.agent_name_mapping[agent], observation, mask
         )
         return {"observation": observation, "action_mask": mask}
+
+    def last(self, observe: bool = True):
+        """AECEnv.last, with :meth:`observe` written out (one call fewer per step) unless a
+        subclass overrides it."""
+        agent = self.agent_selection
+        assert agent is not None
+        if not observe:
+            observation = None
+        elif self._observe_inline:
+            obs = _empty(self._observation_size, _FLOAT32)
+            mask = _empty(self._num_actions, _INT8)
+            state = self._state
+            self._observe_kernel(state.cards, state.ints, self._params, 0, self.agent_name_mapping[agent], obs, mask)
+            observation = {"observation": obs, "action_mask": mask}
+        else:
+            observation = self.observe(agent)
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def observation_dict(self, agent) -> dict:
         """The observation of ``agent`` as a dict of named slices (for humans and notebooks)."""
