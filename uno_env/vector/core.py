@@ -189,7 +189,7 @@ class UnoVectorEnv:
             parallel = N >= PARALLEL_THRESHOLD and numba.get_num_threads() > 1
         self.parallel = bool(parallel)
         pick = 1 if self.parallel else 0
-        self._advance_kernel = KERNELS["advance"][pick]
+        self._advance_kernels = KERNELS["advance"][0][pick], KERNELS["advance"][1][pick]
         self._play_kernel = KERNELS["play"][pick]
         self._sample_kernel = KERNELS["sample"][pick]
 
@@ -257,6 +257,12 @@ class UnoVectorEnv:
 
     def _result(self) -> VectorStep:
         return VectorStep(self.seat, self.obs, self.mask, self.rewards, self.terminated, self.truncated, self._info)
+
+    def _advance(self, mode: int, actions: np.ndarray, which: np.ndarray) -> int:
+        """One call of the fused kernel; the variant without compiled policies where every
+        seat is the caller's (the policies then never compile)."""
+        kernel = self._advance_kernels[bool((self.seat_policies != EXTERNAL).any())]
+        return kernel(mode, self._game_arrays(), actions, which, self.seat_policies, self._out_arrays())
 
     def _game_arrays(self) -> tuple:
         """The ``game`` tuple of the fused kernels: the state, the policies' generators, the parameters."""
@@ -328,9 +334,7 @@ class UnoVectorEnv:
         self.rewards[~which] = 0.0
         self.terminated[:] = False
         self.truncated[:] = False
-        problems = self._advance_kernel(
-            MODE_RESET, self._game_arrays(), self._actions, which, self.seat_policies, self._out_arrays()
-        )
+        problems = self._advance(MODE_RESET, self._actions, which)
         if problems:
             self._raise_problems(None)
         self._ready = self._started = True
@@ -354,9 +358,7 @@ class UnoVectorEnv:
         if actions.dtype != np.int64 or not actions.flags.c_contiguous:
             self._actions[:] = actions
             actions = self._actions
-        problems = self._advance_kernel(
-            MODE_STEP, self._game_arrays(), actions, self._which, self.seat_policies, self._out_arrays()
-        )
+        problems = self._advance(MODE_STEP, actions, self._which)
         if problems:
             self._raise_problems(actions)
         return self._result()

@@ -97,13 +97,14 @@ def report_end(game, b, seat_policies, out):
 
 
 @njit(inline="always")
-def settle(game, b, seat_policies, reporting, out):
+def settle(game, b, seat_policies, reporting, out, with_policies):
     """Run game b on until an external seat decides, then write its seat, observation and mask.
 
     ``reporting``: the caller acted in this episode, so an end of it is reported
     (:func:`report_end`) and later rewards are no longer added to its rewards. An
-    episode that ends before any external seat decided is skipped. Returns 0, or an
-    error status."""
+    episode that ends before any external seat decided is skipped. ``with_policies``: a
+    compile-time constant, False where every seat is external, so that the compiled
+    policies are not compiled in. Returns 0, or an error status."""
     cards, ints, rng = game[0], game[1], game[2]
     prng, P = game[3], game[4]
     rw, step_rw = out[0], out[1]
@@ -128,6 +129,9 @@ def settle(game, b, seat_policies, reporting, out):
         policy = seat_policies[seat]
         if policy < 0:
             break
+        if not with_policies:  # pruned at compile time; never reached where every seat is external
+            seat_out[b] = seat
+            return ERR_POLICY_REFUSED
         action = PO.policy_decision(policy, cards, ints, P, b, seat, obs[b], mask[b], prng)
         if K.step_game(cards, ints, rng, P, b, action, step_rw, ev, evn) < 0:
             seat_out[b] = seat
@@ -146,7 +150,7 @@ MODE_RESET = 1
 
 
 @njit(inline="always")
-def advance_one(mode, game, b, actions, which, seat_policies, out):
+def advance_one(mode, game, b, actions, which, seat_policies, out, with_policies):
     """``MODE_STEP``: the caller's ``actions[b]``, then :func:`settle`; ``MODE_RESET``: a new
     game where ``which[b]`` (``Game.reset`` without a dealer), run on to the first external
     decision. Returns 1 when something went wrong (the status says what)."""
@@ -173,7 +177,7 @@ def advance_one(mode, game, b, actions, which, seat_policies, out):
         status[b] = 0
         evn[b] = 0
         K.reset_game(cards, ints, rng, P, b, np.int64(-1), np.bool_(False), ev, evn)
-    err = settle(game, b, seat_policies, mode == MODE_STEP, out)
+    err = settle(game, b, seat_policies, mode == MODE_STEP, out, with_policies)
     if err < 0:
         status[b] = err
         return 1
@@ -224,8 +228,11 @@ def sample_one(mask, P, prng, b, out):
 
 
 # ---------------------------------------------------------------- entry points
-def _build():
-    """The cached entry points.
+def _entry_points(parallel: bool, with_policies: bool):
+    """The cached entry points of one variant: ``parallel`` (``prange`` over every numba
+    thread, else a plain loop) and, for ``advance``, ``with_policies`` (some seat is played
+    by a compiled policy; without, the policies are not compiled in, which saves a third
+    of the first compilation).
 
     Reset and step share one entry point (``mode``): each entry point links and
     optimizes its own copy of the engine, so fewer of them compile faster. Every array
@@ -234,38 +241,24 @@ def _build():
     numba's alias analysis follows ``t[i]`` but not ``a, b, c, d = t``, and a ``prange``
     loop whose writes it cannot trace to an argument is removed as dead.
 
-    Why the serial and parallel kernels are twins with the same body, rather than one
-    function compiled twice: numba's on-disk cache indexes a function by its source
-    location and argument types, not by the ``parallel`` flag, so one function jitted
-    both ways would load the other's machine code from the cache."""
+    The variants are closures over ``variant``: numba's on-disk cache indexes a function
+    by its source location, argument types and the contents of its closure cells (not by
+    the ``parallel`` flag), so each body names ``variant`` to be cached apart."""
+    variant = (parallel, with_policies)
 
-    @njit(cache=True)
-    def advance_serial(mode, game, actions, which, seat_policies, out):
-        game, out = borrow(game), borrow(out)
-        actions, which, seat_policies = borrow(actions), borrow(which), borrow(seat_policies)
-        problems = 0
-        for b in range(game[0].shape[0]):
-            problems += advance_one(mode, game, b, actions, which, seat_policies, out)
-        return problems
-
-    @njit(cache=True, parallel=True)
-    def advance_parallel(mode, game, actions, which, seat_policies, out):
+    @njit(cache=True, parallel=parallel)
+    def advance(mode, game, actions, which, seat_policies, out):
+        _ = variant  # noqa: F841 (a closure cell: the cache key of this variant)
         game, out = borrow(game), borrow(out)
         actions, which, seat_policies = borrow(actions), borrow(which), borrow(seat_policies)
         problems = 0
         for b in prange(game[0].shape[0]):
-            problems += advance_one(mode, game, b, actions, which, seat_policies, out)
+            problems += advance_one(mode, game, b, actions, which, seat_policies, out, with_policies)
         return problems
 
-    @njit(cache=True)
-    def play_serial(game, seat_policies, max_decisions, max_episodes, results, scratch):
-        game, results, scratch = borrow(game), borrow(results), borrow(scratch)
-        seat_policies = borrow(seat_policies)
-        for b in range(game[0].shape[0]):
-            play_one(game, b, seat_policies[b], max_decisions, max_episodes, results, scratch, 0)
-
-    @njit(cache=True, parallel=True)
-    def play_parallel(game, seat_policies, max_decisions, max_episodes, results, scratch):
+    @njit(cache=True, parallel=parallel)
+    def play(game, seat_policies, max_decisions, max_episodes, results, scratch):
+        _ = variant  # noqa: F841 (a closure cell: the cache key of this variant)
         game, results, scratch = borrow(game), borrow(results), borrow(scratch)
         seat_policies = borrow(seat_policies)
         batch = game[0].shape[0]
@@ -277,24 +270,25 @@ def _build():
             for b in range(k * size, min(batch, (k + 1) * size)):
                 play_one(game, b, seat_policies[b], max_decisions, max_episodes, results, scratch, k)
 
-    @njit(cache=True)
-    def sample_serial(mask, P, prng, out):
-        mask, P = borrow(mask), borrow(P)
-        prng, out = borrow(prng), borrow(out)
-        for b in range(mask.shape[0]):
-            sample_one(mask, P, prng, b, out)
-
-    @njit(cache=True, parallel=True)
-    def sample_parallel(mask, P, prng, out):
+    @njit(cache=True, parallel=parallel)
+    def sample(mask, P, prng, out):
+        _ = variant  # noqa: F841 (a closure cell: the cache key of this variant)
         mask, P = borrow(mask), borrow(P)
         prng, out = borrow(prng), borrow(out)
         for b in prange(mask.shape[0]):
             sample_one(mask, P, prng, b, out)
 
+    return advance, play, sample
+
+
+def _build():
+    """``KERNELS[kind][parallel]`` for ``play`` and ``sample``; ``KERNELS["advance"][with_policies][parallel]``."""
+    serial, parallel = _entry_points(False, False), _entry_points(True, False)
+    serial_policies, parallel_policies = _entry_points(False, True), _entry_points(True, True)
     return {
-        "advance": (advance_serial, advance_parallel),
-        "play": (play_serial, play_parallel),
-        "sample": (sample_serial, sample_parallel),
+        "advance": ((serial[0], parallel[0]), (serial_policies[0], parallel_policies[0])),
+        "play": (serial[1], parallel[1]),
+        "sample": (serial[2], parallel[2]),
     }
 
 
