@@ -456,24 +456,18 @@ def targets(report: dict) -> list[dict]:
         TARGETS["vector_growth"],
         unit="x",
     )
-    add(
-        "compiled random policy in the kernel vs RLCard",
-        ratio("e", lambda r: r.get("policy") == "random"),
-        TARGETS["kernel_policy_ratio"],
-        unit="x",
-        cpu_value=ratio("e", lambda r: r.get("policy") == "random", "steps_per_cpu_s", cpu_reference)
-        if cpu_reference
-        else None,
-    )
-    add(
-        "compiled tactical policy in the kernel vs RLCard",
-        ratio("e", lambda r: r.get("policy") == "tactical"),
-        TARGETS["kernel_tactical_ratio"],
-        unit="x",
-        cpu_value=ratio("e", lambda r: r.get("policy") == "tactical", "steps_per_cpu_s", cpu_reference)
-        if cpu_reference
-        else None,
-    )
+    for policy, goal in (("random", "kernel_policy_ratio"), ("tactical", "kernel_tactical_ratio")):
+
+        def played(r, policy=policy):
+            return r.get("policy") == policy
+
+        add(
+            f"compiled {policy} policy in the kernel vs RLCard",
+            ratio("e", played),
+            TARGETS[goal],
+            unit="x",
+            cpu_value=cpu_ratio("e", played),
+        )
     add(
         f"state bytes per game in the vector env ({report['settings']['players']} players)",
         report["state_bytes"][str(report["settings"]["players"])]["vector_env"],
