@@ -7,8 +7,7 @@ import json
 
 import pytest
 
-from experiments import bench_speed
-from uno_env import cli
+from experiments import bench_speed, cli
 from uno_env.engine import Game
 
 

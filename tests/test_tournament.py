@@ -306,7 +306,7 @@ def test_command_line_errors_name_the_problem(argv, message, capsys, tmp_path):
 
 
 def test_uno_cli_knows_the_commands():
-    from uno_env.cli import COMMANDS
+    from experiments.cli import COMMANDS
 
     assert COMMANDS["tournament"][0] == "experiments.tournament"
     assert COMMANDS["play"][0] == "agents.play"

@@ -141,7 +141,7 @@ def test_bad_settings_are_refused():
 
 @pytest.mark.slow
 def test_uno_train_smoke_from_the_command_line(tmp_path, capsys):
-    from uno_env.cli import main
+    from experiments.cli import main
 
     assert main(["train", "--smoke", "--out-dir", str(tmp_path), "--run-name", "cli", "--no-progress"]) == 0
     out = json.loads(capsys.readouterr().out)
