@@ -15,7 +15,9 @@ e. compiled policies playing inside the kernel (every seat, with autoreset):
    random, each heuristic of :data:`uno_env.policies.POLICY_IDS`, ``play_batch``,
    and the one-learner adapter's path (opponents inside the kernel).
 
-Plus bytes of state per game, and the start-up time of a fresh process with a
+(a), (b) and (c) take turns, repeat by repeat, so that a change in the load of the
+shared machine moves them together rather than their ratios. Plus bytes of state
+per game, and the start-up time of a fresh process with a
 fresh numba cache (compilation) and again with that cache. Every figure is the
 median of ``--repeats`` runs, with the spread; on a shared machine the spread
 matters. Our episodes default to ``episode="round"`` (one hand), the unit of an
@@ -59,37 +61,61 @@ def measure(run_chunk, seconds: float, repeats: int) -> dict:
     times; rates per second of wall time as median, min and max over the repeats, and
     per second of CPU time of this process (all its threads): on a shared machine the
     wall rate drops when other processes take the cores, the CPU rate much less."""
-    rates, cpu_rates, episode_rates, decisions_total, episodes_total = [], [], [], 0, 0
-    run_chunk()  # warm-up: first calls compile or fill caches
+    return measure_interleaved({"only": run_chunk}, seconds, repeats)["only"]
+
+
+def measure_interleaved(chunks: dict, seconds: float, repeats: int) -> dict[str, dict]:
+    """:func:`measure` for several chunks at once, taking turns: repeat k of each is
+    measured right after repeat k of the one before, so a change in the machine's load
+    moves all of them rather than the ratio between them."""
+    stats: dict[str, dict[str, Any]] = {
+        name: {"rates": [], "cpu": [], "episodes": [], "decisions": 0, "episode_total": 0} for name in chunks
+    }
+    for run_chunk in chunks.values():
+        run_chunk()  # warm-up: first calls compile or fill caches
     for _ in range(repeats):
-        decisions = episodes = 0
-        start = time.perf_counter()
-        cpu_start = time.process_time()
-        while True:
-            d, e = run_chunk()
-            decisions += d
-            episodes += e
-            elapsed = time.perf_counter() - start
-            if elapsed >= seconds:
-                break
-        cpu = max(time.process_time() - cpu_start, 1e-9)
-        rates.append(decisions / elapsed)
-        cpu_rates.append(decisions / cpu)
-        episode_rates.append(episodes / elapsed)
-        decisions_total += decisions
-        episodes_total += episodes
+        for name, run_chunk in chunks.items():
+            decisions = episodes = 0
+            start = time.perf_counter()
+            cpu_start = time.process_time()
+            while True:
+                d, e = run_chunk()
+                decisions += d
+                episodes += e
+                elapsed = time.perf_counter() - start
+                if elapsed >= seconds:
+                    break
+            cpu = max(time.process_time() - cpu_start, 1e-9)
+            record = stats[name]
+            record["rates"].append(decisions / elapsed)
+            record["cpu"].append(decisions / cpu)
+            record["episodes"].append(episodes / elapsed)
+            record["decisions"] += decisions
+            record["episode_total"] += episodes
     return {
-        "steps_per_cpu_s": float(np.median(cpu_rates)),
-        "steps_per_s": float(np.median(rates)),
-        "steps_per_s_min": float(min(rates)),
-        "steps_per_s_max": float(max(rates)),
-        "episodes_per_s": float(np.median(episode_rates)),
-        "steps_per_episode": decisions_total / episodes_total if episodes_total else None,
+        name: {
+            "steps_per_cpu_s": float(np.median(r["cpu"])),
+            "steps_per_s": float(np.median(r["rates"])),
+            "steps_per_s_min": float(min(r["rates"])),
+            "steps_per_s_max": float(max(r["rates"])),
+            "episodes_per_s": float(np.median(r["episodes"])),
+            "steps_per_episode": r["decisions"] / r["episode_total"] if r["episode_total"] else None,
+        }
+        for name, r in stats.items()
     }
 
 
+def measured(made, args) -> dict:
+    """The result of a ``*_chunk`` maker measured alone (a skip note passes through)."""
+    if isinstance(made, dict):
+        return made
+    chunk, note = made
+    return dict(measure(chunk, args.seconds, args.repeats), note=note)
+
+
 # ---------------------------------------------------------------- (a) RLCard
-def bench_rlcard(args) -> dict:
+def rlcard_chunk(args):
+    """(chunk, note) of RLCard's env, or a skip note without rlcard."""
     try:
         import rlcard
     except ImportError as error:
@@ -111,13 +137,16 @@ def bench_rlcard(args) -> dict:
             holder["state"] = state
         return decisions, episodes
 
-    result = measure(chunk, args.seconds, args.repeats)
-    result["note"] = f"rlcard {getattr(rlcard, '__version__', '?')}, 2 players, random legal actions via env.step"
-    return result
+    return chunk, f"rlcard {getattr(rlcard, '__version__', '?')}, 2 players, random legal actions via env.step"
+
+
+def bench_rlcard(args) -> dict:
+    return measured(rlcard_chunk(args), args)
 
 
 # ---------------------------------------------------------------- (b) PettingZoo
-def bench_pettingzoo(args) -> dict:
+def pettingzoo_chunk(args):
+    """(chunk, note) of the PettingZoo env."""
     try:
         import uno_env
 
@@ -145,13 +174,16 @@ def bench_pettingzoo(args) -> dict:
             decisions += 1
         return decisions, episodes
 
-    result = measure(chunk, args.seconds, args.repeats)
-    result["note"] = "uno_env.env (AEC, OrderEnforcing wrappers): last() with observation and mask, then step"
-    return result
+    return chunk, "uno_env.env (AEC, OrderEnforcing wrappers): last() with observation and mask, then step"
+
+
+def bench_pettingzoo(args) -> dict:
+    return measured(pettingzoo_chunk(args), args)
 
 
 # ---------------------------------------------------------------- (c) Game
-def bench_game(args) -> dict:
+def game_chunk(args):
+    """(chunk, note) of the single-game API."""
     from uno_env.engine import Game
 
     game = Game(num_players=args.players, episode=args.episode)
@@ -171,9 +203,11 @@ def bench_game(args) -> dict:
             decisions += 1
         return decisions, episodes
 
-    result = measure(chunk, args.seconds, args.repeats)
-    result["note"] = "Game: legal_actions, step (with its events), observe of the next seat"
-    return result
+    return chunk, "Game: legal_actions, step (with its events), observe of the next seat"
+
+
+def bench_game(args) -> dict:
+    return measured(game_chunk(args), args)
 
 
 # ---------------------------------------------------------------- (d) vector env
@@ -547,10 +581,17 @@ def main(argv: list[str] | None = None) -> int:
             say(f"  {name}: {fmt_rate(result['steps_per_s'])} steps/s")
         return result
 
-    say("measuring (a) RLCard, (b) PettingZoo env, (c) Game ...")
-    add("a", "(a) RLCard uno env.step", bench_rlcard(args))
-    add("b", f"(b) uno_env.env (PettingZoo AEC, {args.players}p)", bench_pettingzoo(args))
-    add("c", "(c) Game single-game API", bench_game(args))
+    say("measuring (a) RLCard, (b) PettingZoo env, (c) Game, taking turns ...")
+    made = {"a": rlcard_chunk(args), "b": pettingzoo_chunk(args), "c": game_chunk(args)}
+    ready = {group: m[0] for group, m in made.items() if not isinstance(m, dict)}
+    together = measure_interleaved(ready, args.seconds, args.repeats)
+    names = {
+        "a": "(a) RLCard uno env.step",
+        "b": f"(b) uno_env.env (PettingZoo AEC, {args.players}p)",
+        "c": "(c) Game single-game API",
+    }
+    for group, m in made.items():
+        add(group, names[group], m if isinstance(m, dict) else dict(together[group], note=m[1]))
     say("measuring (d) vector env ...")
     for size in args.size_list:
         modes = [False] + ([True] if size >= 64 and numba.get_num_threads() > 1 else [])
