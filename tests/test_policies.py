@@ -44,13 +44,13 @@ def test_play_batch_finishes_hands_and_keeps_invariants():
             assert sorted(rewards[b]) == [-1, -1, -1, 1]
 
 
-def test_play_batch_is_deterministic_and_matches_single_game_stepping():
+def test_play_batch_is_deterministic_serial_or_parallel_and_matches_single_game_stepping():
     game = Game(num_players=2, episode="round", max_steps=3000)
     a, prng_a = fresh_batch(game, 4, seed=7)
     b, prng_b = fresh_batch(game, 4, seed=7)
     policies = np.zeros((4, 2), dtype=np.int64)
-    for state, prng in ((a, prng_a), (b, prng_b)):
-        PO.play_batch(
+    for state, prng, play in ((a, prng_a, PO.play_batch), (b, prng_b, PO.play_batch_serial)):
+        play(
             state.cards,
             state.ints,
             state.rng,

@@ -525,42 +525,57 @@ PLAY_BLOCKS = 64
 """Blocks of games of :func:`play_batch` (threads take whole blocks, each with its scratch)."""
 
 
-@njit(cache=True, parallel=True)
-def play_batch(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_steps, rw, steps):
-    """Play every game of the batch with compiled policies (``seat_policies[b, seat]``),
-    in parallel over games; rewards add up in ``rw``, decisions go to ``steps`` (-1 for
-    a game where a policy chose an action the engine refused)."""
-    batch = cards.shape[0]
-    step_rw = np.zeros_like(rw)
-    ev = np.zeros((batch, 0, 4), dtype=np.int32)
-    evn = np.zeros(batch, dtype=np.int32)
-    blocks = max(min(batch, PLAY_BLOCKS), 1)
-    obs_rows = np.zeros((blocks, P[P_O_LEN]), dtype=np.float32)
-    mask_rows = np.zeros((blocks, P[P_A_LEN]), dtype=np.int8)
-    # at most three names a line: numba's alias analysis does not follow a longer unpacking,
-    # and a prange loop whose writes it cannot trace to an argument is removed as dead
-    cards, ints, rng = borrow(cards), borrow(ints), borrow(rng)
-    prng, P, seat_policies = borrow(prng), borrow(P), borrow(seat_policies)
-    rw, steps, step_rw = borrow(rw), borrow(steps), borrow(step_rw)
-    ev, evn = borrow(ev), borrow(evn)
-    obs_rows, mask_rows = borrow(obs_rows), borrow(mask_rows)
-    size = (batch + blocks - 1) // blocks
-    for k in prange(blocks):
-        for b in range(k * size, min(batch, (k + 1) * size)):
-            steps[b] = play_game(
-                cards,
-                ints,
-                rng,
-                prng,
-                P,
-                b,
-                seat_policies[b],
-                stop_at_round_end,
-                max_steps,
-                obs_rows[k],
-                mask_rows[k],
-                step_rw,
-                rw,
-                ev,
-                evn,
-            )
+def _play_batch_variant(parallel: bool):
+    """:func:`play_batch` compiled with or without ``prange`` threads: a closure whose cell
+    (``variant``) keys numba's on-disk cache apart for the two (it ignores the flag)."""
+    variant = parallel
+
+    @njit(cache=True, parallel=parallel)
+    def play_batch(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_steps, rw, steps):
+        """Play every game of the batch with compiled policies (``seat_policies[b, seat]``),
+        in parallel over games (:func:`play_batch_serial`: on the calling thread); rewards
+        add up in ``rw``, decisions go to ``steps`` (-1 for a game where a policy chose an
+        action the engine refused)."""
+        _ = variant  # noqa: F841 (a closure cell: the cache key of this variant)
+        batch = cards.shape[0]
+        step_rw = np.zeros_like(rw)
+        ev = np.zeros((batch, 0, 4), dtype=np.int32)
+        evn = np.zeros(batch, dtype=np.int32)
+        blocks = max(min(batch, PLAY_BLOCKS), 1)
+        obs_rows = np.zeros((blocks, P[P_O_LEN]), dtype=np.float32)
+        mask_rows = np.zeros((blocks, P[P_A_LEN]), dtype=np.int8)
+        # at most three names a line: numba's alias analysis does not follow a longer unpacking,
+        # and a prange loop whose writes it cannot trace to an argument is removed as dead
+        cards, ints, rng = borrow(cards), borrow(ints), borrow(rng)
+        prng, P, seat_policies = borrow(prng), borrow(P), borrow(seat_policies)
+        rw, steps, step_rw = borrow(rw), borrow(steps), borrow(step_rw)
+        ev, evn = borrow(ev), borrow(evn)
+        obs_rows, mask_rows = borrow(obs_rows), borrow(mask_rows)
+        size = (batch + blocks - 1) // blocks
+        for k in prange(blocks):
+            for b in range(k * size, min(batch, (k + 1) * size)):
+                steps[b] = play_game(
+                    cards,
+                    ints,
+                    rng,
+                    prng,
+                    P,
+                    b,
+                    seat_policies[b],
+                    stop_at_round_end,
+                    max_steps,
+                    obs_rows[k],
+                    mask_rows[k],
+                    step_rw,
+                    rw,
+                    ev,
+                    evn,
+                )
+
+    return play_batch
+
+
+play_batch = _play_batch_variant(True)
+play_batch_serial = _play_batch_variant(False)
+"""The same games as :func:`play_batch` on the calling thread only: a worker process or Ray
+task that owns one CPU uses it, and no OpenMP thread pool is started there."""

@@ -78,7 +78,10 @@ def play_compiled(config, lineups: list[tuple[int, ...]], policy_ids: list[int],
     rewards = np.zeros((size, n), dtype=np.float32)
     steps = np.zeros(size, dtype=np.int64)
     start = time.perf_counter()
-    PO.play_batch(
+    import numba
+
+    play = PO.play_batch if numba.get_num_threads() > 1 else PO.play_batch_serial  # same games either way
+    play(
         state.cards,
         state.ints,
         state.rng,
