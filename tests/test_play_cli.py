@@ -93,7 +93,7 @@ def test_bad_options_are_named(argv, message, capsys):
 def test_uno_play_console_command_through_stdin():
     script = "help\n" + STUBBORN
     proc = subprocess.run(
-        [sys.executable, "-m", "uno_env", "play", "--players", "2", "--opponents", "keeper", "--seed", "7"],
+        [sys.executable, "-m", "experiments", "play", "--players", "2", "--opponents", "keeper", "--seed", "7"],
         input=script,
         capture_output=True,
         text=True,

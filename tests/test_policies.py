@@ -70,3 +70,29 @@ def test_play_batch_is_deterministic_serial_or_parallel_and_matches_single_game_
         action = PO.policy_act(PO.RANDOM, obs, game.legal_mask(single), game.params, prng, 0)
         game.step(single, int(action))
     assert game.position(single) == game.position(a, 0)
+
+
+def test_play_batch_runs_again_and_again_in_parallel_like_serial():
+    """Repeated parallel calls with allocating policies (the network) leave memory intact:
+    play_batch once borrowed views of its own scratch arrays, which numba had freed."""
+    game = Game(num_players=2, episode="round")
+    policies = np.tile(np.array([PO.POLICY_IDS["ppo"], PO.POLICY_IDS["random"]]), (100, 1))
+    for seed in range(3):
+        results = []
+        for play in (PO.play_batch, PO.play_batch_serial):
+            state, prng = fresh_batch(game, 100, seed=seed)
+            steps = np.zeros(100, np.int64)
+            play(
+                state.cards,
+                state.ints,
+                state.rng,
+                prng,
+                game.params,
+                policies,
+                False,
+                20001,
+                np.zeros((100, 2), np.float32),
+                steps,
+            )
+            results.append((steps, state.ints.copy()))
+        assert np.array_equal(results[0][0], results[1][0]) and np.array_equal(results[0][1], results[1][1])

@@ -544,13 +544,13 @@ def _play_batch_variant(parallel: bool):
         blocks = max(min(batch, PLAY_BLOCKS), 1)
         obs_rows = np.zeros((blocks, P[P_O_LEN]), dtype=np.float32)
         mask_rows = np.zeros((blocks, P[P_A_LEN]), dtype=np.int8)
-        # at most three names a line: numba's alias analysis does not follow a longer unpacking,
-        # and a prange loop whose writes it cannot trace to an argument is removed as dead
+        # only the arguments are borrowed (the caller holds them): a borrowed view of an array
+        # allocated here would outlive the array, which numba frees after its last use.
+        # At most three names a line: numba's alias analysis does not follow a longer
+        # unpacking, and a prange loop whose writes it cannot trace is removed as dead
         cards, ints, rng = borrow(cards), borrow(ints), borrow(rng)
         prng, P, seat_policies = borrow(prng), borrow(P), borrow(seat_policies)
-        rw, steps, step_rw = borrow(rw), borrow(steps), borrow(step_rw)
-        ev, evn = borrow(ev), borrow(evn)
-        obs_rows, mask_rows = borrow(obs_rows), borrow(mask_rows)
+        rw, steps = borrow(rw), borrow(steps)
         size = (batch + blocks - 1) // blocks
         for k in prange(blocks):
             for b in range(k * size, min(batch, (k + 1) * size)):

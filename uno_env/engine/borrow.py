@@ -30,7 +30,9 @@ def borrow(typingctx, array):
     which cost more than the rules themselves once every helper of the engine does
     it for every game, and which every thread fights over in a parallel loop. The
     entry points that use it pass borrowed views instead, valid while the call lasts
-    (the caller holds the arrays); nothing borrowed is stored or returned."""
+    (the caller holds the arrays); nothing borrowed is stored or returned. Borrow
+    arguments only: numba frees an array allocated inside a function after its last
+    use, and a borrowed view of it would then point at freed memory."""
 
     if isinstance(array, types.BaseTuple):
         if not all(isinstance(t, types.Array) for t in array.types):
