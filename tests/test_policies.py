@@ -44,24 +44,21 @@ def test_play_batch_finishes_hands_and_keeps_invariants():
             assert sorted(rewards[b]) == [-1, -1, -1, 1]
 
 
+def run_batch(play, game, state, prng, policies, stop_at_round_end, max_steps):
+    """``play`` (play_batch or play_batch_serial) over a batch; returns the decisions per game."""
+    steps = np.zeros(state.cards.shape[0], np.int64)
+    rewards = np.zeros((state.cards.shape[0], game.num_players), np.float32)
+    play(state.cards, state.ints, state.rng, prng, game.params, policies, stop_at_round_end, max_steps, rewards, steps)
+    return steps
+
+
 def test_play_batch_is_deterministic_serial_or_parallel_and_matches_single_game_stepping():
     game = Game(num_players=2, episode="round", max_steps=3000)
     a, prng_a = fresh_batch(game, 4, seed=7)
     b, prng_b = fresh_batch(game, 4, seed=7)
     policies = np.zeros((4, 2), dtype=np.int64)
-    for state, prng, play in ((a, prng_a, PO.play_batch), (b, prng_b, PO.play_batch_serial)):
-        play(
-            state.cards,
-            state.ints,
-            state.rng,
-            prng,
-            game.params,
-            policies,
-            True,
-            3000,
-            np.zeros((4, 2), np.float32),
-            np.zeros(4, np.int64),
-        )
+    run_batch(PO.play_batch, game, a, prng_a, policies, True, 3000)
+    run_batch(PO.play_batch_serial, game, b, prng_b, policies, True, 3000)
     assert a == b
     # the same game stepped one decision at a time from Python
     single, prng = fresh_batch(game, 1, seed=7)
@@ -81,18 +78,6 @@ def test_play_batch_runs_again_and_again_in_parallel_like_serial():
         results = []
         for play in (PO.play_batch, PO.play_batch_serial):
             state, prng = fresh_batch(game, 100, seed=seed)
-            steps = np.zeros(100, np.int64)
-            play(
-                state.cards,
-                state.ints,
-                state.rng,
-                prng,
-                game.params,
-                policies,
-                False,
-                20001,
-                np.zeros((100, 2), np.float32),
-                steps,
-            )
+            steps = run_batch(play, game, state, prng, policies, False, 20001)
             results.append((steps, state.ints.copy()))
         assert np.array_equal(results[0][0], results[1][0]) and np.array_equal(results[0][1], results[1][1])
