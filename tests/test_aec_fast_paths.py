@@ -1,7 +1,7 @@
 """The AEC env's shortcuts behave as the long way round: OrderEnforcing.step going
 straight to the raw env gives the errors and results PettingZoo's OrderEnforcingWrapper
-over our AssertOutOfBounds gives, and raw_env.last() (observe written out) returns what
-observe() returns, in fresh arrays."""
+over our AssertOutOfBounds gives, and last() returns what observe() returns, in fresh
+arrays."""
 
 import numpy as np
 import pytest

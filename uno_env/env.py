@@ -348,7 +348,6 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         self._observe_kernel = K.compiled_for(
             K.observe_and_mask, state.cards, state.ints, self._params, 0, 0, observation, mask
         )
-        self._observe_inline = type(self).observe is raw_env.observe  # last() may write observe out
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -486,29 +485,6 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
             state.cards, state.ints, self._params, 0, self.agent_name_mapping[agent], observation, mask
         )
         return {"observation": observation, "action_mask": mask}
-
-    def last(self, observe: bool = True):
-        """AECEnv.last, with :meth:`observe` written out (one call fewer per step) unless a
-        subclass overrides it."""
-        agent = self.agent_selection
-        assert agent is not None
-        if not observe:
-            observation = None
-        elif self._observe_inline:
-            obs = _empty(self._observation_size, _FLOAT32)
-            mask = _empty(self._num_actions, _INT8)
-            state = self._state
-            self._observe_kernel(state.cards, state.ints, self._params, 0, self.agent_name_mapping[agent], obs, mask)
-            observation = {"observation": obs, "action_mask": mask}
-        else:
-            observation = self.observe(agent)
-        return (
-            observation,
-            self._cumulative_rewards[agent],
-            self.terminations[agent],
-            self.truncations[agent],
-            self.infos[agent],
-        )
 
     def observation_dict(self, agent) -> dict:
         """The observation of ``agent`` as a dict of named slices (for humans and notebooks)."""
