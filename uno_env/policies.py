@@ -521,8 +521,9 @@ def play_game(
     return steps
 
 
-PLAY_BLOCKS = 64
-"""Blocks of games of :func:`play_batch` (threads take whole blocks, each with its scratch)."""
+PLAY_BLOCKS = 256
+"""Blocks of games of :func:`play_batch` and of the vector env's ``play()`` on the parallel
+path (threads take whole blocks, each with its scratch rows)."""
 
 
 def _play_batch_variant(parallel: bool):

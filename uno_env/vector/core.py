@@ -78,9 +78,6 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 PARALLEL_THRESHOLD = 1024
 """Batches from this size on run on all cores (``parallel="auto"``); measured by ``uno bench``."""
 
-PLAY_BLOCKS = 256
-"""Blocks of games of :meth:`UnoVectorEnv.play` on the parallel path (threads take whole blocks)."""
-
 _EXTERNAL_NAMES = (None, "external", "agent", "learner")
 
 
@@ -452,7 +449,7 @@ class UnoVectorEnv:
         decisions = np.zeros(N, dtype=np.int64)
         episodes = np.zeros(N, dtype=np.int64)
         self.status[:] = 0
-        blocks = min(N, PLAY_BLOCKS) if self.parallel else 1
+        blocks = min(N, PO.PLAY_BLOCKS) if self.parallel else 1
         self._play_kernel(
             self._game_arrays(),
             per_game,

@@ -61,7 +61,7 @@ MAX_EMPTY_EPISODES = 1000
 #   terminated, truncated (N,) bool
 #   final_obs (N or 0, E, O) float32: final observations of the external seats
 #   final_steps (N,) int32, final_outcome (N, n) int8: length and outcome of the ended episode
-# Each helper takes out what it reads (see :func:`_build` for why by index).
+# Each helper takes out what it reads (see :func:`_advance_variant` for why by index).
 
 
 @njit(inline="always")
@@ -228,11 +228,11 @@ def sample_one(mask, P, prng, b, out):
 
 
 # ---------------------------------------------------------------- entry points
-def _entry_points(parallel: bool, with_policies: bool):
-    """The cached entry points of one variant: ``parallel`` (``prange`` over every numba
-    thread, else a plain loop) and, for ``advance``, ``with_policies`` (some seat is played
-    by a compiled policy; without, the policies are not compiled in, which saves a third
-    of the first compilation).
+def _advance_variant(parallel: bool, with_policies: bool):
+    """The cached ``advance`` entry point (reset and step) of one variant: ``parallel``
+    (``prange`` over every numba thread, else a plain loop) and ``with_policies`` (some seat
+    is played by a compiled policy; without, the policies are not compiled in, which saves a
+    third of the first compilation).
 
     Reset and step share one entry point (``mode``): each entry point links and
     optimizes its own copy of the engine, so fewer of them compile faster. Every array
@@ -256,6 +256,14 @@ def _entry_points(parallel: bool, with_policies: bool):
             problems += advance_one(mode, game, b, actions, which, seat_policies, out, with_policies)
         return problems
 
+    return advance
+
+
+def _batch_variant(parallel: bool):
+    """The cached ``play`` and ``sample`` entry points, with or without ``prange`` threads
+    (closures over ``variant`` for the cache, as in :func:`_advance_variant`)."""
+    variant = parallel
+
     @njit(cache=True, parallel=parallel)
     def play(game, seat_policies, max_decisions, max_episodes, results, scratch):
         _ = variant  # noqa: F841 (a closure cell: the cache key of this variant)
@@ -278,17 +286,18 @@ def _entry_points(parallel: bool, with_policies: bool):
         for b in prange(mask.shape[0]):
             sample_one(mask, P, prng, b, out)
 
-    return advance, play, sample
+    return play, sample
 
 
 def _build():
     """``KERNELS[kind][parallel]`` for ``play`` and ``sample``; ``KERNELS["advance"][with_policies][parallel]``."""
-    serial, parallel = _entry_points(False, False), _entry_points(True, False)
-    serial_policies, parallel_policies = _entry_points(False, True), _entry_points(True, True)
+    serial, parallel = _batch_variant(False), _batch_variant(True)
     return {
-        "advance": ((serial[0], parallel[0]), (serial_policies[0], parallel_policies[0])),
-        "play": (serial[1], parallel[1]),
-        "sample": (serial[2], parallel[2]),
+        "advance": tuple(
+            (_advance_variant(False, policies), _advance_variant(True, policies)) for policies in (False, True)
+        ),
+        "play": (serial[0], parallel[0]),
+        "sample": (serial[1], parallel[1]),
     }
 
 
