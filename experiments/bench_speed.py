@@ -105,14 +105,6 @@ def measure_interleaved(chunks: dict, seconds: float, repeats: int) -> dict[str,
     }
 
 
-def measured(made, args) -> dict:
-    """The result of a ``*_chunk`` maker measured alone (a skip note passes through)."""
-    if isinstance(made, dict):
-        return made
-    chunk, note = made
-    return dict(measure(chunk, args.seconds, args.repeats), note=note)
-
-
 # ---------------------------------------------------------------- (a) RLCard
 def rlcard_chunk(args):
     """(chunk, note) of RLCard's env, or a skip note without rlcard."""
@@ -138,10 +130,6 @@ def rlcard_chunk(args):
         return decisions, episodes
 
     return chunk, f"rlcard {getattr(rlcard, '__version__', '?')}, 2 players, random legal actions via env.step"
-
-
-def bench_rlcard(args) -> dict:
-    return measured(rlcard_chunk(args), args)
 
 
 # ---------------------------------------------------------------- (b) PettingZoo
@@ -177,10 +165,6 @@ def pettingzoo_chunk(args):
     return chunk, "uno_env.env (AEC, OrderEnforcing wrappers): last() with observation and mask, then step"
 
 
-def bench_pettingzoo(args) -> dict:
-    return measured(pettingzoo_chunk(args), args)
-
-
 # ---------------------------------------------------------------- (c) Game
 def game_chunk(args):
     """(chunk, note) of the single-game API."""
@@ -204,10 +188,6 @@ def game_chunk(args):
         return decisions, episodes
 
     return chunk, "Game: legal_actions, step (with its events), observe of the next seat"
-
-
-def bench_game(args) -> dict:
-    return measured(game_chunk(args), args)
 
 
 # ---------------------------------------------------------------- (d) vector env
