@@ -115,7 +115,7 @@ def random_legal_below(mask, stop, prng, b):
         count += mask[a]
     if count == 0:
         return -1
-    k = random_below(prng, b, count)
+    k = random_below(prng, b, np.int64(count))  # int64: one compiled random_below
     for a in range(stop):
         if mask[a]:
             if k == 0:
@@ -511,7 +511,7 @@ def play_game(
     while ints[b, S_PHASE] != PH_OVER and steps < max_steps:
         if stop_at_round_end and ints[b, S_ROUND] != start_round:
             break
-        seat = ints[b, K.S_CURRENT]
+        seat = np.int64(ints[b, K.S_CURRENT])  # int64: the observe compiled for Game, not a second one
         action = policy_decision(seat_policies[seat], cards, ints, P, b, seat, obs, mask, prng)
         if K.step_game(cards, ints, rng, P, b, action, step_rw, ev, evn) < 0:
             return -1

@@ -125,7 +125,7 @@ def settle(game, b, seat_policies, reporting, out, with_policies):
             evn[b] = 0
             K.reset_game(cards, ints, rng, P, b, np.int64(-1), np.bool_(False), ev, evn)
             continue
-        seat = ints[b, S_CURRENT]
+        seat = np.int64(ints[b, S_CURRENT])  # int64: the observe compiled for Game, not a second one
         policy = seat_policies[seat]
         if policy < 0:
             break
