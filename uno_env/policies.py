@@ -116,11 +116,11 @@ def random_legal_below(mask, stop, prng, b):
     if count == 0:
         return -1
     k = random_below(prng, b, np.int64(count))  # int64: one compiled random_below
+    # the (k+1)-th legal action: one well-predicted branch per action, not one per mask entry
     for a in range(stop):
-        if mask[a]:
-            if k == 0:
-                return a
-            k -= 1
+        k -= mask[a]
+        if k < 0:
+            return a
     return -1
 
 
