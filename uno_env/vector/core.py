@@ -78,6 +78,11 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 PARALLEL_THRESHOLD = 1024
 """Batches from this size on run on all cores (``parallel="auto"``); measured by ``uno bench``."""
 
+SAMPLE_PARALLEL_THRESHOLD = 8192
+"""``sample_actions`` runs on all cores (on the parallel path) from this size on only: it costs
+about 60 ns a game, and waking the waiting threads of a parallel loop costs about 100 us here
+(passive OpenMP waiting, below), so below this size one core is faster."""
+
 _EXTERNAL_NAMES = (None, "external", "agent", "learner")
 
 
@@ -188,7 +193,7 @@ class UnoVectorEnv:
         pick = 1 if self.parallel else 0
         self._advance_kernels = KERNELS["advance"][0][pick], KERNELS["advance"][1][pick]
         self._play_kernel = KERNELS["play"][pick]
-        self._sample_kernel = KERNELS["sample"][pick]
+        self._sample_kernel = KERNELS["sample"][1 if self.parallel and N >= SAMPLE_PARALLEL_THRESHOLD else 0]
 
         state = self.game.new_state(N, events=False)
         self.cards, self.ints, self.rng = state.cards, state.ints, state.rng
@@ -511,6 +516,7 @@ _STATUS_TEXT = {
 
 __all__ = [
     "PARALLEL_THRESHOLD",
+    "SAMPLE_PARALLEL_THRESHOLD",
     "UnoVectorEnv",
     "VectorStep",
     "policy_id",
