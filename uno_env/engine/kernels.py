@@ -207,7 +207,9 @@ def shuffle_segment(cards, rng, b, start, count):
 
 
 # ---------------------------------------------------------------- small helpers
-@njit(cache=True, inline="always")  # inlined: no compiled copy per event kind
+# An explicit signature instead of numba-level inlining: one compiled emit for every call
+# site (calls with literal arguments would each compile their own), which LLVM inlines
+@njit("void(int32[:, :, ::1], int32[::1], int64, int64, int64, int64, int64)", cache=True)
 def emit(ev, evn, b, kind, x, y, z):
     k = evn[b]
     if k < ev.shape[1]:
@@ -218,7 +220,7 @@ def emit(ev, evn, b, kind, x, y, z):
     evn[b] = k + 1
 
 
-@njit(cache=True, inline="always")
+@njit("int64(int32[:, ::1], int64[::1], int64, int64, int64)", cache=True)  # typed like emit
 def next_alive(ints, P, b, seat, direction):
     """The next seat in play from ``seat`` in ``direction``."""
     n = P[P_N]
