@@ -308,18 +308,31 @@ def check_args(args: Args) -> None:
             parse_agent_spec(spec.strip())
 
 
+FREE_CPU_WAIT_S = 15.0
+"""How long a local Ray may take to report as free the CPUs of tasks that just ended."""
+
+
 def start_ray(args: Args) -> dict:
     """Connect to ``--address`` / RAY_ADDRESS or start a local Ray; on a local Ray, refuse
-    more env runners than free CPUs (RLlib would wait for them forever)."""
+    more env runners than free CPUs (RLlib would wait for them forever). Ray reports the
+    CPUs of finished tasks as free a moment later, so the check waits up to
+    :data:`FREE_CPU_WAIT_S` for them before refusing."""
     from experiments.distributed import cluster_address
     from experiments.distributed import start_ray as connect
 
     resources = connect(args.address, args.num_cpus)  # a clear error first where Ray is missing
     import ray
 
-    free = int(ray.available_resources().get("CPU", 0))
-    if cluster_address(args.address) is None and args.num_env_runners > free:
-        raise ValueError(f"--num-env-runners {args.num_env_runners} exceeds the {free} free CPUs of the local Ray")
+    if cluster_address(args.address) is None:
+        deadline = time.monotonic() + FREE_CPU_WAIT_S
+        free = int(ray.available_resources().get("CPU", 0))
+        while args.num_env_runners > free and args.num_env_runners <= resources.get("CPU", 0):
+            if time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+            free = int(ray.available_resources().get("CPU", 0))
+        if args.num_env_runners > free:
+            raise ValueError(f"--num-env-runners {args.num_env_runners} exceeds the {free} free CPUs of the local Ray")
     return resources
 
 

@@ -3,6 +3,7 @@ training iteration runs and reports win rates. The tests start and stop their ow
 local Ray (2 CPUs, no network beyond this machine)."""
 
 import csv
+import time
 
 import numpy as np
 import pytest
@@ -66,6 +67,23 @@ def test_seat_modules_agree_within_an_episode_and_vary_between_episodes():
 def test_bad_rllib_settings_are_refused_before_ray_starts(change, message):
     with pytest.raises(ValueError, match=message):
         train_rllib.check_args(train_rllib.Args(**change))
+
+
+def test_rllib_waits_for_cpus_that_ray_frees_a_moment_later(local_ray):
+    @ray.remote(num_cpus=2)
+    def hold_every_cpu():
+        time.sleep(1.5)
+        return "done"
+
+    held = hold_every_cpu.remote()
+    deadline = time.monotonic() + 20
+    while ray.available_resources().get("CPU", 0) > 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert ray.available_resources().get("CPU", 0) == 0  # both CPUs are taken now
+    train_rllib.start_ray(train_rllib.Args(**train_rllib.SMOKE))  # waits for them instead of refusing
+    assert ray.get(held) == "done"
+    with pytest.raises(ValueError, match="exceeds the 2 free CPUs"):  # more than the cluster has: at once
+        train_rllib.start_ray(train_rllib.Args(**{**train_rllib.SMOKE, "num_env_runners": 3}))
 
 
 def test_one_rllib_iteration_reports_win_rates_and_exports_a_playable_policy(local_ray, tmp_path):
