@@ -1,6 +1,7 @@
 """Compiled policies and whole games played inside one compiled call."""
 
 import numpy as np
+import pytest
 
 from uno_env import policies as PO
 from uno_env.engine import Game
@@ -67,6 +68,22 @@ def test_play_batch_is_deterministic_serial_or_parallel_and_matches_single_game_
         action = PO.policy_act(PO.RANDOM, obs, game.legal_mask(single), game.params, prng, 0)
         game.step(single, int(action))
     assert game.position(single) == game.position(a, 0)
+
+
+@pytest.mark.parametrize("threads", [1, 3, 16])
+def test_play_batch_splits_the_batch_over_threads_into_the_same_games(threads):
+    game = Game(num_players=3, episode="round")
+    ids = [PO.POLICY_IDS[name] for name in ("keeper", "tactical", "random_play")]
+    policies = np.array([np.roll(ids, k) for k in range(7)], dtype=np.int64)
+    results = []
+    for play in (lambda *a: PO.play_batch(*a, threads=threads), PO.play_batch_serial):
+        state, prng = fresh_batch(game, 7, seed=11)
+        steps = np.zeros(7, np.int64)
+        rewards = np.zeros((7, 3), np.float32)
+        play(state.cards, state.ints, state.rng, prng, game.params, policies, True, 20001, rewards, steps)
+        results.append((steps, rewards, state.ints.copy()))
+    assert all(np.array_equal(x, y) for x, y in zip(*results, strict=True))
+    assert (results[0][0] > 0).all()
 
 
 def test_play_batch_runs_again_and_again_in_parallel_like_serial():

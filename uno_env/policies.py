@@ -12,8 +12,11 @@ Policy ids: see :data:`POLICY_IDS`. To add one, write ``njit`` function
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .engine import kernels as K
 from .engine.borrow import borrow
@@ -522,61 +525,77 @@ def play_game(
 
 
 PLAY_BLOCKS = 256
-"""Blocks of games of :func:`play_batch` and of the vector env's ``play()`` on the parallel
-path (threads take whole blocks, each with its scratch rows)."""
+"""Blocks of games of the vector env's ``play()`` on the parallel path (threads take whole
+blocks, each with its scratch rows)."""
 
 
-def _play_batch_variant(parallel: bool):
-    """:func:`play_batch` compiled with or without ``prange`` threads: a closure whose cell
-    (``variant``) keys numba's on-disk cache apart for the two (it ignores the flag)."""
-    variant = parallel
-
-    @njit(cache=True, parallel=parallel)
-    def play_batch(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_steps, rw, steps):
-        """Play every game of the batch with compiled policies (``seat_policies[b, seat]``),
-        in parallel over games (:func:`play_batch_serial`: on the calling thread); rewards
-        add up in ``rw``, decisions go to ``steps`` (-1 for a game where a policy chose an
-        action the engine refused)."""
-        _ = variant  # noqa: F841 (a closure cell: the cache key of this variant)
-        batch = cards.shape[0]
-        step_rw = np.zeros_like(rw)
-        ev = np.zeros((batch, 0, 4), dtype=np.int32)
-        evn = np.zeros(batch, dtype=np.int32)
-        blocks = max(min(batch, PLAY_BLOCKS), 1)
-        obs_rows = np.zeros((blocks, P[P_O_LEN]), dtype=np.float32)
-        mask_rows = np.zeros((blocks, P[P_A_LEN]), dtype=np.int8)
-        # only the arguments are borrowed (the caller holds them): a borrowed view of an array
-        # allocated here would outlive the array, which numba frees after its last use.
-        # At most three names a line: numba's alias analysis does not follow a longer
-        # unpacking, and a prange loop whose writes it cannot trace is removed as dead
-        cards, ints, rng = borrow(cards), borrow(ints), borrow(rng)
-        prng, P, seat_policies = borrow(prng), borrow(P), borrow(seat_policies)
-        rw, steps = borrow(rw), borrow(steps)
-        size = (batch + blocks - 1) // blocks
-        for k in prange(blocks):
-            for b in range(k * size, min(batch, (k + 1) * size)):
-                steps[b] = play_game(
-                    cards,
-                    ints,
-                    rng,
-                    prng,
-                    P,
-                    b,
-                    seat_policies[b],
-                    stop_at_round_end,
-                    max_steps,
-                    obs_rows[k],
-                    mask_rows[k],
-                    step_rw,
-                    rw,
-                    ev,
-                    evn,
-                )
-
-    return play_batch
+@njit(cache=True, nogil=True)
+def play_batch_serial(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_steps, rw, steps):
+    """Play every game of the batch with compiled policies (``seat_policies[b, seat]``) on the
+    calling thread; rewards add up in ``rw``, decisions go to ``steps`` (-1 for a game where
+    a policy chose an action the engine refused). It releases the GIL: :func:`play_batch`
+    runs it on several threads over parts of the batch."""
+    batch = cards.shape[0]
+    step_rw = np.zeros_like(rw)
+    ev = np.zeros((batch, 0, 4), dtype=np.int32)
+    evn = np.zeros(batch, dtype=np.int32)
+    obs = np.zeros(P[P_O_LEN], dtype=np.float32)
+    mask = np.zeros(P[P_A_LEN], dtype=np.int8)
+    # only the arguments are borrowed (the caller holds them): a borrowed view of an array
+    # allocated here would outlive the array, which numba frees after its last use
+    cards, ints, rng = borrow(cards), borrow(ints), borrow(rng)
+    prng, P, seat_policies = borrow(prng), borrow(P), borrow(seat_policies)
+    rw, steps = borrow(rw), borrow(steps)
+    for b in range(batch):
+        steps[b] = play_game(
+            cards,
+            ints,
+            rng,
+            prng,
+            P,
+            b,
+            seat_policies[b],
+            stop_at_round_end,
+            max_steps,
+            obs,
+            mask,
+            step_rw,
+            rw,
+            ev,
+            evn,
+        )
 
 
-play_batch = _play_batch_variant(True)
-play_batch_serial = _play_batch_variant(False)
-"""The same games as :func:`play_batch` on the calling thread only: a worker process or Ray
-task that owns one CPU uses it, and no OpenMP thread pool is started there."""
+def play_batch(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_steps, rw, steps, threads=None):
+    """:func:`play_batch_serial` on ``threads`` threads (default ``numba.get_num_threads()``),
+    each playing a contiguous part of the batch: the same games, since each game has its
+    own rows and generators.
+
+    Python threads over a kernel that releases the GIL, not a ``prange`` loop: numba
+    compiles a ``prange`` body as a function of its own and links and optimizes the
+    engine and every policy into both, which cost 16 s more at the first tournament."""
+    threads = numba.get_num_threads() if threads is None else int(threads)
+    batch = cards.shape[0]
+    threads = max(1, min(threads, batch))
+    if threads == 1:
+        play_batch_serial(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_steps, rw, steps)
+        return
+    bounds = [batch * k // threads for k in range(threads + 1)]
+
+    def play_part(k: int) -> None:
+        part = slice(bounds[k], bounds[k + 1])
+        play_batch_serial(
+            cards[part],
+            ints[part],
+            rng[part],
+            prng[part],
+            P,
+            seat_policies[part],
+            stop_at_round_end,
+            max_steps,
+            rw[part],
+            steps[part],
+        )
+
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(play_part, range(threads)))  # list(): an error in a thread is raised here

@@ -58,9 +58,7 @@ def read_results(game, state, b: int, rec: dict, row: int) -> None:
 
 
 def play_compiled(config, lineups: list[tuple[int, ...]], policy_ids: list[int], jobs: list[int], seed: int):
-    """Table games whose seats all play compiled policies, in one parallel compiled call."""
-    import numba
-
+    """Table games whose seats all play compiled policies, in one call over every numba thread."""
     from uno_env import policies as PO
     from uno_env.engine import Game
     from uno_env.engine import kernels as K
@@ -80,8 +78,7 @@ def play_compiled(config, lineups: list[tuple[int, ...]], policy_ids: list[int],
     rewards = np.zeros((size, n), dtype=np.float32)
     steps = np.zeros(size, dtype=np.int64)
     start = time.perf_counter()
-    play = PO.play_batch if numba.get_num_threads() > 1 else PO.play_batch_serial  # same games either way
-    play(
+    PO.play_batch(  # on numba.get_num_threads() threads: 1 in a worker process or Ray task
         state.cards,
         state.ints,
         state.rng,
