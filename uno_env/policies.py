@@ -524,11 +524,6 @@ def play_game(
     return steps
 
 
-PLAY_BLOCKS = 256
-"""Blocks of games of the vector env's ``play()`` on the parallel path (threads take whole
-blocks, each with its scratch rows)."""
-
-
 @njit(cache=True, nogil=True)
 def play_batch_serial(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_steps, rw, steps):
     """Play every game of the batch with compiled policies (``seat_policies[b, seat]``) on the

@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numba
@@ -67,6 +68,7 @@ from .fused import (
     MODE_RESET,
     MODE_STEP,
 )
+from .fused import play as play_kernel
 
 # GNU OpenMP (numba's threading layer here) lets idle threads spin by default. On a machine
 # shared with other processes (more runnable threads than cores) the spinning takes the cores
@@ -192,7 +194,6 @@ class UnoVectorEnv:
         self.parallel = bool(parallel)
         pick = 1 if self.parallel else 0
         self._advance_kernels = KERNELS["advance"][0][pick], KERNELS["advance"][1][pick]
-        self._play_kernel = KERNELS["play"][pick]
         self._sample_kernel = KERNELS["sample"][1 if self.parallel and N >= SAMPLE_PARALLEL_THRESHOLD else 0]
 
         state = self.game.new_state(N, events=False)
@@ -454,21 +455,34 @@ class UnoVectorEnv:
         decisions = np.zeros(N, dtype=np.int64)
         episodes = np.zeros(N, dtype=np.int64)
         self.status[:] = 0
-        blocks = min(N, PO.PLAY_BLOCKS) if self.parallel else 1
-        self._play_kernel(
-            self._game_arrays(),
-            per_game,
-            int(max_decisions),
-            max_episodes,
-            (totals, wins, decisions, episodes, self.status),
-            (
-                self._step_rw,
-                self._ev,
-                self._evn,
-                np.zeros((blocks, self.observation_size), dtype=np.float32),
-                np.zeros((blocks, self.num_actions), dtype=np.int8),
-            ),
-        )
+        results = (totals, wins, decisions, episodes, self.status)
+        # on the parallel path: numba.get_num_threads() threads, each playing a contiguous part
+        # of the batch in the serial kernel, which releases the GIL (the same games as on one)
+        threads = max(1, min(numba.get_num_threads() if self.parallel else 1, N))
+        bounds = [N * k // threads for k in range(threads + 1)]
+
+        def play_part(k: int) -> None:
+            part = slice(bounds[k], bounds[k + 1])
+            play_kernel(
+                (self.cards[part], self.ints[part], self.rng[part], self.prng[part], self.params),
+                per_game[part],
+                int(max_decisions),
+                max_episodes,
+                tuple(array[part] for array in results),
+                (
+                    self._step_rw[part],
+                    self._ev[part],
+                    self._evn[part],
+                    np.zeros((1, self.observation_size), dtype=np.float32),
+                    np.zeros((1, self.num_actions), dtype=np.int8),
+                ),
+            )
+
+        if threads == 1:
+            play_part(0)
+        else:
+            with ThreadPoolExecutor(threads) as pool:
+                list(pool.map(play_part, range(threads)))  # list(): an error in a thread is raised here
         self._ready = False
         bad = np.flatnonzero(self.status < 0)
         if len(bad):

@@ -259,24 +259,23 @@ def _advance_variant(parallel: bool, with_policies: bool):
     return advance
 
 
-def _batch_variant(parallel: bool):
-    """The cached ``play`` and ``sample`` entry points, with or without ``prange`` threads
-    (closures over ``variant`` for the cache, as in :func:`_advance_variant`)."""
-    variant = parallel
+@njit(cache=True, nogil=True)
+def play(game, seat_policies, max_decisions, max_episodes, results, scratch):
+    """The ``play`` entry point: every game of ``game`` played by compiled policies
+    (:func:`play_one`) on the calling thread, with scratch row 0. It releases the GIL:
+    the vector env runs it on several threads over parts of the batch (a ``prange``
+    loop would compile its body as a second function that links the engine and every
+    policy again)."""
+    game, results, scratch = borrow(game), borrow(results), borrow(scratch)
+    seat_policies = borrow(seat_policies)
+    for b in range(game[0].shape[0]):
+        play_one(game, b, seat_policies[b], max_decisions, max_episodes, results, scratch, 0)
 
-    @njit(cache=True, parallel=parallel)
-    def play(game, seat_policies, max_decisions, max_episodes, results, scratch):
-        _ = variant  # noqa: F841 (a closure cell: the cache key of this variant)
-        game, results, scratch = borrow(game), borrow(results), borrow(scratch)
-        seat_policies = borrow(seat_policies)
-        batch = game[0].shape[0]
-        # blocks of games, each with its own scratch row, each thread running its games
-        # through all their decisions (no allocation, no synchronisation between decisions)
-        blocks = scratch[3].shape[0]
-        size = (batch + blocks - 1) // blocks
-        for k in prange(blocks):
-            for b in range(k * size, min(batch, (k + 1) * size)):
-                play_one(game, b, seat_policies[b], max_decisions, max_episodes, results, scratch, k)
+
+def _sample_variant(parallel: bool):
+    """The cached ``sample`` entry point, with or without ``prange`` threads (a closure
+    over ``variant`` for the cache, as in :func:`_advance_variant`)."""
+    variant = parallel
 
     @njit(cache=True, parallel=parallel)
     def sample(mask, P, prng, out):
@@ -286,18 +285,16 @@ def _batch_variant(parallel: bool):
         for b in prange(mask.shape[0]):
             sample_one(mask, P, prng, b, out)
 
-    return play, sample
+    return sample
 
 
 def _build():
-    """``KERNELS[kind][parallel]`` for ``play`` and ``sample``; ``KERNELS["advance"][with_policies][parallel]``."""
-    serial, parallel = _batch_variant(False), _batch_variant(True)
+    """``KERNELS["sample"][parallel]``; ``KERNELS["advance"][with_policies][parallel]``."""
     return {
         "advance": tuple(
             (_advance_variant(False, policies), _advance_variant(True, policies)) for policies in (False, True)
         ),
-        "play": (serial[0], parallel[0]),
-        "sample": (serial[1], parallel[1]),
+        "sample": (_sample_variant(False), _sample_variant(True)),
     }
 
 
