@@ -561,24 +561,30 @@ def play_batch_serial(cards, ints, rng, prng, P, seat_policies, stop_at_round_en
         )
 
 
+def run_in_parts(size: int, threads: int, run_part) -> None:
+    """``run_part(part)`` for ``threads`` contiguous slices that cover ``range(size)``, each on
+    a thread of its own (on the calling thread when there is one part): for compiled
+    kernels that release the GIL and give the same result over any split of their batch.
+
+    Python threads, not a ``prange`` loop: numba compiles a ``prange`` body as a function
+    of its own and links and optimizes the engine and every policy into both, which cost
+    16 s more at the first tournament."""
+    threads = max(1, min(int(threads), size))
+    bounds = [size * k // threads for k in range(threads + 1)]
+    parts = [slice(bounds[k], bounds[k + 1]) for k in range(threads)]
+    if threads == 1:
+        run_part(parts[0])
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(run_part, parts))  # list(): an error in a thread is raised here
+
+
 def play_batch(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_steps, rw, steps, threads=None):
     """:func:`play_batch_serial` on ``threads`` threads (default ``numba.get_num_threads()``),
-    each playing a contiguous part of the batch: the same games, since each game has its
-    own rows and generators.
+    each playing a contiguous part of the batch (:func:`run_in_parts`): the same games,
+    since each game has its own rows and generators."""
 
-    Python threads over a kernel that releases the GIL, not a ``prange`` loop: numba
-    compiles a ``prange`` body as a function of its own and links and optimizes the
-    engine and every policy into both, which cost 16 s more at the first tournament."""
-    threads = numba.get_num_threads() if threads is None else int(threads)
-    batch = cards.shape[0]
-    threads = max(1, min(threads, batch))
-    if threads == 1:
-        play_batch_serial(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_steps, rw, steps)
-        return
-    bounds = [batch * k // threads for k in range(threads + 1)]
-
-    def play_part(k: int) -> None:
-        part = slice(bounds[k], bounds[k + 1])
+    def play_part(part: slice) -> None:
         play_batch_serial(
             cards[part],
             ints[part],
@@ -592,5 +598,4 @@ def play_batch(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_
             steps[part],
         )
 
-    with ThreadPoolExecutor(threads) as pool:
-        list(pool.map(play_part, range(threads)))  # list(): an error in a thread is raised here
+    run_in_parts(cards.shape[0], numba.get_num_threads() if threads is None else threads, play_part)

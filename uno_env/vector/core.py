@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from typing import NamedTuple
 
 import numba
@@ -456,13 +455,8 @@ class UnoVectorEnv:
         episodes = np.zeros(N, dtype=np.int64)
         self.status[:] = 0
         results = (totals, wins, decisions, episodes, self.status)
-        # on the parallel path: numba.get_num_threads() threads, each playing a contiguous part
-        # of the batch in the serial kernel, which releases the GIL (the same games as on one)
-        threads = max(1, min(numba.get_num_threads() if self.parallel else 1, N))
-        bounds = [N * k // threads for k in range(threads + 1)]
 
-        def play_part(k: int) -> None:
-            part = slice(bounds[k], bounds[k + 1])
+        def play_part(part: slice) -> None:
             play_kernel(
                 (self.cards[part], self.ints[part], self.rng[part], self.prng[part], self.params),
                 per_game[part],
@@ -473,16 +467,13 @@ class UnoVectorEnv:
                     self._step_rw[part],
                     self._ev[part],
                     self._evn[part],
-                    np.zeros((1, self.observation_size), dtype=np.float32),
-                    np.zeros((1, self.num_actions), dtype=np.int8),
+                    np.zeros(self.observation_size, dtype=np.float32),
+                    np.zeros(self.num_actions, dtype=np.int8),
                 ),
             )
 
-        if threads == 1:
-            play_part(0)
-        else:
-            with ThreadPoolExecutor(threads) as pool:
-                list(pool.map(play_part, range(threads)))  # list(): an error in a thread is raised here
+        # on the parallel path every numba thread plays a part of the batch (the same games)
+        PO.run_in_parts(N, numba.get_num_threads() if self.parallel else 1, play_part)
         self._ready = False
         bad = np.flatnonzero(self.status < 0)
         if len(bad):

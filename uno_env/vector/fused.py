@@ -185,18 +185,18 @@ def advance_one(mode, game, b, actions, which, seat_policies, out, with_policies
 
 
 @njit(inline="always")
-def play_one(game, b, seat_policies, max_decisions, max_episodes, results, scratch, row):
+def play_one(game, b, seat_policies, max_decisions, max_episodes, results, scratch):
     """Game b played by compiled policies (``seat_policies``, one per seat) for up to
     ``max_decisions`` decisions or until ``max_episodes`` more episodes ended, restarting
     finished games. ``results`` = (totals, wins, decisions, episodes, status): rewards add
     up in ``totals[b]``, won episodes in ``wins[b]``. ``scratch`` = (step rewards, events,
-    event counts, observation rows, mask rows), of which this game uses ``row``."""
+    event counts, an observation row, a mask row)."""
     cards, ints, rng = game[0], game[1], game[2]
     prng, P = game[3], game[4]
     totals, wins = results[0], results[1]
     decisions, episodes, status = results[2], results[3], results[4]
     step_rw, ev, evn = scratch[0], scratch[1], scratch[2]
-    obs, mask = scratch[3][row], scratch[4][row]
+    obs, mask = scratch[3], scratch[4]
     n = P[P_N]
     start_episodes = ints[b, S_EPISODES]
     done = 0
@@ -262,14 +262,12 @@ def _advance_variant(parallel: bool, with_policies: bool):
 @njit(cache=True, nogil=True)
 def play(game, seat_policies, max_decisions, max_episodes, results, scratch):
     """The ``play`` entry point: every game of ``game`` played by compiled policies
-    (:func:`play_one`) on the calling thread, with scratch row 0. It releases the GIL:
-    the vector env runs it on several threads over parts of the batch (a ``prange``
-    loop would compile its body as a second function that links the engine and every
-    policy again)."""
+    (:func:`play_one`) on the calling thread. It releases the GIL: the vector env runs it
+    on several threads over parts of the batch (``policies.run_in_parts``)."""
     game, results, scratch = borrow(game), borrow(results), borrow(scratch)
     seat_policies = borrow(seat_policies)
     for b in range(game[0].shape[0]):
-        play_one(game, b, seat_policies[b], max_decisions, max_episodes, results, scratch, 0)
+        play_one(game, b, seat_policies[b], max_decisions, max_episodes, results, scratch)
 
 
 def _sample_variant(parallel: bool):
