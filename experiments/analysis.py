@@ -41,10 +41,12 @@ from experiments.arena import (
 from uno_env import policies as PO
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine import kernels as K
+from uno_env.engine import readers as R
 from uno_env.engine.cards import WILD
 from uno_env.engine.events import EV_STARTER, EV_STARTER_RETURNED, EVENT_WIDTH, MAX_EVENTS
 from uno_env.engine.game import State, seed_to_rng, seeds_to_rng
 from uno_env.engine.layout import (
+    O_COLOUR,
     O_HAND_SIZES,
     P_A_ACCEPT,
     P_A_CHALLENGE,
@@ -167,7 +169,7 @@ class TacticalVariant(Agent):
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs, legal = self.check(observation, mask)
         P = self.params
-        phase = PO.obs_phase(obs, P)
+        phase = R.obs_phase(obs, P)
         if phase == PH_CHALLENGE:
             challenge = PO.bluff_probability(obs, P, self.prior) > self.threshold
             return int(P[P_A_CHALLENGE] if challenge else P[P_A_ACCEPT])
@@ -178,9 +180,7 @@ class TacticalVariant(Agent):
         if not self.uno and P[P_A_UNO] >= 0 and legal[P[P_A_UNO]]:
             legal = legal.copy()
             legal[P[P_A_UNO]] = 0
-        bluffing = legal[P[P_A_W4] : P[P_A_W4] + 4].any() and PO.holds_colour(
-            obs, P, PO.obs_colour(obs, P, PO.O_COLOUR)
-        )
+        bluffing = legal[P[P_A_W4] : P[P_A_W4] + 4].any() and R.holds_colour(obs, P, R.obs_colour(obs, P, O_COLOUR))
         if not self.bluff and bluffing:
             legal = legal.copy()
             legal[P[P_A_W4] : P[P_A_W4] + 4] = 0

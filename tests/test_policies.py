@@ -98,3 +98,59 @@ def test_play_batch_runs_again_and_again_in_parallel_like_serial():
             steps = run_batch(play, game, state, prng, policies, False, 20001)
             results.append((steps, state.ints.copy()))
         assert np.array_equal(results[0][0], results[1][0]) and np.array_equal(results[0][1], results[1][1])
+
+
+STATE_READ_SETTINGS = [
+    dict(num_players=2),
+    dict(num_players=3, deck="fashion_trend"),
+    dict(num_players=4, partners=True),
+    dict(num_players=3, scoring="challenge", uno_call="off"),
+]
+
+
+@pytest.mark.parametrize("settings", STATE_READ_SETTINGS)
+def test_keeper_and_naive_read_from_the_state_what_the_observation_shows(settings):
+    """The play loops skip the observation for naive and keeper: at every decision of
+    seeded games (random, naive and keeper moves, so every phase comes up) the facts they
+    read from the state equal those read from the acting seat's observation."""
+    game = Game(episode="round", **settings)
+    P = game.params
+    phases = set()
+    for seed in range(6):
+        state, prng = fresh_batch(game, 1, seed=seed)
+        for decision in range(400):
+            if game.is_over(state):
+                break
+            seat = game.current_player(state)
+            obs, mask = game.observe(state, seat), game.legal_mask(state)
+            view = PO.keeper_view_of_state(state.cards, state.ints, P, 0, seat)
+            assert view == PO.keeper_view(obs, P), (seed, decision)
+            phase = int(state.ints[0, K.S_PHASE])
+            assert PO.naive_choice(phase, mask, P) == PO.naive_policy(obs, mask, P, prng, 0)
+            phases.add(phase)
+            policy = (PO.RANDOM, PO.KEEPER, PO.NAIVE)[decision % 3]
+            game.step(state, int(PO.policy_act(policy, obs, mask, P, prng, 0)))
+    # play, drawn card, colour, and the catch window where UNO calls are on
+    assert len(phases) >= (3 if settings.get("uno_call") == "off" else 4)
+
+
+@pytest.mark.parametrize("settings", STATE_READ_SETTINGS)
+def test_play_batch_plays_the_games_of_the_observation_policies(settings):
+    """play_batch (naive and keeper reading the state) against stepping from Python with
+    every policy reading the observation: the same games, decision by decision."""
+    game = Game(episode="round", max_steps=3000, **settings)
+    n = game.num_players
+    ids = [PO.NAIVE, PO.KEEPER, PO.TACTICAL, PO.KEEPER, PO.RANDOM_PLAY]
+    policies = np.array([[ids[(k + s) % len(ids)] for s in range(n)] for k in range(5)], dtype=np.int64)
+    batch, prng = fresh_batch(game, 5, seed=30)
+    steps = run_batch(PO.play_batch_serial, game, batch, prng, policies, True, 3000)
+    for k in range(5):
+        single, single_prng = fresh_batch(game, 1, seed=30 + k)
+        taken = 0
+        while not game.is_over(single):
+            seat = game.current_player(single)
+            obs, mask = game.observe(single, seat), game.legal_mask(single)
+            game.step(single, int(PO.policy_act(policies[k, seat], obs, mask, game.params, single_prng, 0)))
+            taken += 1
+        assert taken == steps[k]
+        assert game.position(single) == game.position(batch, k)

@@ -4,7 +4,10 @@ A policy sees exactly what an agent sees: the acting player's observation
 vector and legal-action mask (offsets come from the parameter vector ``P``), plus
 its own random generator. The same function serves the Python agents in
 ``agents/``, whole games played inside one compiled call (tournaments of
-millions of hands, search rollouts) and the vector env.
+millions of hands, search rollouts) and the vector env. Inside those play loops
+the naive and keeper policies skip writing the observation: they read the few
+facts they use (:func:`keeper_view_of_state`) from the state, the same values
+their observation holds (tested at every decision), and decide the same way.
 
 Policy ids: see :data:`POLICY_IDS`. To add one, write ``njit`` function
 ``name(obs, mask, P, prng, b) -> action`` and add a branch to :func:`policy_act`.
@@ -43,6 +46,8 @@ from .engine.layout import (
     PH_CHALLENGE,
     PH_COLOR,
     PH_OVER,
+    S_COLOUR,
+    S_EXPOSED,
     S_PHASE,
     S_ROUND,
 )
@@ -54,7 +59,6 @@ from .engine.readers import (
     face_copies,
     face_value,
     hand_colour_counts,
-    holds_colour,
     is_partner,
     obs_colour,
     obs_direction,
@@ -63,6 +67,8 @@ from .engine.readers import (
     obs_next_seat,
     obs_phase,
     obs_players_in,
+    seat_colour_counts,
+    state_discard_colour_counts,
     wild_action,
 )
 from .neural import shipped_policy
@@ -144,6 +150,15 @@ def strongest_colour(obs, P):
 @njit(cache=True)
 def strongest_of(obs, P, counts, points):
     """:func:`strongest_colour` from the hand's colour counts and points, already read."""
+    best = strongest_held(counts, points)
+    if best >= 0:
+        return best
+    return most_played(discard_colour_counts(obs, P))
+
+
+@njit(cache=True)
+def strongest_held(counts, points):
+    """The colour held most (ties: more points, then the lower index); -1 with no coloured card."""
     best = -1
     best_key = -1
     for c in range(4):
@@ -151,9 +166,13 @@ def strongest_of(obs, P, counts, points):
         if counts[c] > 0 and key > best_key:
             best = c
             best_key = key
-    if best >= 0:
-        return best
-    played = discard_colour_counts(obs, P)
+    return best
+
+
+@njit(cache=True)
+def most_played(played):
+    """The colour with most copies in the discard pile (ties: the lower index)."""
+    best = 0
     best_key = -1
     for c in range(4):
         if played[c] > best_key:
@@ -210,12 +229,20 @@ def simple_decision(obs, mask, P, phase, catch_partner):
     """The colour, challenge and catch phases as the simple heuristics play them:
     name the strongest colour, accept every Wild Draw Four, catch every exposed
     opponent (a partner too when ``catch_partner``). -1 in the play phases."""
+    strongest = strongest_colour(obs, P) if phase == PH_COLOR else -1
+    exposed = obs_exposed_seat(obs, P) if phase == PH_CATCH else -1
+    return simple_choice(phase, strongest, exposed, P, catch_partner)
+
+
+@njit(cache=True)
+def simple_choice(phase, strongest, exposed, P, catch_partner):
+    """:func:`simple_decision` from the facts it reads: the strongest colour (colour
+    phase) and the exposed relative seat (catch phase)."""
     if phase == PH_COLOR:
-        return P[P_A_COLOR] + strongest_colour(obs, P)
+        return P[P_A_COLOR] + strongest
     if phase == PH_CHALLENGE:
         return P[P_A_ACCEPT]
     if phase == PH_CATCH:
-        exposed = obs_exposed_seat(obs, P)
         if is_partner(P, exposed) and not catch_partner:
             return P[P_A_PASS]
         return P[P_A_CATCH]
@@ -248,7 +275,12 @@ def naive_policy(obs, mask, P, prng, b):
     card can be played; it plays a playable drawn card and calls UNO, but never
     catches, never challenges, and names red for a starting Wild. (A player that never
     calls UNO can never win against one that always catches, so it does call.)"""
-    phase = obs_phase(obs, P)
+    return naive_choice(obs_phase(obs, P), mask, P)
+
+
+@njit(cache=True)
+def naive_choice(phase, mask, P):
+    """:func:`naive_policy` from the one fact it reads besides the mask: the phase."""
     if phase == PH_COLOR:
         return P[P_A_COLOR]
     if phase == PH_CHALLENGE:
@@ -270,13 +302,43 @@ def keeper_policy(obs, mask, P, prng, b):
     coloured card can be played, then a Wild before a Wild Draw Four (never as a
     bluff), naming its strongest colour. Always calls UNO, catches every exposed
     opponent (not its partner), accepts every Wild Draw Four."""
+    return keeper_choice(keeper_view(obs, P), mask, P)
+
+
+@njit(cache=True)
+def keeper_view(obs, P):
+    """What :func:`keeper_policy` reads of an observation besides the mask: (phase, colour
+    in force or -1, exposed relative seat in a catch window or -1, copies held of each
+    colour, strongest colour)."""
     phase = obs_phase(obs, P)
-    decided = simple_decision(obs, mask, P, phase, False)
+    counts, points = hand_colour_counts(obs, P)
+    exposed = obs_exposed_seat(obs, P) if phase == PH_CATCH else -1
+    return phase, obs_colour(obs, P, O_COLOUR), exposed, counts, strongest_of(obs, P, counts, points)
+
+
+@njit(cache=True)
+def keeper_view_of_state(cards, ints, P, b, seat):
+    """:func:`keeper_view` of ``seat``'s observation of game b, read from the state without
+    writing the observation (the compiled play loops; tested equal at every decision)."""
+    phase = np.int64(ints[b, S_PHASE])
+    counts, points = seat_colour_counts(cards, P, b, seat)
+    exposed = K.rel_seat(np.int64(ints[b, S_EXPOSED]), seat, P[P_N]) if phase == PH_CATCH else -1
+    strongest = strongest_held(counts, points)
+    if strongest < 0:
+        strongest = most_played(state_discard_colour_counts(cards, P, b))
+    return phase, np.int64(ints[b, S_COLOUR]), exposed, counts, strongest
+
+
+@njit(cache=True)
+def keeper_choice(view, mask, P):
+    """:func:`keeper_policy` from its view (:func:`keeper_view`) and the mask."""
+    phase, colour, exposed = view[0], view[1], view[2]
+    counts, strongest = view[3], view[4]
+    decided = simple_choice(phase, strongest, exposed, P, False)
     if decided >= 0:
         return decided
     if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
         return P[P_A_UNO]
-    counts, points = hand_colour_counts(obs, P)
     best = -1
     best_key = -1
     for a in range(WILD):
@@ -287,20 +349,19 @@ def keeper_policy(obs, mask, P, prng, b):
                 best_key = key
     if best >= 0:
         return best
-    colour = strongest_colour(obs, P)
-    honest = not holds_colour(obs, P, obs_colour(obs, P, O_COLOUR))
+    honest = colour < 0 or counts[colour] == 0
     for face in (WILD, FASHION_TREND, WILD_DRAW_FOUR):
         if face == WILD_DRAW_FOUR and not honest:
             continue
         if face == FASHION_TREND and P[P_A_FT] < 0:
             continue
-        a = wild_action(P, face, colour)
+        a = wild_action(P, face, strongest)
         if mask[a]:
             return a
     return draw_or_pass(mask, P)
 
 
-# weights of the tactical policy (indices below); tuned by measurement (docs/agents.md)
+# ---------------------------------------------------------------- tactical
 TW_COLOUR = 0  # per card held of the colour the play leaves on top
 TW_HOLD_WILD = 1  # cost of spending a wild-type card while nobody threatens
 TW_THREAT = 2  # an opponent with this many cards or fewer is close to going out
@@ -489,11 +550,16 @@ def policy_act_batch(policy, obs, mask, P, prng, out):
 @njit(inline="always")
 def policy_decision(policy, cards, ints, P, b, seat, obs, mask, prng):
     """The action of compiled policy ``policy`` for the acting ``seat`` of game b, from the
-    state; ``obs`` and ``mask`` are scratch. The random policy reads only the mask, so its
-    observation is not written (the same draw as ``policy_act(RANDOM, ...)``)."""
+    state; ``obs`` and ``mask`` are scratch. The random, naive and keeper policies read the
+    few facts they need straight from the state (the mask; the phase; :func:`keeper_view_of_state`),
+    so their observation is not written: the same actions as ``policy_act`` on it."""
     K.legal_mask(cards, ints, P, b, mask)
     if policy == RANDOM:
         return random_policy(obs, mask, P, prng, b)
+    if policy == NAIVE:
+        return naive_choice(np.int64(ints[b, S_PHASE]), mask, P)
+    if policy == KEEPER:
+        return keeper_choice(keeper_view_of_state(cards, ints, P, b, seat), mask, P)
     K.observe(cards, ints, P, b, seat, obs)
     return policy_act(policy, obs, mask, P, prng, b)
 

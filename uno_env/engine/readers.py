@@ -176,40 +176,55 @@ def holds_colour(obs, P, colour):
 
 
 @njit(cache=True)
-def hand_colour_counts(obs, P):
-    """(copies, points) held of each colour (wild-type cards excluded), as two 4-tuples:
-    one pass, no allocation (the heuristics call this at every decision)."""
-    o = P[O_HAND]
+def colour_counts(counts, o):
+    """(copies, points) of each colour, as two 4-tuples, from copies per coloured face at
+    ``counts[o:o + 52]`` (colour-major; an observation's float slice or a state's int8
+    row): one pass, no allocation (the heuristics call this at every decision)."""
     c0 = c1 = c2 = c3 = 0
     p0 = p1 = p2 = p3 = 0
     for r in range(13):
         value = CARD_VALUES[r]  # the same for every colour
-        k = np.int64(obs[o + r])
+        k = np.int64(counts[o + r])
         c0 += k
         p0 += k * value
-        k = np.int64(obs[o + 13 + r])
+        k = np.int64(counts[o + 13 + r])
         c1 += k
         p1 += k * value
-        k = np.int64(obs[o + 26 + r])
+        k = np.int64(counts[o + 26 + r])
         c2 += k
         p2 += k * value
-        k = np.int64(obs[o + 39 + r])
+        k = np.int64(counts[o + 39 + r])
         c3 += k
         p3 += k * value
     return (c0, c1, c2, c3), (p0, p1, p2, p3)
 
 
 @njit(cache=True)
+def hand_colour_counts(obs, P):
+    """(copies, points) held of each colour (wild-type cards excluded), as two 4-tuples."""
+    return colour_counts(obs, P[O_HAND])
+
+
+@njit(cache=True)
 def discard_colour_counts(obs, P):
     """Copies of each colour in the discard pile, as a 4-tuple."""
-    o = P[O_DISCARD]
-    d0 = d1 = d2 = d3 = 0
-    for r in range(13):
-        d0 += np.int64(obs[o + r])
-        d1 += np.int64(obs[o + 13 + r])
-        d2 += np.int64(obs[o + 26 + r])
-        d3 += np.int64(obs[o + 39 + r])
-    return (d0, d1, d2, d3)
+    return colour_counts(obs, P[O_DISCARD])[0]
+
+
+# ---------------------------------------------------------------- the same facts from the state
+# For compiled play loops that skip writing the observation: each reads from the state
+# exactly what the acting seat's observation shows (tests/test_policies.py compares them
+# with their twins above at every decision of seeded games).
+@njit(cache=True)
+def seat_colour_counts(cards, P, b, seat):
+    """:func:`hand_colour_counts` of ``seat``'s observation, read from game b's state."""
+    return colour_counts(cards[b], P[P_C_HANDS] + seat * P[P_F])
+
+
+@njit(cache=True)
+def state_discard_colour_counts(cards, P, b):
+    """:func:`discard_colour_counts` of any observation of game b, read from its state."""
+    return colour_counts(cards[b], P[P_C_DCOUNT])[0]
 
 
 @njit(cache=True)
