@@ -5,9 +5,10 @@ vector and legal-action mask (offsets come from the parameter vector ``P``), plu
 its own random generator. The same function serves the Python agents in
 ``agents/``, whole games played inside one compiled call (tournaments of
 millions of hands, search rollouts) and the vector env. Inside those play loops
-the naive and keeper policies skip writing the observation: they read the few
-facts they use (:func:`keeper_view_of_state`) from the state, the same values
-their observation holds (tested at every decision), and decide the same way.
+the observation is written only for the policies that read it: the random ones
+read only the mask, and the naive and keeper policies read the few facts they use
+(:func:`keeper_view_of_state`) from the state, the same values their observation
+holds (tested at every decision), and decide the same way.
 
 Policy ids: see :data:`POLICY_IDS`. To add one, write ``njit`` function
 ``name(obs, mask, P, prng, b) -> action`` and add a branch to :func:`policy_act`.
@@ -550,12 +551,15 @@ def policy_act_batch(policy, obs, mask, P, prng, out):
 @njit(inline="always")
 def policy_decision(policy, cards, ints, P, b, seat, obs, mask, prng):
     """The action of compiled policy ``policy`` for the acting ``seat`` of game b, from the
-    state; ``obs`` and ``mask`` are scratch. The random, naive and keeper policies read the
-    few facts they need straight from the state (the mask; the phase; :func:`keeper_view_of_state`),
-    so their observation is not written: the same actions as ``policy_act`` on it."""
+    state; ``obs`` and ``mask`` are scratch. The random policies read only the mask, and
+    the naive and keeper policies the few facts they need straight from the state (the
+    phase; :func:`keeper_view_of_state`), so for these the observation is not written:
+    the same actions as ``policy_act`` on it."""
     K.legal_mask(cards, ints, P, b, mask)
     if policy == RANDOM:
         return random_policy(obs, mask, P, prng, b)
+    if policy == RANDOM_PLAY:
+        return random_play_policy(obs, mask, P, prng, b)
     if policy == NAIVE:
         return naive_choice(np.int64(ints[b, S_PHASE]), mask, P)
     if policy == KEEPER:
