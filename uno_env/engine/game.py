@@ -257,6 +257,12 @@ class Game(K.PicklesWithoutEntryPoints):
             example.ev,
             example.evn,
         )
+        self._mask_kernel = K.compiled_for(
+            K.legal_mask, example.cards, example.ints, self.params, 0, np.zeros(self.num_actions, np.int8)
+        )
+        self._observe_kernel = K.compiled_for(
+            K.observe, example.cards, example.ints, self.params, 0, 0, np.zeros(self.observation_size, np.float32)
+        )
 
     def __repr__(self) -> str:
         return f"Game({self.config!r})"
@@ -377,11 +383,13 @@ class Game(K.PicklesWithoutEntryPoints):
     def legal_mask(self, state: State, index: int = 0) -> np.ndarray:
         """int8 mask of the acting player's legal actions."""
         out = np.zeros(self.num_actions, dtype=np.int8)
-        K.legal_mask(state.cards, state.ints, self.params, index, out)
+        self._mask_kernel(state.cards, state.ints, self.params, index, out)
         return out
 
     def legal_actions(self, state: State, index: int = 0) -> list[int]:
-        return [int(a) for a in np.flatnonzero(self.legal_mask(state, index))]
+        # ndarray.nonzero and tolist: np.flatnonzero's Python wrappers and int() per id cost
+        # more than the compiled mask
+        return self.legal_mask(state, index).nonzero()[0].tolist()
 
     def observe(self, state: State, seat: int, index: int = 0, out: np.ndarray | None = None) -> np.ndarray:
         """The observation vector of ``seat`` (float32)."""
@@ -389,7 +397,9 @@ class Game(K.PicklesWithoutEntryPoints):
             raise ValueError(f"seat must be 0..{self.num_players - 1}, got {seat!r}")
         if out is None:
             out = np.zeros(self.observation_size, dtype=np.float32)
-        K.observe(state.cards, state.ints, self.params, index, seat, out)
+            self._observe_kernel(state.cards, state.ints, self.params, index, seat, out)
+        else:  # the caller's array: numba's dispatch checks its type
+            K.observe(state.cards, state.ints, self.params, index, seat, out)
         return out
 
     def observe_dict(self, state: State, seat: int, index: int = 0) -> dict:
