@@ -157,7 +157,9 @@ def pettingzoo_chunk(args):
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(observation["action_mask"])
+            # ndarray.nonzero, not np.flatnonzero: the same ids, but np.flatnonzero's Python
+            # wrappers (ravel, asanyarray) cost 1.7 us of the driver's time at every step
+            legal = observation["action_mask"].nonzero()[0]
             env.step(int(legal[chooser.randrange(len(legal))]))
             decisions += 1
         return decisions, episodes
