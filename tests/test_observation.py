@@ -160,3 +160,19 @@ def test_readers_read_what_observe_wrote():
     assert R.obs_direction(obs, P) == int(np.sign(view["direction"][0]))
     counts, points = R.hand_colour_counts(obs, P)
     assert sum(counts) == sum(int(view["hand"][f]) for f in range(52))
+
+
+def test_observe_into_the_callers_array_and_legal_actions_as_python_ints():
+    """Game.observe writes into a given array (numba checks its type) what it returns in a
+    new one, and legal_actions lists the mask's ids as Python ints."""
+    game = make_game(num_players=3)
+    state = game.init(seed=12)
+    for _ in range(30):
+        seat = game.current_player(state)
+        out = np.full(game.observation_size, np.nan, dtype=np.float32)
+        assert game.observe(state, seat, out=out) is out
+        assert np.array_equal(out, game.observe(state, seat))
+        legal = game.legal_actions(state)
+        assert legal == [int(a) for a in np.flatnonzero(game.legal_mask(state))]
+        assert all(type(a) is int for a in legal)
+        game.step(state, legal[len(legal) // 2])
