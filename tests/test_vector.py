@@ -155,7 +155,14 @@ def buffers(env):
     ],
     ids=["all-seats", "learner-and-compiled"],
 )
-def test_serial_and_parallel_paths_are_identical(settings, seats):
+@pytest.mark.parametrize("threads", [2, 3])
+def test_serial_and_parallel_paths_are_identical(settings, seats, threads, monkeypatch):
+    """The parallel path splits the batch into ``numba.get_num_threads()`` parts, one per
+    thread (sample_actions too, here from any size): the games of the serial path."""
+    from uno_env.vector import core
+
+    monkeypatch.setattr(core.numba, "get_num_threads", lambda: threads)
+    monkeypatch.setattr(core, "SAMPLE_PARALLEL_THRESHOLD", 1)
     envs = [UnoVectorEnv(300, parallel=p, seats=seats, seed=5, **settings) for p in (False, True)]
     assert [e.parallel for e in envs] == [False, True]
     assert np.array_equal(envs[0].sample_actions(), envs[1].sample_actions())
@@ -176,6 +183,26 @@ def test_serial_and_parallel_paths_are_identical(settings, seats):
         assert np.array_equal(results[0][key], results[1][key])
     for a, b in zip(buffers(envs[0]), buffers(envs[1])):
         assert np.array_equal(a, b)
+
+
+def test_parallel_env_steps_in_a_forked_child():
+    """The worker threads of the parallel path are rebuilt in a forked child (its copy of
+    the parent's pool has no threads): a step there finishes, with the parent's result."""
+    import multiprocessing
+
+    env = UnoVectorEnv(64, parallel=True, seed=8)
+    env.step(env.sample_actions())  # the parent's pool now exists
+    actions = env.sample_actions().copy()
+    context = multiprocessing.get_context("fork")
+    with context.Pool(1) as pool:
+        child = pool.apply_async(_step_and_return_state, (env, actions)).get(timeout=120)
+    env.step(actions)
+    assert np.array_equal(child, env.ints)
+
+
+def _step_and_return_state(env, actions):
+    env.step(actions)
+    return env.ints
 
 
 def test_parallel_auto_follows_the_threshold(monkeypatch):

@@ -16,7 +16,9 @@ Policy ids: see :data:`POLICY_IDS`. To add one, write ``njit`` function
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor, wait
 
 import numba
 import numpy as np
@@ -631,22 +633,53 @@ def play_batch_serial(cards, ints, rng, prng, P, seat_policies, stop_at_round_en
         )
 
 
-def run_in_parts(size: int, threads: int, run_part) -> None:
-    """``run_part(part)`` for ``threads`` contiguous slices that cover ``range(size)``, each on
-    a thread of its own (on the calling thread when there is one part): for compiled
-    kernels that release the GIL and give the same result over any split of their batch.
+class _WorkerPool:
+    """The threads :func:`run_in_parts` hands parts to, kept between calls: starting threads
+    at every call would cost more than a vector env step. Grown when a call asks for more,
+    and rebuilt in a forked child (whose copy of the pool has no threads)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pool: ThreadPoolExecutor | None = None
+        self._size = 0
+        self._pid = 0
+
+    def get(self, workers: int) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._pool is None or self._size < workers or self._pid != os.getpid():
+                if self._pool is not None and self._pid == os.getpid():
+                    self._pool.shutdown(wait=False)  # its running parts still finish
+                self._pool = ThreadPoolExecutor(workers, thread_name_prefix="uno_env")
+                self._size, self._pid = workers, os.getpid()
+            return self._pool
+
+
+_WORKERS = _WorkerPool()
+
+
+def run_in_parts(size: int, threads: int, run_part) -> list:
+    """``run_part(part)`` for ``threads`` contiguous slices that cover ``range(size)``, the
+    first on the calling thread and each other on a worker thread; returns their results
+    in order, after every part has finished. For compiled kernels that release the GIL and
+    give the same result over any split of their batch.
 
     Python threads, not a ``prange`` loop: numba compiles a ``prange`` body as a function
     of its own and links and optimizes the engine and every policy into both, which cost
-    16 s more at the first tournament."""
+    16 s more at the first tournament (and 31-35 s more at a parallel vector env's first
+    step). A vector env step over two parts ran 1.07-1.08x the speed of its ``prange`` loop
+    from 4096 games on, 0.91-0.94x at 1024 (docs/VECTOR.md, fourth round)."""
     threads = max(1, min(int(threads), size))
     bounds = [size * k // threads for k in range(threads + 1)]
     parts = [slice(bounds[k], bounds[k + 1]) for k in range(threads)]
     if threads == 1:
-        run_part(parts[0])
-        return
-    with ThreadPoolExecutor(threads) as pool:
-        list(pool.map(run_part, parts))  # list(): an error in a thread is raised here
+        return [run_part(parts[0])]
+    pool = _WORKERS.get(threads - 1)
+    others = [pool.submit(run_part, part) for part in parts[1:]]
+    try:
+        first = run_part(parts[0])
+    finally:
+        wait(others)  # no part may still write into the batch when this returns or raises
+    return [first] + [future.result() for future in others]  # result(): a part's error is raised here
 
 
 def play_batch(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_steps, rw, steps, threads=None):

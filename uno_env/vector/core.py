@@ -33,10 +33,11 @@ too (:func:`policy_seed_to_rng`). The learner adapters (:mod:`.gym_adapter`,
 :mod:`.sb3_adapter`) are built on this.
 
 **Serial or parallel.** Below :data:`PARALLEL_THRESHOLD` games a call runs on
-one core (a parallel loop costs more than it saves on small batches), from it on
-every numba thread with ``prange`` (``numba.get_num_threads()``: all cores unless
-set); each game only reads and writes its own rows and generators, so both paths
-give identical results.
+one core (waking other threads costs more than it saves on small batches), from it
+on ``numba.get_num_threads()`` threads (all cores unless set), each running the
+serial kernel, which releases the GIL, over a contiguous part of the batch
+(``policies.run_in_parts``). Each game only reads and writes its own rows and
+generators, so both paths give identical results.
 
 The returned arrays are the env's own buffers, overwritten by the next call:
 copy what must be kept.
@@ -59,21 +60,22 @@ from ..engine.game import Game, IllegalActionError, State, action_ids
 from ..engine.layout import S_CURRENT
 from ..engine.seeding import fresh_seed, policy_seed_to_rng, policy_seeds, seed_to_rng, seeds_to_rng
 from .fused import (
+    ADVANCE,
     ERR_NO_DECISION,
     ERR_POLICY_REFUSED,
     EXTERNAL,
-    KERNELS,
     MAX_EMPTY_EPISODES,
     MODE_RESET,
     MODE_STEP,
 )
 from .fused import play as play_kernel
+from .fused import sample as sample_kernel
 
-# GNU OpenMP (numba's threading layer here) lets idle threads spin by default. On a machine
-# shared with other processes (more runnable threads than cores) the spinning takes the cores
-# from the threads that have work: a parallel step ran 10-20x slower than a serial one. Waiting
-# passively fixes that at a small cost on an idle machine. This must be set before numba starts
-# its thread pool (the first parallel call); a value the user set wins.
+# GNU OpenMP (numba's threading layer here, and torch's) lets idle threads spin by default. On
+# a machine shared with other processes, or with this env's own worker threads, the spinning
+# takes the cores from the threads that have work: a parallel step with numba's prange ran
+# 10-20x slower than a serial one. Waiting passively fixes that at a small cost on an idle
+# machine. This must be set before OpenMP starts its threads; a value the user set wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 PARALLEL_THRESHOLD = 1024
@@ -81,8 +83,8 @@ PARALLEL_THRESHOLD = 1024
 
 SAMPLE_PARALLEL_THRESHOLD = 8192
 """``sample_actions`` runs on all cores (on the parallel path) from this size on only: it costs
-about 60 ns a game, and waking the waiting threads of a parallel loop costs about 100 us here
-(passive OpenMP waiting, below), so below this size one core is faster."""
+about 60 ns a game, and handing a part to another thread costs tens of microseconds, so below
+this size one core is faster."""
 
 _EXTERNAL_NAMES = (None, "external", "agent", "learner")
 
@@ -191,9 +193,6 @@ class UnoVectorEnv:
         if parallel == "auto":
             parallel = N >= PARALLEL_THRESHOLD and numba.get_num_threads() > 1
         self.parallel = bool(parallel)
-        pick = 1 if self.parallel else 0
-        self._advance_kernels = KERNELS["advance"][0][pick], KERNELS["advance"][1][pick]
-        self._sample_kernel = KERNELS["sample"][1 if self.parallel and N >= SAMPLE_PARALLEL_THRESHOLD else 0]
 
         state = self.game.new_state(N, events=False)
         self.cards, self.ints, self.rng = state.cards, state.ints, state.rng
@@ -263,8 +262,18 @@ class UnoVectorEnv:
     def _advance(self, mode: int, actions: np.ndarray, which: np.ndarray) -> int:
         """One call of the fused kernel; the variant without compiled policies where every
         seat is the caller's (the policies then never compile)."""
-        kernel = self._advance_kernels[bool((self.seat_policies != EXTERNAL).any())]
-        return kernel(mode, self._game_arrays(), actions, which, self.seat_policies, self._out_arrays())
+        kernel = ADVANCE[bool((self.seat_policies != EXTERNAL).any())]
+        game, seat_policies, out = self._game_arrays(), self.seat_policies, self._out_arrays()
+
+        def advance_part(part: slice) -> int:
+            return kernel(mode, game, actions, which, seat_policies, out, part.start, part.stop)
+
+        return sum(PO.run_in_parts(self.num_envs, self._threads(), advance_part))
+
+    def _threads(self, threshold: int = 1) -> int:
+        """Threads for a call over the batch: every numba thread on the parallel path (for
+        ``sample_actions``, only from ``threshold`` games on), else one."""
+        return numba.get_num_threads() if self.parallel and self.num_envs >= threshold else 1
 
     def _game_arrays(self) -> tuple:
         """The ``game`` tuple of the fused kernels: the state, the policies' generators, the parameters."""
@@ -427,7 +436,11 @@ class UnoVectorEnv:
         """A uniformly random legal action per game (compiled, per-game generators)."""
         if out is None:
             out = self._actions
-        self._sample_kernel(self.mask, self.params, self._sampler_rng, out)
+
+        def sample_part(part: slice) -> None:
+            sample_kernel(self.mask, self.params, self._sampler_rng, out, part.start, part.stop)
+
+        PO.run_in_parts(self.num_envs, self._threads(SAMPLE_PARALLEL_THRESHOLD), sample_part)
         return out
 
     def play(self, max_decisions: int, max_episodes: int | None = None, policies=None) -> dict:
@@ -473,7 +486,7 @@ class UnoVectorEnv:
             )
 
         # on the parallel path every numba thread plays a part of the batch (the same games)
-        PO.run_in_parts(N, numba.get_num_threads() if self.parallel else 1, play_part)
+        PO.run_in_parts(N, self._threads(), play_part)
         self._ready = False
         bad = np.flatnonzero(self.status < 0)
         if len(bad):

@@ -12,18 +12,18 @@ runs on until an external seat must decide; an episode that ends on the way is
 reported (final observations, outcome, length) and the game restarts at once with
 its own generator continued (same-step autoreset).
 
-Each game only touches its own rows, and every generator is per game, so the
-serial and the ``prange`` drivers give identical results.
+Each game only touches its own rows, and every generator is per game, so any split
+of the batch over threads gives the results of one serial loop.
 
 The helpers below are not cached themselves: they are compiled into the entry
-points built by :func:`_build` (``uno_env.engine.numba_cache`` keeps those caches
-in step with the engine's sources).
+points :data:`ADVANCE`, :func:`sample` and :func:`play` (``uno_env.engine.numba_cache``
+keeps those caches in step with the engine's sources).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from .. import policies as PO
 from ..engine import kernels as K
@@ -61,7 +61,7 @@ MAX_EMPTY_EPISODES = 1000
 #   terminated, truncated (N,) bool
 #   final_obs (N or 0, E, O) float32: final observations of the external seats
 #   final_steps (N,) int32, final_outcome (N, n) int8: length and outcome of the ended episode
-# Each helper takes out what it reads (see :func:`_advance_variant` for why by index).
+# Each helper takes out, by index, what it reads.
 
 
 @njit(inline="always")
@@ -228,31 +228,31 @@ def sample_one(mask, P, prng, b, out):
 
 
 # ---------------------------------------------------------------- entry points
-def _advance_variant(parallel: bool, with_policies: bool):
-    """The cached ``advance`` entry point (reset and step) of one variant: ``parallel``
-    (``prange`` over every numba thread, else a plain loop) and ``with_policies`` (some seat
-    is played by a compiled policy; without, the policies are not compiled in, which saves a
-    third of the first compilation).
+def _advance_variant(with_policies: bool):
+    """The cached ``advance`` entry point (reset and step) of one variant: ``with_policies``
+    (some seat is played by a compiled policy; without, the policies are not compiled in,
+    which saves a third of the first compilation). It runs games ``lo`` to ``hi - 1`` on
+    the calling thread and releases the GIL: the vector env's parallel path runs it on
+    several threads over parts of the batch (``policies.run_in_parts``), which spares numba
+    compiling a ``prange`` loop's body as a second function (docs/VECTOR.md).
 
     Reset and step share one entry point (``mode``): each entry point links and
     optimizes its own copy of the engine, so fewer of them compile faster. Every array
     comes in ``borrow``-ed (:mod:`uno_env.engine.borrow`; a tuple is borrowed member by
-    member). The helpers take the tuples apart by index, at most three names a line:
-    numba's alias analysis follows ``t[i]`` but not ``a, b, c, d = t``, and a ``prange``
-    loop whose writes it cannot trace to an argument is removed as dead.
+    member); the helpers take the tuples apart by index.
 
     The variants are closures over ``variant``: numba's on-disk cache indexes a function
-    by its source location, argument types and the contents of its closure cells (not by
-    the ``parallel`` flag), so each body names ``variant`` to be cached apart."""
-    variant = (parallel, with_policies)
+    by its source location, argument types and the contents of its closure cells, so each
+    body names ``variant`` to be cached apart."""
+    variant = with_policies
 
-    @njit(cache=True, parallel=parallel)
-    def advance(mode, game, actions, which, seat_policies, out):
+    @njit(cache=True, nogil=True)
+    def advance(mode, game, actions, which, seat_policies, out, lo, hi):
         _ = variant  # noqa: F841 (a closure cell: the cache key of this variant)
         game, out = borrow(game), borrow(out)
         actions, which, seat_policies = borrow(actions), borrow(which), borrow(seat_policies)
         problems = 0
-        for b in prange(game[0].shape[0]):
+        for b in range(lo, hi):
             problems += advance_one(mode, game, b, actions, which, seat_policies, out, with_policies)
         return problems
 
@@ -270,30 +270,15 @@ def play(game, seat_policies, max_decisions, max_episodes, results, scratch):
         play_one(game, b, seat_policies[b], max_decisions, max_episodes, results, scratch)
 
 
-def _sample_variant(parallel: bool):
-    """The cached ``sample`` entry point, with or without ``prange`` threads (a closure
-    over ``variant`` for the cache, as in :func:`_advance_variant`)."""
-    variant = parallel
-
-    @njit(cache=True, parallel=parallel)
-    def sample(mask, P, prng, out):
-        _ = variant  # noqa: F841 (a closure cell: the cache key of this variant)
-        mask, P = borrow(mask), borrow(P)
-        prng, out = borrow(prng), borrow(out)
-        for b in prange(mask.shape[0]):
-            sample_one(mask, P, prng, b, out)
-
-    return sample
+@njit(cache=True, nogil=True)
+def sample(mask, P, prng, out, lo, hi):
+    """The ``sample`` entry point: a uniformly random legal action for games ``lo`` to
+    ``hi - 1`` (the random policy on each mask row). It releases the GIL, as ``advance``."""
+    mask, P = borrow(mask), borrow(P)
+    prng, out = borrow(prng), borrow(out)
+    for b in range(lo, hi):
+        sample_one(mask, P, prng, b, out)
 
 
-def _build():
-    """``KERNELS["sample"][parallel]``; ``KERNELS["advance"][with_policies][parallel]``."""
-    return {
-        "advance": tuple(
-            (_advance_variant(False, policies), _advance_variant(True, policies)) for policies in (False, True)
-        ),
-        "sample": (_sample_variant(False), _sample_variant(True)),
-    }
-
-
-KERNELS = _build()
+ADVANCE = (_advance_variant(False), _advance_variant(True))
+"""``ADVANCE[with_policies]``: the fused reset-and-step kernels (:func:`_advance_variant`)."""
