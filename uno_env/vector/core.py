@@ -193,6 +193,7 @@ class UnoVectorEnv:
         if parallel == "auto":
             parallel = N >= PARALLEL_THRESHOLD and numba.get_num_threads() > 1
         self.parallel = bool(parallel)
+        self._with_policies = bool((self.seat_policies != EXTERNAL).any())  # ADVANCE's variant
 
         state = self.game.new_state(N, events=False)
         self.cards, self.ints, self.rng = state.cards, state.ints, state.rng
@@ -262,18 +263,23 @@ class UnoVectorEnv:
     def _advance(self, mode: int, actions: np.ndarray, which: np.ndarray) -> int:
         """One call of the fused kernel; the variant without compiled policies where every
         seat is the caller's (the policies then never compile)."""
-        kernel = ADVANCE[bool((self.seat_policies != EXTERNAL).any())]
+        kernel = ADVANCE[self._with_policies]
         game, seat_policies, out = self._game_arrays(), self.seat_policies, self._out_arrays()
+        threads = self._threads()
+        if threads == 1:  # the serial path without the split's few microseconds
+            return kernel(mode, game, actions, which, seat_policies, out, 0, self.num_envs)
 
         def advance_part(part: slice) -> int:
             return kernel(mode, game, actions, which, seat_policies, out, part.start, part.stop)
 
-        return sum(PO.run_in_parts(self.num_envs, self._threads(), advance_part))
+        return sum(PO.run_in_parts(self.num_envs, threads, advance_part))
 
     def _threads(self, threshold: int = 1) -> int:
         """Threads for a call over the batch: every numba thread on the parallel path (for
         ``sample_actions``, only from ``threshold`` games on), else one."""
-        return numba.get_num_threads() if self.parallel and self.num_envs >= threshold else 1
+        if not self.parallel or self.num_envs < threshold:
+            return 1
+        return numba.get_num_threads()
 
     def _game_arrays(self) -> tuple:
         """The ``game`` tuple of the fused kernels: the state, the policies' generators, the parameters."""
@@ -436,11 +442,15 @@ class UnoVectorEnv:
         """A uniformly random legal action per game (compiled, per-game generators)."""
         if out is None:
             out = self._actions
+        threads = self._threads(SAMPLE_PARALLEL_THRESHOLD)
+        if threads == 1:
+            sample_kernel(self.mask, self.params, self._sampler_rng, out, 0, self.num_envs)
+            return out
 
         def sample_part(part: slice) -> None:
             sample_kernel(self.mask, self.params, self._sampler_rng, out, part.start, part.stop)
 
-        PO.run_in_parts(self.num_envs, self._threads(SAMPLE_PARALLEL_THRESHOLD), sample_part)
+        PO.run_in_parts(self.num_envs, threads, sample_part)
         return out
 
     def play(self, max_decisions: int, max_episodes: int | None = None, policies=None) -> dict:
