@@ -78,8 +78,10 @@ from .fused import sample as sample_kernel
 # machine. This must be set before OpenMP starts its threads; a value the user set wins.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-PARALLEL_THRESHOLD = 1024
-"""Batches from this size on run on all cores (``parallel="auto"``); measured by ``uno bench``."""
+PARALLEL_THRESHOLD = 2048
+"""Batches from this size on run on all cores (``parallel="auto"``). Handing a part to another
+thread costs about 200 us here, so threads beat one core clearly from 2048 games on (1.40x)
+but not at 1024 (docs/VECTOR.md, fourth round)."""
 
 SAMPLE_PARALLEL_THRESHOLD = 8192
 """``sample_actions`` runs on all cores (on the parallel path) from this size on only: it costs
