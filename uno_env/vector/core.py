@@ -85,7 +85,7 @@ but not at 1024 (docs/VECTOR.md, fourth round)."""
 
 SAMPLE_PARALLEL_THRESHOLD = 8192
 """``sample_actions`` runs on all cores (on the parallel path) from this size on only: it costs
-about 60 ns a game, and handing a part to another thread costs tens of microseconds, so below
+about 60 ns a game, and handing a part to another thread costs about 200 us here, so below
 this size one core is faster."""
 
 _EXTERNAL_NAMES = (None, "external", "agent", "learner")
