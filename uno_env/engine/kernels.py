@@ -493,29 +493,33 @@ def choose_dealer(cards, ints, rng, P, b, ev, evn):
     count = fill_deck(cards, P, b, P[P_C_DRAW])
     start = P[P_C_DRAW]
     shuffle_segment(cards, rng, b, start, count)
-    tied = np.ones(n, dtype=np.bool_)
+    # seat s's drawn value (0..9) in bits 4s..4s+3 and its tie in bit s: no arrays to
+    # allocate, so the engine can compile without numba's reference counting
+    tied = (1 << n) - 1
     pos = count
     while True:
         best = -1
-        values = np.full(n, -1, dtype=np.int64)
+        values = 0
         for s in range(n):
-            if tied[s]:
+            if tied >> s & 1:
                 if pos == 0:
                     shuffle_segment(cards, rng, b, start, count)
                     pos = count
                 pos -= 1
                 face = np.int64(cards[b, start + pos])
                 emit(ev, evn, b, EV_DEALER_DRAW, s, face, 0)
-                values[s] = face % 13 if face < WILD and face % 13 < 10 else 0
-                if values[s] > best:
-                    best = values[s]
+                value = face % 13 if face < WILD and face % 13 < 10 else 0
+                values |= value << (4 * s)
+                if value > best:
+                    best = value
         winners = 0
         dealer = -1
         for s in range(n):
-            tied[s] = values[s] == best
-            if tied[s]:
+            if tied >> s & 1 and (values >> (4 * s)) & 15 == best:
                 winners += 1
                 dealer = s
+            else:
+                tied &= ~(1 << s)
         if winners == 1:
             return dealer
 
