@@ -37,12 +37,12 @@ reference machine, see docs/agents.md).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from uno_env import policies as PO
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine import kernels as K
 from uno_env.engine.game import seed_to_rng
+from uno_env.engine.jit import allocating, kernel
 from uno_env.engine.layout import (
     P_A_CATCH,
     P_A_LEN,
@@ -68,14 +68,14 @@ from .base import Agent
 SEARCH_ROUND = 32  # determinizations between two racing checks
 
 
-@njit(cache=True)
+@kernel
 def _team_won(P, winner):
     if winner == 0:
         return True
     return P[P_PARTNERS] != 0 and winner == P[P_N] // 2
 
 
-@njit(cache=True)
+@kernel
 def _teams_in(ints, P, b):
     count = 0
     n = P[P_N]
@@ -85,7 +85,7 @@ def _teams_in(ints, P, b):
     return max(count, 1)
 
 
-@njit(cache=True)
+@kernel
 def rollout_value(cards, ints, rng, prng, P, seat_policies, max_steps, obs, mask, step_rw, rw, ev, evn):
     """Play game 1 out with the compiled policies until its round ends; the value of the
     hand for seat 0: 1 if its team went out, 0 if another did, 1/teams when cut short."""
@@ -98,7 +98,7 @@ def rollout_value(cards, ints, rng, prng, P, seat_policies, max_steps, obs, mask
     return 1.0 / _teams_in(ints, P, 1)
 
 
-@njit(cache=True)
+@kernel
 def _paired_advantage(samples, counts, k, base):
     """Mean and standard error of ``samples[k] - samples[base]`` over the samples both have."""
     m = counts[k]
@@ -115,7 +115,7 @@ def _paired_advantage(samples, counts, k, base):
     return mean, np.sqrt(var / (m - 1) / m)
 
 
-@njit(cache=True)
+@allocating
 def search(
     obs, mask, P, prng, candidates, determinizations, rollout_policy, max_steps, bluff_prior, confidence, values
 ):
@@ -216,7 +216,7 @@ def search(
     return candidates[best]
 
 
-@njit(cache=True)
+@kernel
 def forced_action(obs, mask, P):
     """The action taken without search, -1 when there is a choice to search."""
     count = 0

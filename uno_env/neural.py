@@ -29,9 +29,9 @@ import pathlib
 from typing import Any
 
 import numpy as np
-from numba import njit
 
 from .engine.game import Game
+from .engine.jit import allocating, kernel
 from .engine.layout import (
     P_A_ACCEPT,
     P_A_CATCH,
@@ -177,7 +177,7 @@ def load_network(path) -> Network:
 
 
 # ------------------------------------------------------------------ compiled forward pass
-@njit(cache=True)
+@kernel
 def output_index(P, PT, a):
     """The output (an action id of the training configuration, parameters ``PT``) whose
     logit action ``a`` of the acting configuration (parameters ``P``) takes."""
@@ -195,7 +195,7 @@ def output_index(P, PT, a):
     return PT[P_A_COLOR] + a - P[P_A_COLOR]
 
 
-@njit(cache=True)
+@allocating
 def network_logits(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, logits):
     """Masked logits of the network for one observation: ``logits[a]`` for each legal
     action ``a``, -inf for the others. Zero inputs and inactive units are skipped."""
@@ -232,7 +232,7 @@ def network_logits(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, logi
             logits[a] = -np.inf
 
 
-@njit(cache=True)
+@kernel
 def greedy_action(logits, mask):
     """The legal action of highest logit (the lowest id on ties)."""
     best = -1
@@ -242,7 +242,7 @@ def greedy_action(logits, mask):
     return best
 
 
-@njit(cache=True)
+@allocating
 def network_act(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT):
     """The network's greedy action for one observation."""
     logits = np.empty(mask.shape[0], dtype=np.float32)
@@ -250,7 +250,7 @@ def network_act(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT):
     return greedy_action(logits, mask)
 
 
-@njit(cache=True)
+@allocating
 def network_logits_batch(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, logits):
     """:func:`network_logits` for every row of a batch."""
     for b in range(obs.shape[0]):
@@ -278,7 +278,7 @@ def _shipped_arrays() -> tuple:
 _S_W1, _S_B1, _S_W2, _S_B2, _S_W3, _S_B3, _S_SCALE, _S_GATHER, _S_PARAMS = _shipped_arrays()
 
 
-@njit(cache=True)
+@kernel
 def shipped_policy(obs, mask, P, prng, b):
     """The compiled policy ``ppo``: the shipped network's greedy action (-1 when no
     network is shipped)."""

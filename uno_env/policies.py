@@ -10,8 +10,9 @@ read only the mask, and the naive and keeper policies read the few facts they us
 (:func:`keeper_view_of_state`) from the state, the same values their observation
 holds (tested at every decision), and decide the same way.
 
-Policy ids: see :data:`POLICY_IDS`. To add one, write ``njit`` function
-``name(obs, mask, P, prng, b) -> action`` and add a branch to :func:`policy_act`.
+Policy ids: see :data:`POLICY_IDS`. To add one, write a function
+``name(obs, mask, P, prng, b) -> action`` compiled with :func:`~uno_env.engine.jit.kernel`
+and add a branch to :func:`policy_act`.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from numba import njit
 from .engine import kernels as K
 from .engine.borrow import borrow
 from .engine.cards import FASHION_TREND, RANK_DRAW_TWO, RANK_REVERSE, RANK_SKIP, WILD, WILD_DRAW_FOUR
+from .engine.jit import allocating, kernel
 from .engine.layout import (
     O_ALIVE,
     O_COLOUR,
@@ -112,13 +114,13 @@ def policy_name(policy_id: int) -> str:
     return str(policy_id)
 
 
-@njit(cache=True)
+@kernel
 def random_below(prng, b, n):
     """Uniform integer in 0..n-1 from a policy generator (xorshift64*, like the engine's)."""
     return K.rng_below(prng, b, n)
 
 
-@njit(cache=True)
+@kernel
 def random_legal_below(mask, stop, prng, b):
     """Uniform over the legal actions with ids below ``stop``; -1 (and no draw from the
     generator) when there is none."""
@@ -136,13 +138,13 @@ def random_legal_below(mask, stop, prng, b):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def random_policy(obs, mask, P, prng, b):
     """Uniform over the legal actions."""
     return random_legal_below(mask, P[P_A_LEN], prng, b)
 
 
-@njit(cache=True)
+@kernel
 def strongest_colour(obs, P):
     """The colour held most (ties: more points, then the lower index). With no coloured card
     in hand, the colour with most copies in the discard pile (fewest left for the others)."""
@@ -150,7 +152,7 @@ def strongest_colour(obs, P):
     return strongest_of(obs, P, counts, points)
 
 
-@njit(cache=True)
+@kernel
 def strongest_of(obs, P, counts, points):
     """:func:`strongest_colour` from the hand's colour counts and points, already read."""
     best = strongest_held(counts, points)
@@ -159,7 +161,7 @@ def strongest_of(obs, P, counts, points):
     return most_played(discard_colour_counts(obs, P))
 
 
-@njit(cache=True)
+@kernel
 def strongest_held(counts, points):
     """The colour held most (ties: more points, then the lower index); -1 with no coloured card."""
     best = -1
@@ -172,7 +174,7 @@ def strongest_held(counts, points):
     return best
 
 
-@njit(cache=True)
+@kernel
 def most_played(played):
     """The colour with most copies in the discard pile (ties: the lower index)."""
     best = 0
@@ -184,7 +186,7 @@ def most_played(played):
     return best
 
 
-@njit(cache=True)
+@kernel
 def bluff_probability(obs, P, prior):
     """Probability that the Wild Draw Four just played at the observer was a bluff.
 
@@ -219,7 +221,7 @@ def bluff_probability(obs, P, prior):
     return prior * q / (prior * q + 1.0 - q + 1e-12)
 
 
-@njit(cache=True)
+@kernel
 def draw_or_pass(mask, P):
     """The heuristics' move when they play no card: draw, or keep the drawn card."""
     if mask[P[P_A_DRAW]]:
@@ -227,7 +229,7 @@ def draw_or_pass(mask, P):
     return P[P_A_PASS]
 
 
-@njit(cache=True)
+@kernel
 def simple_decision(obs, mask, P, phase, catch_partner):
     """The colour, challenge and catch phases as the simple heuristics play them:
     name the strongest colour, accept every Wild Draw Four, catch every exposed
@@ -237,7 +239,7 @@ def simple_decision(obs, mask, P, phase, catch_partner):
     return simple_choice(phase, strongest, exposed, P, catch_partner)
 
 
-@njit(cache=True)
+@kernel
 def simple_choice(phase, strongest, exposed, P, catch_partner):
     """:func:`simple_decision` from the facts it reads: the strongest colour (colour
     phase) and the exposed relative seat (catch phase)."""
@@ -252,7 +254,7 @@ def simple_choice(phase, strongest, exposed, P, catch_partner):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def random_play_policy(obs, mask, P, prng, b):
     """Random player close to the kind other UNO benchmarks use (e.g. RLCard's): a uniformly
     random playable card when there is one (a wild's colour at random too), a draw only
@@ -271,7 +273,7 @@ def random_play_policy(obs, mask, P, prng, b):
 
 
 # ---------------------------------------------------------------- heuristics
-@njit(cache=True)
+@kernel
 def naive_policy(obs, mask, P, prng, b):
     """Naive: the first legal card in action-id order (red before yellow, green, blue;
     numbers before Skip, Reverse, Draw Two; a wild names red), drawing only when no
@@ -281,7 +283,7 @@ def naive_policy(obs, mask, P, prng, b):
     return naive_choice(obs_phase(obs, P), mask, P)
 
 
-@njit(cache=True)
+@kernel
 def naive_choice(phase, mask, P):
     """:func:`naive_policy` from the one fact it reads besides the mask: the phase."""
     if phase == PH_COLOR:
@@ -298,7 +300,7 @@ def naive_choice(phase, mask, P):
     return draw_or_pass(mask, P)
 
 
-@njit(cache=True)
+@kernel
 def keeper_policy(obs, mask, P, prng, b):
     """Colour keeper: among the playable coloured cards it plays one of the colour it
     holds most (highest points first, to shed them); wild cards are held until no
@@ -308,7 +310,7 @@ def keeper_policy(obs, mask, P, prng, b):
     return keeper_choice(keeper_view(obs, P), mask, P)
 
 
-@njit(cache=True)
+@kernel
 def keeper_view(obs, P):
     """What :func:`keeper_policy` reads of an observation besides the mask: (phase, colour
     in force or -1, exposed relative seat in a catch window or -1, copies held of each
@@ -319,7 +321,7 @@ def keeper_view(obs, P):
     return phase, obs_colour(obs, P, O_COLOUR), exposed, counts, strongest_of(obs, P, counts, points)
 
 
-@njit(cache=True)
+@kernel
 def keeper_view_of_state(cards, ints, P, b, seat):
     """:func:`keeper_view` of ``seat``'s observation of game b, read from the state without
     writing the observation (the compiled play loops; tested equal at every decision)."""
@@ -332,7 +334,7 @@ def keeper_view_of_state(cards, ints, P, b, seat):
     return phase, np.int64(ints[b, S_COLOUR]), exposed, counts, strongest
 
 
-@njit(cache=True)
+@kernel
 def keeper_choice(view, mask, P):
     """:func:`keeper_policy` from its view (:func:`keeper_view`) and the mask."""
     phase, colour, exposed = view[0], view[1], view[2]
@@ -386,7 +388,7 @@ TACTICAL_WEIGHTS = np.array([1.0, 40.0, 1.0, 40.0, 0.5, 4.0, 1.0, 0.4, 1.0 / 3.0
 COLOUR_COPIES = 25  # cards of each colour in both decks: one 0, two each of 1-9, Skip, Reverse, Draw Two
 
 
-@njit(cache=True)
+@kernel
 def unseen_of_rank(obs, P, rank):
     """Copies of coloured rank ``rank`` neither in the own hand nor in the discard pile."""
     u = 0.0
@@ -396,7 +398,7 @@ def unseen_of_rank(obs, P, rank):
     return u
 
 
-@njit(cache=True)
+@kernel
 def tactical_weighted(obs, mask, P, prng, b, W):
     """The tactical policy with weights ``W`` (see TW_*): :func:`tactical_policy` with
     :data:`TACTICAL_WEIGHTS`; tuning scripts pass other weights."""
@@ -505,7 +507,7 @@ def tactical_weighted(obs, mask, P, prng, b, W):
     return draw_or_pass(mask, P)
 
 
-@njit(cache=True)
+@kernel
 def tactical_policy(obs, mask, P, prng, b):
     """Tactical: a colour keeper that also plays against the table. Each playable card
     gets a score: + cards held of the colour it leaves on top, - the share of unseen
@@ -525,7 +527,7 @@ def tactical_policy(obs, mask, P, prng, b):
     return tactical_weighted(obs, mask, P, prng, b, TACTICAL_WEIGHTS)
 
 
-@njit(cache=True)
+@kernel
 def policy_act(policy, obs, mask, P, prng, b):
     """The action of compiled policy ``policy`` (an id of POLICY_IDS)."""
     if policy == RANDOM:
@@ -543,7 +545,7 @@ def policy_act(policy, obs, mask, P, prng, b):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def policy_act_batch(policy, obs, mask, P, prng, out):
     """``out[b]`` = the action of ``policy`` for row b of ``obs``/``mask`` (generator ``prng[b]``)."""
     for b in range(obs.shape[0]):
@@ -570,7 +572,7 @@ def policy_decision(policy, cards, ints, P, b, seat, obs, mask, prng):
     return policy_act(policy, obs, mask, P, prng, b)
 
 
-@njit(cache=True)
+@kernel
 def play_game(
     cards, ints, rng, prng, P, b, seat_policies, stop_at_round_end, max_steps, obs, mask, step_rw, rw, ev, evn
 ):
@@ -596,7 +598,7 @@ def play_game(
     return steps
 
 
-@njit(cache=True, nogil=True)
+@allocating(nogil=True)
 def play_batch_serial(cards, ints, rng, prng, P, seat_policies, stop_at_round_end, max_steps, rw, steps):
     """Play every game of the batch with compiled policies (``seat_policies[b, seat]``) on the
     calling thread; rewards add up in ``rw``, decisions go to ``steps`` (-1 for a game where

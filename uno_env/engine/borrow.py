@@ -1,4 +1,4 @@
-"""``borrow``: array views without reference counting, for compiled entry points."""
+"""``borrow``: array views without reference counting, for the compiled functions that allocate."""
 
 from __future__ import annotations
 
@@ -25,14 +25,15 @@ def borrow(typingctx, array):
     """A view of ``array`` without its reference count (a null meminfo); of a tuple of
     arrays, the tuple of their views.
 
-    Numba increfs and decrefs every array argument on entry to and exit from each
-    compiled function it calls: atomic operations on one shared counter per array,
-    which cost more than the rules themselves once every helper of the engine does
-    it for every game, and which every thread fights over in a parallel loop. The
-    entry points that use it pass borrowed views instead, valid while the call lasts
-    (the caller holds the arrays); nothing borrowed is stored or returned. Borrow
-    arguments only: numba frees an array allocated inside a function after its last
-    use, and a borrowed view of it would then point at freed memory."""
+    For the compiled functions that keep numba's reference counting because they
+    allocate (``policies.play_batch_serial``; the engine's functions are
+    :func:`~uno_env.engine.jit.kernel`-s, which count nothing): numba increfs and
+    decrefs every array they hold or slice with atomic operations on one shared
+    counter per array, which cost more than the rules themselves and which every
+    thread fights over in a parallel loop. They pass borrowed views instead, valid
+    while the call lasts (the caller holds the arrays); nothing borrowed is stored or
+    returned. Borrow arguments only: numba frees an array allocated inside a function
+    after its last use, and a borrowed view of it would then point at freed memory."""
 
     if isinstance(array, types.BaseTuple):
         if not all(isinstance(t, types.Array) for t in array.types):

@@ -50,6 +50,7 @@ from .events import (
     R_WILD_DRAW_FOUR,
     R_WRONG_CARD,
 )
+from .jit import kernel
 from .layout import (
     EPISODE_ROUND,
     ILLEGAL_LOSE,
@@ -185,7 +186,7 @@ _MUL = np.uint64(0x2545F4914F6CDD1D)
 
 
 # ---------------------------------------------------------------- randomness
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def rng_below(rng, b, n):
     """Uniform integer in 0..n-1 from game b's xorshift64* generator."""
     x = rng[b]
@@ -197,7 +198,7 @@ def rng_below(rng, b, n):
     return np.int64((r * np.uint64(n)) >> _U31)
 
 
-@njit(cache=True)
+@kernel
 def shuffle_segment(cards, rng, b, start, count):
     for i in range(count - 1, 0, -1):
         j = rng_below(rng, b, i + 1)
@@ -209,7 +210,7 @@ def shuffle_segment(cards, rng, b, start, count):
 # ---------------------------------------------------------------- small helpers
 # An explicit signature instead of numba-level inlining: one compiled emit for every call
 # site (calls with literal arguments would each compile their own), which LLVM inlines
-@njit("void(int32[:, :, ::1], int32[::1], int64, int64, int64, int64, int64)", cache=True)
+@kernel("void(int32[:, :, ::1], int32[::1], int64, int64, int64, int64, int64)")
 def emit(ev, evn, b, kind, x, y, z):
     k = evn[b]
     if k < ev.shape[1]:
@@ -220,7 +221,7 @@ def emit(ev, evn, b, kind, x, y, z):
     evn[b] = k + 1
 
 
-@njit("int64(int32[:, ::1], int64[::1], int64, int64, int64)", cache=True)  # typed like emit
+@kernel("int64(int32[:, ::1], int64[::1], int64, int64, int64)")  # typed like emit
 def next_alive(ints, P, b, seat, direction):
     """The next seat in play from ``seat`` in ``direction``."""
     n = P[P_N]
@@ -233,7 +234,7 @@ def next_alive(ints, P, b, seat, direction):
     return seat
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def same_team(P, s, t):
     if P[P_PARTNERS] != 0:
         half = P[P_N] // 2
@@ -241,12 +242,12 @@ def same_team(P, s, t):
     return s == t
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def top_face(cards, ints, P, b):
     return cards[b, P[P_C_DISCARD] + ints[b, S_DISCARD_COUNT] - 1]
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def matches_on(face, colour, top):
     """R-TURN-1: ``face`` may be played on ``top`` with ``colour`` in force; wild-type cards always."""
     if face >= WILD:
@@ -256,13 +257,13 @@ def matches_on(face, colour, top):
     return top < WILD and top % 13 == face % 13
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def matches(cards, ints, P, b, face):
     """A card that may be played on the discard pile (R-TURN-1); wild-type cards always."""
     return matches_on(face, ints[b, S_COLOUR], top_face(cards, ints, P, b))
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def holds_colour(cards, P, b, seat, colour):
     if colour < 0:
         return False
@@ -273,7 +274,7 @@ def holds_colour(cards, P, b, seat, colour):
     return False
 
 
-@njit(cache=True)
+@kernel
 def hand_value(cards, P, b, seat):
     base = P[P_C_HANDS] + seat * P[P_F]
     total = 0
@@ -284,7 +285,7 @@ def hand_value(cards, P, b, seat):
     return total
 
 
-@njit(cache=True)
+@kernel
 def has_legal_play(cards, ints, P, b, seat):
     F = P[P_F]
     base = P[P_C_HANDS] + seat * F
@@ -297,7 +298,7 @@ def has_legal_play(cards, ints, P, b, seat):
     return False
 
 
-@njit(cache=True)
+@kernel
 def uno_available(cards, ints, P, b):
     """D-UNO: once per turn, with exactly two cards and a legal play in this decision."""
     if P[P_UNO] == UNO_OFF or ints[b, S_UNO_CALLED] != 0:
@@ -311,7 +312,7 @@ def uno_available(cards, ints, P, b):
     return phase == PH_PLAY and has_legal_play(cards, ints, P, b, p)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def begin_turn(ints, b, seat):
     ints[b, S_CURRENT] = seat
     ints[b, S_PHASE] = PH_PLAY
@@ -319,7 +320,7 @@ def begin_turn(ints, b, seat):
     ints[b, S_DRAWN] = -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def push_discard(cards, ints, P, b, face):
     k = ints[b, S_DISCARD_COUNT]
     cards[b, P[P_C_DISCARD] + k] = face
@@ -327,7 +328,7 @@ def push_discard(cards, ints, P, b, face):
     cards[b, P[P_C_DCOUNT] + face] += 1
 
 
-@njit(cache=True)
+@kernel
 def reshuffle(cards, ints, rng, P, b, ev, evn):
     """R-TURN-5 / D-RESHUFFLE: keep the top discard, the rest becomes the draw pile."""
     count = ints[b, S_DISCARD_COUNT]
@@ -348,7 +349,7 @@ def reshuffle(cards, ints, rng, P, b, ev, evn):
     emit(ev, evn, b, EV_RESHUFFLE, moved, 0, 0)
 
 
-@njit(cache=True)
+@kernel
 def draw_one(cards, ints, rng, P, b, seat, reason, ev, evn):
     """Move the top of the draw pile into a hand; -1 when no card exists (R-TURN-5)."""
     if ints[b, S_DRAW_COUNT] == 0:
@@ -364,7 +365,7 @@ def draw_one(cards, ints, rng, P, b, seat, reason, ev, evn):
     return face
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def draw_cards(cards, ints, rng, P, b, seat, count, reason, ev, evn):
     # np.int64: one compiled draw_one for all call sites, not one per literal reason
     for _ in range(count):
@@ -373,7 +374,7 @@ def draw_cards(cards, ints, rng, P, b, seat, count, reason, ev, evn):
 
 
 # ---------------------------------------------------------------- rounds
-@njit(cache=True)
+@kernel
 def clear_round_info(cards, ints, P, b):
     n = P[P_N]
     ints[b, S_DRAWN] = -1
@@ -398,7 +399,7 @@ def clear_round_info(cards, ints, P, b):
         cards[b, P[P_C_REVEAL] + f] = 0
 
 
-@njit(cache=True)
+@kernel
 def fill_deck(cards, P, b, start):
     """Write the whole deck in face order at ``start``; returns the card count."""
     k = 0
@@ -410,7 +411,7 @@ def fill_deck(cards, P, b, start):
     return k
 
 
-@njit(cache=True)
+@kernel
 def gather_and_shuffle(cards, ints, rng, P, b):
     """All cards back into the draw pile, shuffled (R-SETUP-5)."""
     n = P[P_N]
@@ -427,7 +428,7 @@ def gather_and_shuffle(cards, ints, rng, P, b):
     shuffle_segment(cards, rng, b, P[P_C_DRAW], count)
 
 
-@njit(cache=True)
+@kernel
 def deal_and_start(cards, ints, rng, P, b, dealer, ev, evn):
     """Deal 7 cards one at a time from the left of the dealer, turn up the starter
     and apply its effect (R-SETUP-2..4). The draw pile must hold the deck."""
@@ -480,13 +481,13 @@ def deal_and_start(cards, ints, rng, P, b, dealer, ev, evn):
         begin_turn(ints, b, first)
 
 
-@njit(cache=True)
+@kernel
 def start_round(cards, ints, rng, P, b, dealer, ev, evn):
     gather_and_shuffle(cards, ints, rng, P, b)
     deal_and_start(cards, ints, rng, P, b, dealer, ev, evn)
 
 
-@njit(cache=True)
+@kernel
 def choose_dealer(cards, ints, rng, P, b, ev, evn):
     """R-SETUP-1 / D-DEALER: highest number deals, action cards count 0, ties redraw."""
     n = P[P_N]
@@ -494,7 +495,7 @@ def choose_dealer(cards, ints, rng, P, b, ev, evn):
     start = P[P_C_DRAW]
     shuffle_segment(cards, rng, b, start, count)
     # seat s's drawn value (0..9) in bits 4s..4s+3 and its tie in bit s: no arrays to
-    # allocate, so the engine can compile without numba's reference counting
+    # allocate, so the engine compiles without numba's reference counting
     tied = (1 << n) - 1
     pos = count
     while True:
@@ -524,7 +525,7 @@ def choose_dealer(cards, ints, rng, P, b, ev, evn):
             return dealer
 
 
-@njit(cache=True)
+@kernel
 def reset_game(cards, ints, rng, P, b, dealer, deck_given, ev, evn):
     """A new game. ``dealer < 0`` draws for the dealer; ``deck_given`` deals the draw
     pile as written (top last) instead of shuffling."""
@@ -550,7 +551,7 @@ def reset_game(cards, ints, rng, P, b, dealer, deck_given, ev, evn):
     start_round(cards, ints, rng, P, b, dealer, ev, evn)
 
 
-@njit(cache=True)
+@kernel
 def finish_game(ints, P, b, rw, ev, evn):
     """Terminal bookkeeping once outcomes are set: rewards (R-SCORE-2) and the over phase."""
     n = P[P_N]
@@ -565,7 +566,7 @@ def finish_game(ints, P, b, rw, ev, evn):
     ints[b, S_CURRENT] = -1
 
 
-@njit(cache=True)
+@kernel
 def end_round(cards, ints, rng, P, b, winner, rw, ev, evn):
     """R-END-1, R-SCORE, R-VAR-ALT/PARTNERS/CHALLENGE: score, then next round or game end."""
     n = P[P_N]
@@ -637,7 +638,7 @@ def end_round(cards, ints, rng, P, b, winner, rw, ev, evn):
 
 
 # ---------------------------------------------------------------- turns
-@njit(cache=True)
+@kernel
 def finish_turn(cards, ints, rng, P, b, player, following, exposed, ev, evn):
     """After a card's effects: the catch window (R-UNO-2, D-WINDOW) or the next turn."""
     if not exposed:
@@ -657,7 +658,7 @@ def finish_turn(cards, ints, rng, P, b, player, following, exposed, ev, evn):
     ints[b, S_DRAWN] = -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def close_window(ints, b):
     following = ints[b, S_AFTER_WINDOW]
     ints[b, S_EXPOSED] = -1
@@ -665,7 +666,7 @@ def close_window(ints, b):
     begin_turn(ints, b, following)
 
 
-@njit(cache=True)
+@kernel
 def fashion_trend(cards, ints, rng, P, b, player, colour, ev, evn):
     """R-VAR-FASHION / D-FT-LAST: each other player in turn shows their lowest card of
     the colour to the player; the first who cannot draws 2 and the trend stops."""
@@ -693,7 +694,7 @@ def fashion_trend(cards, ints, rng, P, b, player, colour, ev, evn):
         s = next_alive(ints, P, b, s, direction)
 
 
-@njit(cache=True)
+@kernel
 def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     """A legal play and all its effects (R-TURN, R-ACT, R-WD4, R-2P, R-END)."""
     n_alive = ints[b, S_N_ALIVE]
@@ -752,7 +753,7 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     finish_turn(cards, ints, rng, P, b, player, following, exposed, ev, evn)
 
 
-@njit(cache=True)
+@kernel
 def resolve_challenge(cards, ints, rng, P, b, challenge, rw, ev, evn):
     """R-WD4-3/4: the target accepts (draws 4) or challenges (hand shown to it only)."""
     target = ints[b, S_CURRENT]
@@ -792,7 +793,7 @@ def resolve_challenge(cards, ints, rng, P, b, challenge, rw, ev, evn):
         finish_turn(cards, ints, rng, P, b, offender, following, exposed, ev, evn)
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def decode_action(P, action):
     """(kind, face, colour) of an action id (see actions.py for the table)."""
     if action < WILD:
@@ -818,7 +819,7 @@ def decode_action(P, action):
     return K_CATCH, -1, -1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def forfeit(ints, P, b, player, face, rw, ev, evn):
     """illegal_action="lose": the offender loses and the game ends (PettingZoo's classic rule)."""
     emit(ev, evn, b, EV_FORFEIT, player, face, 0)
@@ -830,7 +831,7 @@ def forfeit(ints, P, b, player, face, rw, ev, evn):
     ints[b, S_CURRENT] = -1
 
 
-@njit(cache=True)
+@kernel
 def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     """The action of the acting player in the current phase; a negative status
     refuses it before anything changes."""
@@ -905,7 +906,7 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     return ST_NOT_AVAILABLE
 
 
-@njit(cache=True)
+@kernel
 def step_game(cards, ints, rng, P, b, action, rw, ev, evn):
     """Apply one action of the acting player to game b. Returns a status; a negative
     status means the action was refused and the state is unchanged."""
@@ -938,7 +939,7 @@ def step_game(cards, ints, rng, P, b, action, rw, ev, evn):
 
 
 # ---------------------------------------------------------------- mask and observation
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def allow_play(P, face, out):
     """Mark the play of ``face`` legal: its action, or the four colour choices of a wild-type card."""
     if face < WILD:
@@ -949,7 +950,7 @@ def allow_play(P, face, out):
         out[first + c] = 1
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def rel_seat(seat, observer, n):
     """``(seat - observer) % n``, without a division for seats in 0..n-1."""
     r = seat - observer
@@ -960,7 +961,7 @@ def rel_seat(seat, observer, n):
     return r
 
 
-@njit(cache=True, inline="always")
+@kernel(inline="always")
 def copy_counts(cards, b, start, out, offset, count):
     """``out[offset:offset + count] = cards[b, start:start + count]`` (int8 counts to float32),
     as a loop over views from 0 that compiles to a tight loop."""
@@ -970,7 +971,7 @@ def copy_counts(cards, b, start, out, offset, count):
         dst[i] = src[i]
 
 
-@njit(cache=True)
+@kernel
 def legal_mask(cards, ints, P, b, out):
     """Write the acting player's legal actions (1) into ``out`` (length = actions)."""
     for a in range(P[P_A_LEN]):
@@ -1022,7 +1023,7 @@ def legal_mask(cards, ints, P, b, out):
         out[P[P_A_UNO]] = 1
 
 
-@njit(cache=True)
+@kernel
 def observe(cards, ints, P, b, observer, out):
     """Write what ``observer`` knows into ``out`` (length = observation size)."""
     for i in range(P[P_O_LEN]):
@@ -1078,7 +1079,7 @@ def observe(cards, ints, P, b, observer, out):
                 out[P[O_TREND_SHOWN] + rel_seat(s, observer, n) * 13 + shown % 13] = 1.0
 
 
-@njit(cache=True)
+@kernel
 def observe_and_mask(cards, ints, P, b, observer, obs, mask):
     """The observation of ``observer`` and, if it is to act, its legal mask (else zeros)."""
     observe(cards, ints, P, b, observer, obs)
@@ -1089,7 +1090,7 @@ def observe_and_mask(cards, ints, P, b, observer, obs, mask):
             mask[a] = 0
 
 
-@njit(cache=True)
+@kernel
 def step_summary(cards, ints, rng, P, b, action, rw, ev, evn):
     """``step_game`` plus what a Python caller needs next, packed in one integer (fewer
     reads from Python): bits 0-7 status + 128, 8-11 phase, 12-19 acting seat + 1,
@@ -1109,32 +1110,32 @@ def step_summary(cards, ints, rng, P, b, action, rw, ev, evn):
 
 
 # ---------------------------------------------------------------- batch drivers
-@njit(cache=True)
+@kernel
 def reset_batch(cards, ints, rng, P, dealers, ev, evn):
     for b in range(cards.shape[0]):
         evn[b] = 0
         reset_game(cards, ints, rng, P, b, dealers[b], False, ev, evn)
 
 
-@njit(cache=True)
+@kernel
 def reset_from_deck(cards, ints, rng, P, b, dealer, ev, evn):
     evn[b] = 0
     reset_game(cards, ints, rng, P, b, dealer, True, ev, evn)
 
 
-@njit(cache=True)
+@kernel
 def step_batch(cards, ints, rng, P, actions, rw, ev, evn, status):
     for b in range(cards.shape[0]):
         status[b] = step_game(cards, ints, rng, P, b, actions[b], rw, ev, evn)
 
 
-@njit(cache=True)
+@kernel
 def mask_batch(cards, ints, P, out):
     for b in range(cards.shape[0]):
         legal_mask(cards, ints, P, b, out[b])
 
 
-@njit(cache=True)
+@kernel
 def observe_batch(cards, ints, P, observers, out):
     for b in range(cards.shape[0]):
         observe(cards, ints, P, b, observers[b], out[b])

@@ -18,7 +18,8 @@ import re
 
 PACKAGES = ("uno_env", "agents")
 STAMP_NAME = "numba-sources.sha256"
-USES_NUMBA = re.compile(rb"^\s*(from numba|import numba)\b", re.MULTILINE)
+# numba itself, or the engine's decorators (uno_env.engine.jit) without a numba import
+USES_NUMBA = re.compile(rb"^\s*(from numba|import numba|from [\w.]*\bjit import)\b", re.MULTILINE)
 
 
 def project_sources(root: pathlib.Path) -> list[pathlib.Path]:

@@ -13,10 +13,10 @@ here too, checked against :class:`~uno_env.engine.actions.ActionTable`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from . import kernels as K
 from .cards import CARD_VALUES, FACE_COPIES, FASHION_TREND, WILD, WILD_DRAW_FOUR
+from .jit import allocating, kernel
 from .layout import (
     O_ACTING,
     O_AFTER_WINDOW,
@@ -91,7 +91,7 @@ from .layout import (
 
 
 # ---------------------------------------------------------------- reading the observation
-@njit(cache=True)
+@kernel
 def obs_phase(obs, P):
     """Decision phase (PH_*) from the one-hot ``phase`` slice."""
     o = P[O_PHASE]
@@ -101,7 +101,7 @@ def obs_phase(obs, P):
     return PH_OVER
 
 
-@njit(cache=True)
+@kernel
 def obs_colour(obs, P, which):
     """Colour 0..3 of a one-hot colour slice (``O_COLOUR`` or ``O_PREV_COLOUR``), -1 when none."""
     o = P[which]
@@ -111,7 +111,7 @@ def obs_colour(obs, P, which):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def obs_next_seat(obs, P, seat, direction):
     """The next relative seat in play after ``seat`` in ``direction``."""
     n = P[P_N]
@@ -123,17 +123,17 @@ def obs_next_seat(obs, P, seat, direction):
     return seat
 
 
-@njit(cache=True)
+@kernel
 def obs_direction(obs, P):
     return 1 if obs[P[O_DIRECTION]] >= 0 else -1
 
 
-@njit(cache=True)
+@kernel
 def obs_hand_size(obs, P, seat):
     return np.int64(obs[P[O_HAND_SIZES] + seat])
 
 
-@njit(cache=True)
+@kernel
 def obs_players_in(obs, P):
     count = 0
     for s in range(P[P_N]):
@@ -142,7 +142,7 @@ def obs_players_in(obs, P):
     return count
 
 
-@njit(cache=True)
+@kernel
 def obs_exposed_seat(obs, P):
     for s in range(P[P_N]):
         if obs[P[O_EXPOSED] + s] > 0.5:
@@ -150,13 +150,13 @@ def obs_exposed_seat(obs, P):
     return -1
 
 
-@njit(cache=True)
+@kernel
 def is_partner(P, seat):
     """Relative seat ``seat`` (not 0) is the observer's partner (partners sit across, R-VAR-PARTNERS)."""
     return P[P_PARTNERS] != 0 and seat == P[P_N] // 2
 
 
-@njit(cache=True)
+@kernel
 def drew_on(obs, P, seat, colour):
     """Relative seat ``seat`` drew instead of playing while ``colour`` was in force, and has
     not played since (the public ``drew_on`` slice). Seats that draw only when they cannot
@@ -164,7 +164,7 @@ def drew_on(obs, P, seat, colour):
     return colour >= 0 and obs[P[O_DREW_ON] + 4 * seat + colour] > 0.5
 
 
-@njit(cache=True)
+@kernel
 def holds_colour(obs, P, colour):
     held = False
     if colour >= 0:
@@ -175,7 +175,7 @@ def holds_colour(obs, P, colour):
     return held
 
 
-@njit(cache=True)
+@kernel
 def colour_counts(counts, o):
     """(copies, points) of each colour, as two 4-tuples, from copies per coloured face at
     ``counts[o:o + 52]`` (colour-major; an observation's float slice or a state's int8
@@ -199,13 +199,13 @@ def colour_counts(counts, o):
     return (c0, c1, c2, c3), (p0, p1, p2, p3)
 
 
-@njit(cache=True)
+@kernel
 def hand_colour_counts(obs, P):
     """(copies, points) held of each colour (wild-type cards excluded), as two 4-tuples."""
     return colour_counts(obs, P[O_HAND])
 
 
-@njit(cache=True)
+@kernel
 def discard_colour_counts(obs, P):
     """Copies of each colour in the discard pile, as a 4-tuple."""
     return colour_counts(obs, P[O_DISCARD])[0]
@@ -215,31 +215,31 @@ def discard_colour_counts(obs, P):
 # For compiled play loops that skip writing the observation: each reads from the state
 # exactly what the acting seat's observation shows (tests/test_policies.py compares them
 # with their twins above at every decision of seeded games).
-@njit(cache=True)
+@kernel
 def seat_colour_counts(cards, P, b, seat):
     """:func:`hand_colour_counts` of ``seat``'s observation, read from game b's state."""
     return colour_counts(cards[b], P[P_C_HANDS] + seat * P[P_F])
 
 
-@njit(cache=True)
+@kernel
 def state_discard_colour_counts(cards, P, b):
     """:func:`discard_colour_counts` of any observation of game b, read from its state."""
     return colour_counts(cards[b], P[P_C_DCOUNT])[0]
 
 
-@njit(cache=True)
+@kernel
 def face_value(face):
     """Scoring value of a face (R-DECK-3; ``cards.CARD_VALUES``)."""
     return CARD_VALUES[face]
 
 
-@njit(cache=True)
+@kernel
 def face_copies(face):
     """Copies of a face in the deck that holds it (R-DECK-1, R-DECK-2; ``cards.FACE_COPIES``)."""
     return FACE_COPIES[face]
 
 
-@njit(cache=True)
+@kernel
 def action_face(P, a):
     """Face played by action ``a``, -1 for an action that plays no card."""
     if a < WILD:
@@ -253,7 +253,7 @@ def action_face(P, a):
     return WILD
 
 
-@njit(cache=True)
+@kernel
 def action_colour(P, a):
     """Colour a play action gives the discard pile (a wild's named colour)."""
     if a < WILD:
@@ -261,7 +261,7 @@ def action_colour(P, a):
     return (a - P[P_A_W]) % 4
 
 
-@njit(cache=True)
+@kernel
 def wild_action(P, face, colour):
     """Action id of playing wild-type ``face`` naming ``colour``."""
     if face == WILD:
@@ -275,7 +275,7 @@ def wild_action(P, face, colour):
 NONZERO_STATE = np.uint64(0x2545F4914F6CDD1D)  # xorshift generators must not start at 0
 
 
-@njit(cache=True)
+@kernel
 def fresh_rng(prng, pb):
     """A nonzero generator state drawn from a policy generator."""
     x = np.uint64(K.rng_below(prng, pb, 1 << 30)) << np.uint64(32)
@@ -285,7 +285,7 @@ def fresh_rng(prng, pb):
     return x
 
 
-@njit(cache=True)
+@kernel
 def _one_hot(obs, start, size):
     for k in range(size):
         if obs[start + k] > 0.5:
@@ -293,7 +293,7 @@ def _one_hot(obs, start, size):
     return -1
 
 
-@njit(cache=True)
+@allocating
 def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
     """Write into game ``b`` a full state consistent with observation ``obs``, the
     observer at seat 0 (seats are the observation's relative seats). Returns False

@@ -27,7 +27,7 @@ from numba import njit
 
 from .. import policies as PO
 from ..engine import kernels as K
-from ..engine.borrow import borrow
+from ..engine.jit import kernel
 from ..engine.layout import (
     P_I_ALIVE,
     P_I_OUTCOME,
@@ -237,20 +237,18 @@ def _advance_variant(with_policies: bool):
     compiling a ``prange`` loop's body as a second function (docs/VECTOR.md).
 
     Reset and step share one entry point (``mode``): each entry point links and
-    optimizes its own copy of the engine, so fewer of them compile faster. Every array
-    comes in ``borrow``-ed (:mod:`uno_env.engine.borrow`; a tuple is borrowed member by
-    member); the helpers take the tuples apart by index.
+    optimizes its own copy of the engine, so fewer of them compile faster. Like every
+    :func:`~uno_env.engine.jit.kernel`, it compiles without reference counting: the
+    arrays, in tuples that the helpers take apart by index, belong to the env.
 
     The variants are closures over ``variant``: numba's on-disk cache indexes a function
     by its source location, argument types and the contents of its closure cells, so each
     body names ``variant`` to be cached apart."""
     variant = with_policies
 
-    @njit(cache=True, nogil=True)
+    @kernel(nogil=True)
     def advance(mode, game, actions, which, seat_policies, out, lo, hi):
         _ = variant  # noqa: F841 (a closure cell: the cache key of this variant)
-        game, out = borrow(game), borrow(out)
-        actions, which, seat_policies = borrow(actions), borrow(which), borrow(seat_policies)
         problems = 0
         for b in range(lo, hi):
             problems += advance_one(mode, game, b, actions, which, seat_policies, out, with_policies)
@@ -259,23 +257,19 @@ def _advance_variant(with_policies: bool):
     return advance
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def play(game, seat_policies, max_decisions, max_episodes, results, scratch):
     """The ``play`` entry point: every game of ``game`` played by compiled policies
     (:func:`play_one`) on the calling thread. It releases the GIL: the vector env runs it
     on several threads over parts of the batch (``policies.run_in_parts``)."""
-    game, results, scratch = borrow(game), borrow(results), borrow(scratch)
-    seat_policies = borrow(seat_policies)
     for b in range(game[0].shape[0]):
         play_one(game, b, seat_policies[b], max_decisions, max_episodes, results, scratch)
 
 
-@njit(cache=True, nogil=True)
+@kernel(nogil=True)
 def sample(mask, P, prng, out, lo, hi):
     """The ``sample`` entry point: a uniformly random legal action for games ``lo`` to
     ``hi - 1`` (the random policy on each mask row). It releases the GIL, as ``advance``."""
-    mask, P = borrow(mask), borrow(P)
-    prng, out = borrow(prng), borrow(out)
     for b in range(lo, hi):
         sample_one(mask, P, prng, b, out)
 

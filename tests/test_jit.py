@@ -1,0 +1,110 @@
+"""The compiled functions run without numba's reference counting, and nothing leaks."""
+
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+from numba.core.registry import CPUDispatcher
+
+import agents.ismcts as ismcts
+from uno_env import neural, policies
+from uno_env.engine import kernels, numba_cache, readers
+from uno_env.vector import fused
+
+MODULES = (kernels, readers, policies, neural, fused, ismcts)
+# the functions that allocate arrays keep the counting (uno_env.engine.jit.allocating)
+ALLOCATING = {"play_batch_serial", "determinize", "network_logits", "network_act", "network_logits_batch", "search"}
+
+
+def compiled_functions():
+    for module in MODULES:
+        for name, value in vars(module).items():
+            if isinstance(value, CPUDispatcher) and value.__module__ == module.__name__:
+                yield name, value
+    for k, advance in enumerate(fused.ADVANCE):
+        yield f"ADVANCE[{k}]", advance
+
+
+def test_every_compiled_function_says_whether_it_counts_references():
+    """numba compiles a callee that leaves ``_nrt`` unset with its caller's setting: an
+    allocating helper called from a kernel would then fail to compile (or, worse, a
+    kernel called from an allocating function would count again). Each cached function
+    is a ``kernel`` or ``allocating``; functions inlined at every call site take their
+    caller's, and the ``prange`` loop keeps numba's default."""
+    seen = set()
+    for name, dispatcher in compiled_functions():
+        options = dispatcher.targetoptions
+        if options.get("inline") == "always" or options.get("parallel"):
+            continue
+        seen.add(name)
+        assert options.get("_nrt") is (name in ALLOCATING), name
+    assert {"step_game", "legal_mask", "observe", "play_game", "ADVANCE[1]", "rollout_value"} <= seen
+    assert seen >= ALLOCATING
+
+
+def test_every_module_with_compiled_functions_is_hashed_for_the_cache():
+    """``numba_cache`` clears the cached kernels when a source they may compile in changes:
+    a module that compiles through ``uno_env.engine.jit`` without importing numba counts."""
+    root = pathlib.Path(kernels.__file__).resolve().parents[2]
+    hashed = set(numba_cache.project_sources(root))
+    for module in MODULES:
+        assert pathlib.Path(module.__file__).resolve() in hashed, module.__name__
+
+
+LEAK_SCRIPT = r"""
+import json
+import numpy as np
+from numba.core.runtime import rtsys
+from agents import make_agent
+from uno_env.engine import Game
+from uno_env.vector import UnoVectorEnv
+from uno_env import policies as PO
+from uno_env.engine import kernels as K
+from uno_env.engine.seeding import policy_seeds, seeds_to_rng
+
+def run():
+    env = UnoVectorEnv(8, num_players=3, seed=1)
+    env.reset()
+    for name in ("random", "naive", "keeper", "tactical", "random_play", "ppo"):
+        env.play(60, policies=[name] * 3)
+    env.reset()
+    for _ in range(20):
+        env.step(env.sample_actions())
+    game = Game(num_players=2)
+    state = game.init(seed=2)
+    agent = make_agent("ismcts:determinizations=4:max_rollout_steps=100", game, seed=0)
+    for _ in range(20):
+        if game.is_over(state):
+            game.reset(state)
+        seat = game.current_player(state)
+        game.step(state, agent(game.observe(state, seat), game.legal_mask(state)))
+    batch = game.new_state(4, events=False)
+    batch.rng[:] = seeds_to_rng(3, 4)
+    K.reset_batch(batch.cards, batch.ints, batch.rng, game.params, np.full(4, -1, np.int64), batch.ev, batch.evn)
+    rw = np.zeros((4, 2), dtype=np.float32)
+    steps = np.zeros(4, dtype=np.int64)
+    PO.play_batch(batch.cards, batch.ints, batch.rng, policy_seeds(batch.rng.copy()), game.params,
+                  np.full((4, 2), PO.KEEPER, dtype=np.int64), True, 50, rw, steps)
+
+run()  # compiles or loads from the cache: the second run is the one counted
+before = rtsys.get_allocation_stats()
+run()
+after = rtsys.get_allocation_stats()
+print(json.dumps({"alloc": after.alloc - before.alloc, "free": after.free - before.free,
+                  "mi_alloc": after.mi_alloc - before.mi_alloc, "mi_free": after.mi_free - before.mi_free}))
+"""
+
+
+def test_compiled_play_frees_every_array_it_allocates():
+    """The kernels never get an array that an allocating function made (it would never
+    be freed): numba's allocation counters balance over vector play with every compiled
+    policy (the network's layers allocate), stepping, the search and ``play_batch``."""
+    env = dict(os.environ, NUMBA_NRT_STATS="1")
+    done = subprocess.run([sys.executable, "-c", LEAK_SCRIPT], env=env, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    counts = json.loads(done.stdout.strip().splitlines()[-1])
+    assert counts["alloc"] > 0  # the network and the search did allocate
+    assert counts["alloc"] == counts["free"]
+    assert counts["mi_alloc"] == counts["mi_free"]

@@ -1,0 +1,47 @@
+"""``kernel`` and ``allocating``: numba's ``njit`` as the project's compiled functions use it.
+
+Cached, and compiled without numba's reference counting (``_nrt=False``). With it,
+numba increfs every array argument on entry to each compiled call and decrefs it on
+exit, through ``NRT_incref``/``NRT_decref``, which numba marks ``noinline``: even for
+the borrowed views of :mod:`borrow` (a null count, so nothing to count) each is a call
+that LLVM must treat as touching memory, so every helper of the engine spills and
+reloads around them. Without them the same games played 1.5-2.0x faster in
+``play()`` and a vector env step took 1/1.5 of the time (docs/VECTOR.md, fifth round).
+
+What that asks of the code: a kernel never allocates an array (numba refuses to
+compile ``np.empty`` and friends there), never takes a new array back from an
+allocating function (nothing would free it: ``tests/test_jit.py`` balances numba's
+allocation counters over play) and never keeps a view of its arguments past the
+call; the caller owns every array. The few functions that allocate (``play_batch_serial``'s
+scratch rows, the determinization's pools, the network's layers) are
+:func:`allocating`, which keeps the counting and says so: numba compiles a callee
+that does not set the flag with its caller's, so a plain ``njit`` called from a
+kernel would lose it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from numba import njit
+
+
+def kernel(*args: Any, **options: Any) -> Any:
+    """``njit(cache=True, _nrt=False, ...)``: ``@kernel``, ``@kernel(inline="always")``,
+    ``@kernel("int64(int64)")``; other options pass through to ``njit``."""
+    options.setdefault("_nrt", False)
+    return _njit(args, options)
+
+
+def allocating(*args: Any, **options: Any) -> Any:
+    """``njit(cache=True, _nrt=True, ...)``: for the functions that allocate arrays, with
+    numba's reference counting whatever their caller compiles with."""
+    options.setdefault("_nrt", True)
+    return _njit(args, options)
+
+
+def _njit(args: tuple, options: dict) -> Any:
+    options.setdefault("cache", True)
+    if len(args) == 1 and callable(args[0]):
+        return njit(**options)(args[0])  # used bare: @kernel
+    return njit(*args, **options)
