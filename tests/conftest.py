@@ -94,3 +94,12 @@ def classic3():
 @pytest.fixture
 def classic4():
     return make_game(num_players=4)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def sb3_logs_in_a_temporary_folder(tmp_path_factory):
+    """stable-baselines3 makes a log folder (tempdir/SB3-<date>) at every ``learn()`` given
+    no log path: the tests' go under pytest's temporary folders (subprocesses inherit it)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SB3_LOGDIR", str(tmp_path_factory.mktemp("sb3")))
+        yield
