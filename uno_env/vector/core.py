@@ -80,8 +80,9 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 PARALLEL_THRESHOLD = 2048
 """Batches from this size on run on all cores (``parallel="auto"``). Handing a part to another
-thread costs about 200 us here, so threads beat one core clearly from 2048 games on (1.40x)
-but not at 1024 (docs/VECTOR.md, fourth round)."""
+thread costs about 200 us here, so threads beat one core from 2048 games on (1.40x in the
+fourth round, 1.11x with the cheaper kernels of the fifth, 1.43x at 8192) but not at 1024
+(0.88x; docs/VECTOR.md)."""
 
 SAMPLE_PARALLEL_THRESHOLD = 8192
 """``sample_actions`` runs on all cores (on the parallel path) from this size on only: it costs
