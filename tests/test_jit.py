@@ -28,11 +28,12 @@ def compiled_functions():
 
 
 def test_every_compiled_function_says_whether_it_counts_references():
-    """numba compiles a callee that leaves ``_nrt`` unset with its caller's setting: an
-    allocating helper called from a kernel would then fail to compile (or, worse, a
-    kernel called from an allocating function would count again). Each cached function
-    is a ``kernel`` or ``allocating``; functions inlined at every call site take their
-    caller's, and the ``prange`` loop keeps numba's default."""
+    """numba compiles a callee that leaves ``_nrt`` (or ``forceinline``) unset with its
+    caller's setting: an allocating helper called from a kernel would then fail to
+    compile (or, worse, a kernel called from an allocating function would count again),
+    and a helper called from a force-inlined function would be inlined everywhere. Each
+    cached function is a ``kernel`` or ``allocating``; functions inlined at every call
+    site by numba take their caller's, and the ``prange`` loop keeps numba's default."""
     seen = set()
     for name, dispatcher in compiled_functions():
         options = dispatcher.targetoptions
@@ -40,6 +41,7 @@ def test_every_compiled_function_says_whether_it_counts_references():
             continue
         seen.add(name)
         assert options.get("_nrt") is (name in ALLOCATING), name
+        assert options.get("forceinline") in (True, False), name  # inherited when unset
     assert {"step_game", "legal_mask", "observe", "play_game", "ADVANCE[1]", "rollout_value"} <= seen
     assert seen >= ALLOCATING
 

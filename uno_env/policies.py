@@ -120,7 +120,7 @@ def random_below(prng, b, n):
     return K.rng_below(prng, b, n)
 
 
-@kernel
+@kernel(forceinline=True)
 def random_legal_below(mask, stop, prng, b):
     """Uniform over the legal actions with ids below ``stop``; -1 (and no draw from the
     generator) when there is none."""

@@ -17,6 +17,14 @@ scratch rows, the determinization's pools, the network's layers) are
 :func:`allocating`, which keeps the counting and says so: numba compiles a callee
 that does not set the flag with its caller's, so a plain ``njit`` called from a
 kernel would lose it.
+
+``forceinline=True`` marks the hot path (``step_game`` with ``apply_action``,
+``play_card``, ``finish_turn``, ``draw_one``; ``legal_mask`` with ``uno_available``;
+``observe``; the random sampler): LLVM inlines it where it is called, so a call no
+longer passes every array field by field through the stack. Unlike numba's own
+``inline="always"``, which inlines numba IR and compiled slower here, it also cut the
+first compilation (docs/VECTOR.md, fifth round). Every other function sets it False:
+numba would otherwise inherit it from the caller too.
 """
 
 from __future__ import annotations
@@ -42,6 +50,7 @@ def allocating(*args: Any, **options: Any) -> Any:
 
 def _njit(args: tuple, options: dict) -> Any:
     options.setdefault("cache", True)
+    options.setdefault("forceinline", False)  # set, so that it is not inherited from a caller
     if len(args) == 1 and callable(args[0]):
         return njit(**options)(args[0])  # used bare: @kernel
     return njit(*args, **options)

@@ -298,7 +298,7 @@ def has_legal_play(cards, ints, P, b, seat):
     return False
 
 
-@kernel
+@kernel(forceinline=True)
 def uno_available(cards, ints, P, b):
     """D-UNO: once per turn, with exactly two cards and a legal play in this decision."""
     if P[P_UNO] == UNO_OFF or ints[b, S_UNO_CALLED] != 0:
@@ -349,7 +349,7 @@ def reshuffle(cards, ints, rng, P, b, ev, evn):
     emit(ev, evn, b, EV_RESHUFFLE, moved, 0, 0)
 
 
-@kernel
+@kernel(forceinline=True)
 def draw_one(cards, ints, rng, P, b, seat, reason, ev, evn):
     """Move the top of the draw pile into a hand; -1 when no card exists (R-TURN-5)."""
     if ints[b, S_DRAW_COUNT] == 0:
@@ -638,7 +638,7 @@ def end_round(cards, ints, rng, P, b, winner, rw, ev, evn):
 
 
 # ---------------------------------------------------------------- turns
-@kernel
+@kernel(forceinline=True)
 def finish_turn(cards, ints, rng, P, b, player, following, exposed, ev, evn):
     """After a card's effects: the catch window (R-UNO-2, D-WINDOW) or the next turn."""
     if not exposed:
@@ -694,7 +694,7 @@ def fashion_trend(cards, ints, rng, P, b, player, colour, ev, evn):
         s = next_alive(ints, P, b, s, direction)
 
 
-@kernel
+@kernel(forceinline=True)
 def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     """A legal play and all its effects (R-TURN, R-ACT, R-WD4, R-2P, R-END)."""
     n_alive = ints[b, S_N_ALIVE]
@@ -831,7 +831,7 @@ def forfeit(ints, P, b, player, face, rw, ev, evn):
     ints[b, S_CURRENT] = -1
 
 
-@kernel
+@kernel(forceinline=True)
 def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     """The action of the acting player in the current phase; a negative status
     refuses it before anything changes."""
@@ -906,7 +906,7 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     return ST_NOT_AVAILABLE
 
 
-@kernel
+@kernel(forceinline=True)
 def step_game(cards, ints, rng, P, b, action, rw, ev, evn):
     """Apply one action of the acting player to game b. Returns a status; a negative
     status means the action was refused and the state is unchanged."""
@@ -971,7 +971,7 @@ def copy_counts(cards, b, start, out, offset, count):
         dst[i] = src[i]
 
 
-@kernel
+@kernel(forceinline=True)
 def legal_mask(cards, ints, P, b, out):
     """Write the acting player's legal actions (1) into ``out`` (length = actions)."""
     for a in range(P[P_A_LEN]):
@@ -1023,7 +1023,7 @@ def legal_mask(cards, ints, P, b, out):
         out[P[P_A_UNO]] = 1
 
 
-@kernel
+@kernel(forceinline=True)
 def observe(cards, ints, P, b, observer, out):
     """Write what ``observer`` knows into ``out`` (length = observation size)."""
     for i in range(P[P_O_LEN]):
