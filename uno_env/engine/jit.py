@@ -22,9 +22,9 @@ kernel would lose it.
 ``play_card``, ``finish_turn``, ``draw_one``; ``legal_mask`` with ``uno_available``;
 ``observe``; the random sampler): LLVM inlines it where it is called, so a call no
 longer passes every array field by field through the stack. Unlike numba's own
-``inline="always"``, which inlines numba IR and compiled slower here, it also cut the
-first compilation (docs/VECTOR.md, fifth round). Every other function sets it False:
-numba would otherwise inherit it from the caller too.
+``inline="always"``, which inlines numba IR and compiled slower here, it left the
+first compilation where it was (docs/VECTOR.md, fifth round). Every other function
+sets it False: numba would otherwise inherit it from the caller too.
 """
 
 from __future__ import annotations
