@@ -63,8 +63,7 @@ from agents import make_agent
 from uno_env.engine import Game
 from uno_env.vector import UnoVectorEnv
 from uno_env import policies as PO
-from uno_env.engine import kernels as K
-from uno_env.engine.seeding import policy_seeds, seeds_to_rng
+from tests.test_policies import fresh_batch, run_batch
 
 def run():
     env = UnoVectorEnv(8, num_players=3, seed=1)
@@ -82,13 +81,8 @@ def run():
             game.reset(state)
         seat = game.current_player(state)
         game.step(state, agent(game.observe(state, seat), game.legal_mask(state)))
-    batch = game.new_state(4, events=False)
-    batch.rng[:] = seeds_to_rng(3, 4)
-    K.reset_batch(batch.cards, batch.ints, batch.rng, game.params, np.full(4, -1, np.int64), batch.ev, batch.evn)
-    rw = np.zeros((4, 2), dtype=np.float32)
-    steps = np.zeros(4, dtype=np.int64)
-    PO.play_batch(batch.cards, batch.ints, batch.rng, policy_seeds(batch.rng.copy()), game.params,
-                  np.full((4, 2), PO.KEEPER, dtype=np.int64), True, 50, rw, steps)
+    batch, prng = fresh_batch(game, 4, seed=3)
+    run_batch(PO.play_batch, game, batch, prng, np.full((4, 2), PO.KEEPER, dtype=np.int64), True, 50)
 
 run()  # compiles or loads from the cache: the second run is the one counted
 before = rtsys.get_allocation_stats()
@@ -104,7 +98,10 @@ def test_compiled_play_frees_every_array_it_allocates():
     be freed): numba's allocation counters balance over vector play with every compiled
     policy (the network's layers allocate), stepping, the search and ``play_batch``."""
     env = dict(os.environ, NUMBA_NRT_STATS="1")
-    done = subprocess.run([sys.executable, "-c", LEAK_SCRIPT], env=env, capture_output=True, text=True, check=False)
+    root = pathlib.Path(__file__).resolve().parents[1]  # the script imports tests.test_policies
+    done = subprocess.run(
+        [sys.executable, "-c", LEAK_SCRIPT], cwd=root, env=env, capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     counts = json.loads(done.stdout.strip().splitlines()[-1])
     assert counts["alloc"] > 0  # the network and the search did allocate
