@@ -17,7 +17,7 @@ import argparse
 import sys
 
 from uno_env.engine import Game
-from uno_env.engine.events import describe, visible_to
+from uno_env.engine.events import describe, seen_by
 
 from . import make_agent, parse_agent_spec
 from .base import hash_seed
@@ -101,14 +101,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def events_for(game: Game, state, seat: int) -> list[str]:
     """The last step's events as ``seat`` may see them, in words."""
-    return [describe(visible_to(e, seat)) for e in game.events(state)]
+    return [describe(e) for e in seen_by(game.events(state), seat)]
 
 
 def play(game: Game, human: HumanAgent, opponents: dict, seed: int | None, say) -> dict:
     """Play one episode; returns the final scores and winners."""
     state = game.init(seed=seed)
     seat = human.seat
-    human.notify([describe(visible_to(e, seat)) for e in game.events(state) if e["type"] != "dealer_draw"])
+    human.notify([describe(e) for e in seen_by(game.events(state), seat) if e["type"] != "dealer_draw"])
     players = {s: human if s == seat else opponents[s] for s in range(game.num_players)}
     game.play(state, players, on_step=lambda _seat, _action: human.notify(events_for(game, state, seat)))
     for line in human.recent:

@@ -14,6 +14,7 @@ Order (ids are contiguous; blocks that a configuration does not use are absent):
 ``accept``             accept a Wild Draw Four (draw 4)
 ``catch``              catch the exposed player (``uno_call="window"`` only)
 ``color <c>``          name the colour of a starting Wild
+``swap <k>``           Seven-O: swap hands with the seat k places clockwise (``seven_o=True`` only)
 ====================  =========================================================
 """
 
@@ -44,8 +45,9 @@ CHALLENGE = 4
 ACCEPT = 5
 CATCH = 6
 COLOR = 7
+SWAP = 8
 
-KIND_NAMES = ("play", "draw", "pass", "uno", "challenge", "accept", "catch", "color")
+KIND_NAMES = ("play", "draw", "pass", "uno", "challenge", "accept", "catch", "color", "swap")
 
 
 @dataclass(frozen=True)
@@ -94,6 +96,10 @@ class ActionTable:
         offsets["color"] = len(strings)
         for colour in range(NUM_COLOURS):
             add(f"color {COLOURS[colour]}", COLOR, -1, colour)
+        if self.config.seven_o:
+            offsets["swap"] = len(strings)
+            for k in range(1, self.config.num_players):
+                add(f"swap {k}", SWAP, -1, k)  # the colour column holds k for this kind
 
         object.__setattr__(self, "strings", tuple(strings))
         object.__setattr__(self, "kinds", np.array(kinds, dtype=np.int8))
@@ -133,6 +139,10 @@ class ActionTable:
             if len(words) != 2:
                 raise ValueError(f"{text!r}: expected 'color <R|Y|G|B>'")
             canonical = f"color {COLOURS[parse_colour(words[1])]}"
+        elif verb == "swap":
+            if len(words) != 2 or not words[1].isdigit():
+                raise ValueError(f"{text!r}: expected 'swap <k>', k = seats clockwise from the player")
+            canonical = f"swap {int(words[1])}"
         elif verb == "play":
             if len(words) not in (2, 3):
                 raise ValueError(f"{text!r}: expected 'play <card>' or 'play <wild> <colour>'")
@@ -158,5 +168,7 @@ class ActionTable:
                 known += ", uno"
             if self.config.uno_call == "window":
                 known += ", catch"
+            if self.config.seven_o:
+                known += f", swap <1..{self.config.num_players - 1}>"
             raise ValueError(f"unknown action {text!r} in this configuration: expected {known}")
         return action

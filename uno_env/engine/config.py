@@ -6,18 +6,22 @@ import dataclasses
 from dataclasses import dataclass
 
 from .cards import DECKS
-from .named import Episode, IllegalAction, Reward, Scoring, UnoCall, names
+from .named import Episode, IllegalAction, Reward, Scoring, Stacking, UnoCall, names
 
 SCORINGS = names(Scoring)
+STACKINGS = names(Stacking)
 UNO_CALLS = names(UnoCall)
 ILLEGAL_ACTIONS = names(IllegalAction)
 EPISODES = names(Episode)
 REWARDS = names(Reward)
+HOUSE_SWITCHES = ("seven_o", "jump_in", "draw_until_playable", "force_play")
+"""The boolean house rules (HOUSE_RULES.md); ``stacking`` is the one with three values."""
+HOUSE_RULE_SETTINGS = ("stacking", *HOUSE_SWITCHES)
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class RuleConfig:
     """Every setting of the rules engine. Invalid values raise ``ValueError`` naming the setting.
 
@@ -51,6 +55,21 @@ class RuleConfig:
     challenge)."""
     max_steps: int = 20_000
     """Decisions per episode after which it is truncated, so that no game runs forever."""
+    stacking: str = "off"
+    """House rule (R-HOUSE-STACK): ``"off"``; ``"same"``: a Draw Two answers a Draw Two and a
+    Wild Draw Four a Wild Draw Four, passing the pending penalty on; ``"mixed"``: also a Wild
+    Draw Four on a Draw Two, and a Draw Two on a Wild Draw Four in its named colour."""
+    seven_o: bool = False
+    """House rule (R-HOUSE-SEVENO): a 7 swaps hands with a player of its player's choice, a 0
+    passes every hand to the next player in the direction of play."""
+    jump_in: bool = False
+    """House rule (R-HOUSE-JUMP): a player holding the identical card (same colour and rank)
+    may play it out of turn, once the played card's effect is resolved."""
+    draw_until_playable: bool = False
+    """House rule (R-HOUSE-DRAW): a player who draws on a normal turn keeps drawing until a
+    drawn card can be played (penalty draws stay exact)."""
+    force_play: bool = False
+    """House rule (R-HOUSE-FORCE): a playable card drawn on a normal turn must be played."""
 
     def __post_init__(self) -> None:
         def bad(name: str, expected: str) -> ValueError:
@@ -69,11 +88,13 @@ class RuleConfig:
             ("illegal_action", ILLEGAL_ACTIONS),
             ("episode", EPISODES),
             ("reward", REWARDS),
+            ("stacking", STACKINGS),
         ):
             if getattr(self, name) not in allowed:
                 raise bad(name, "one of " + ", ".join(repr(a) for a in allowed))
-        if not isinstance(self.partners, bool):
-            raise bad("partners", "True or False")
+        for name in ("partners", *HOUSE_SWITCHES):
+            if not isinstance(getattr(self, name), bool):
+                raise bad(name, "True or False")
         if self.partners and (self.num_players < 4 or self.num_players % 2):
             raise ValueError(
                 f"invalid setting partners=True with num_players={self.num_players}: "
@@ -90,6 +111,21 @@ class RuleConfig:
                 raise bad(name, "a positive integer")
         if self.max_steps > 2**31 - 1 or self.target_score > 10**8:
             raise bad("max_steps" if self.max_steps > 2**31 - 1 else "target_score", "a smaller value")
+
+    def __repr__(self) -> str:
+        """Every setting of RULES.md, then the house rules that are on (so a classic
+        configuration reads as it did before the house rules existed)."""
+        shown = [
+            f"{f.name}={getattr(self, f.name)!r}"
+            for f in dataclasses.fields(self)
+            if f.name not in HOUSE_RULE_SETTINGS or getattr(self, f.name) != f.default
+        ]
+        return f"RuleConfig({', '.join(shown)})"
+
+    @property
+    def house_rules(self) -> bool:
+        """Any house rule of HOUSE_RULES.md is on."""
+        return self.stacking != "off" or any(getattr(self, name) for name in HOUSE_SWITCHES)
 
     @property
     def num_teams(self) -> int:

@@ -41,6 +41,11 @@ EV_STARTER_RETURNED = 24  # a starting Wild Draw Four returned to the draw pile
 EV_TRUNCATED = 25  # step limit reached
 EV_FORFEIT = 26  # seat, face: loses the game by an illegal action
 EV_PASS = 27  # seat keeps the drawn card although it could play it
+EV_PENALTY_ACCEPT = 28  # seat, cards: accepts the pending penalty of a stack (stacking)
+EV_SWAP = 29  # seat, other seat: a 7 swaps their hands (Seven-O)
+EV_ROTATE = 30  # seat, direction: a 0 passes every hand on in that direction (Seven-O)
+EV_JUMP_IN = 31  # seat plays out of turn (Jump-In; the play event follows)
+EV_JUMP_PASS = 32  # seat does not jump in (seen by that seat only: who is asked is private)
 
 EVENT_NAMES = {
     EV_PLAY: "play",
@@ -70,6 +75,11 @@ EVENT_NAMES = {
     EV_TRUNCATED: "truncated",
     EV_FORFEIT: "forfeit",
     EV_PASS: "pass",
+    EV_PENALTY_ACCEPT: "penalty_accept",
+    EV_SWAP: "swap",
+    EV_ROTATE: "rotate",
+    EV_JUMP_IN: "jump_in",
+    EV_JUMP_PASS: "jump_pass",
 }
 
 # why cards were drawn
@@ -83,6 +93,7 @@ R_WRONG_CARD = 6
 R_TREND = 7
 R_STARTER_DRAW_TWO = 8
 R_DEAL = 9
+R_PENALTY = 10
 REASON_NAMES = (
     "choice",
     "draw_two",
@@ -94,6 +105,7 @@ REASON_NAMES = (
     "fashion_trend",
     "starting_draw_two",
     "deal",
+    "penalty",
 )
 
 
@@ -105,7 +117,18 @@ def _decode_one(kind: int, a: int, b: int, c: int) -> dict:
             event["colour"] = COLOURS[c]
     elif kind == EV_DRAW:
         event = {"seat": a, "card": card_to_str(b), "reason": REASON_NAMES[c]}
-    elif kind in (EV_KEEP, EV_SKIP, EV_UNO, EV_EXPOSED, EV_DECLINE, EV_TREND_FAIL, EV_ELIMINATED, EV_PASS):
+    elif kind in (
+        EV_KEEP,
+        EV_SKIP,
+        EV_UNO,
+        EV_EXPOSED,
+        EV_DECLINE,
+        EV_TREND_FAIL,
+        EV_ELIMINATED,
+        EV_PASS,
+        EV_JUMP_IN,
+        EV_JUMP_PASS,
+    ):
         event = {"seat": a}
     elif kind == EV_GAME_END:
         event = {"winner": a}
@@ -133,6 +156,12 @@ def _decode_one(kind: int, a: int, b: int, c: int) -> dict:
         event = {"seat": a, "points": b, "total": c}
     elif kind == EV_DEAL:
         event = {"dealer": a, "round": b}
+    elif kind == EV_PENALTY_ACCEPT:
+        event = {"seat": a, "cards": b}
+    elif kind == EV_SWAP:
+        event = {"seat": a, "other": b}
+    elif kind == EV_ROTATE:
+        event = {"seat": a, "direction": b}
     elif kind == EV_DEALER_DRAW:
         event = {"seat": a, "card": card_to_str(b)}
     elif kind in (EV_STARTER, EV_STARTER_RETURNED):
@@ -148,15 +177,24 @@ def decode(rows: np.ndarray, count: int) -> list[dict]:
     return [_decode_one(*(int(v) for v in rows[i])) for i in range(count)]
 
 
-def visible_to(event: dict, seat: int) -> dict:
+def visible_to(event: dict, seat: int) -> dict | None:
     """The event as ``seat`` sees it: faces of other players' drawn cards and of
-    cards shown to someone else are hidden (``"card": None``)."""
+    cards shown to someone else are hidden (``"card": None``); ``None`` for an event
+    that ``seat`` does not know happened (another seat declining to jump in)."""
     kind = event["type"]
     if kind == "draw" and event["seat"] != seat:
         return {**event, "card": None}
     if kind == "trend_show" and seat not in (event["seat"], event["viewer"]):
         return {**event, "card": None}
+    if kind == "jump_pass" and event["seat"] != seat:
+        return None
     return event
+
+
+def seen_by(events, seat: int) -> list[dict]:
+    """The events as ``seat`` saw them (:func:`visible_to`), those it did not see left out."""
+    seen = (visible_to(e, seat) for e in events)
+    return [e for e in seen if e is not None]
 
 
 def describe(event: dict) -> str:
@@ -225,13 +263,24 @@ def describe(event: dict) -> str:
         return f"{card} is returned and the pile reshuffled"
     if kind == "truncated":
         return "step limit reached: the game is truncated"
+    if kind == "penalty_accept":
+        return f"{who} accepts the stacked penalty of {event['cards']} cards"
+    if kind == "swap":
+        return f"{who} swaps hands with P{event['other']}"
+    if kind == "rotate":
+        way = "clockwise" if event["direction"] > 0 else "counter-clockwise"
+        return f"every hand passes to the next player {way}"
+    if kind == "jump_in":
+        return f"{who} jumps in"
+    if kind == "jump_pass":
+        return f"{who} does not jump in"
     return kind
 
 
 def summarize(events, viewer: int | None = None) -> list[str]:
     """Lines of English for events as ``viewer`` saw them (``None``: everything), with
     runs of draws by one seat for one reason merged into one line."""
-    seen = [visible_to(e, viewer) if viewer is not None else e for e in events]
+    seen = seen_by(events, viewer) if viewer is not None else list(events)
     lines: list[str] = []
     k = 0
     while k < len(seen):

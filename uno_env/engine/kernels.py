@@ -11,7 +11,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange, typeof
 
-from .cards import CARD_VALUES, FACE_COPIES, FASHION_TREND, RANK_DRAW_TWO, RANK_REVERSE, RANK_SKIP, WILD, WILD_DRAW_FOUR
+from .cards import (
+    CARD_VALUES,
+    FACE_COPIES,
+    FASHION_TREND,
+    RANK_DRAW_TWO,
+    RANK_REVERSE,
+    RANK_SEVEN,
+    RANK_SKIP,
+    RANK_ZERO,
+    WILD,
+    WILD_DRAW_FOUR,
+)
 from .events import (
     EV_ACCEPT,
     EV_CATCH,
@@ -26,15 +37,20 @@ from .events import (
     EV_FORFEIT,
     EV_GAME_END,
     EV_KEEP,
+    EV_JUMP_IN,
+    EV_JUMP_PASS,
     EV_PASS,
+    EV_PENALTY_ACCEPT,
     EV_PLAY,
     EV_RESHUFFLE,
     EV_REVERSE,
+    EV_ROTATE,
     EV_ROUND_END,
     EV_SCORE,
     EV_SKIP,
     EV_STARTER,
     EV_STARTER_RETURNED,
+    EV_SWAP,
     EV_TREND_FAIL,
     EV_TREND_SHOW,
     EV_TRUNCATED,
@@ -44,6 +60,7 @@ from .events import (
     R_CHALLENGE_LOST,
     R_CHOICE,
     R_DRAW_TWO,
+    R_PENALTY,
     R_STARTER_DRAW_TWO,
     R_TREND,
     R_UNO_CAUGHT,
@@ -68,6 +85,8 @@ from .layout import (
     O_EXPOSED,
     O_HAND,
     O_HAND_SIZES,
+    O_LAST_SWAP,
+    O_PENDING,
     O_PHASE,
     O_PREV_COLOUR,
     O_REVEAL,
@@ -85,6 +104,7 @@ from .layout import (
     P_A_FT,
     P_A_LEN,
     P_A_PASS,
+    P_A_SWAP,
     P_A_UNO,
     P_A_W,
     P_A_W4,
@@ -95,8 +115,10 @@ from .layout import (
     P_C_LEN,
     P_C_REVEAL,
     P_D,
+    P_DRAW_UNTIL_PLAYABLE,
     P_EPISODE,
     P_F,
+    P_FORCE_PLAY,
     P_I_ALIVE,
     P_I_DREW_ON,
     P_I_HAND_SIZE,
@@ -105,20 +127,26 @@ from .layout import (
     P_I_SCORE,
     P_I_TREND,
     P_ILLEGAL,
+    P_JUMP_IN,
     P_MAX_STEPS,
     P_N,
     P_O_LEN,
     P_PARTNERS,
     P_REWARD,
     P_SCORING,
+    P_SEVEN_O,
+    P_STACKING,
     P_TARGET,
     P_UNO,
     PH_CATCH,
     PH_CHALLENGE,
     PH_COLOR,
     PH_DRAWN,
+    PH_JUMP,
     PH_OVER,
+    PH_PENALTY,
     PH_PLAY,
+    PH_SWAP,
     REWARD_POINTS,
     REWARD_WIN,
     S_AFTER_WINDOW,
@@ -131,16 +159,21 @@ from .layout import (
     S_DRAWN,
     S_EPISODES,
     S_EXPOSED,
+    S_FOLLOWING,
     S_FORFEIT,
     S_LAST_WINNER,
     S_N_ALIVE,
+    S_PENDING,
     S_PHASE,
     S_PREV_COLOUR,
     S_REVEAL_OWNER,
     S_REVEAL_VIEWER,
     S_ROUND,
     S_STEP,
+    S_SWAP_FROM,
+    S_SWAP_TO,
     S_TERMINATED,
+    S_TOP_PLAYER,
     S_TREND_COLOUR,
     S_TREND_VIEWER,
     S_TRUNCATED,
@@ -151,6 +184,8 @@ from .layout import (
     S_WD4_OUT,
     SCORING_ALTERNATIVE,
     SCORING_STANDARD,
+    STACK_MIXED,
+    STACK_OFF,
     UNO_AUTO,
     UNO_OFF,
 )
@@ -166,6 +201,7 @@ K_CHALLENGE = 4
 K_ACCEPT = 5
 K_CATCH = 6
 K_COLOR = 7
+K_SWAP = 8
 
 # step status: >= 0 the action was applied, < 0 it was refused and nothing changed
 ST_OK = 0
@@ -298,6 +334,33 @@ def has_legal_play(cards, ints, P, b, seat):
     return False
 
 
+@kernel(inline="always")
+def stackable(cards, ints, P, b, face):
+    """R-HOUSE-STACK-2/5: ``face`` answers the pending penalty (a Draw Two or Wild Draw
+    Four on top). Nothing answers a Wild Draw Four that was its player's last card."""
+    top = top_face(cards, ints, P, b)
+    draw_two = face < WILD and face % 13 == RANK_DRAW_TWO
+    if top == WILD_DRAW_FOUR:
+        if ints[b, S_WD4_OUT] != 0:
+            return False
+        if face == WILD_DRAW_FOUR:
+            return True
+        return P[P_STACKING] == STACK_MIXED and draw_two and face // 13 == ints[b, S_COLOUR]
+    if draw_two:
+        return True
+    return P[P_STACKING] == STACK_MIXED and face == WILD_DRAW_FOUR
+
+
+@kernel
+def has_stackable(cards, ints, P, b, seat):
+    base = P[P_C_HANDS] + seat * P[P_F]
+    for c in range(4):
+        f = c * 13 + RANK_DRAW_TWO
+        if cards[b, base + f] > 0 and stackable(cards, ints, P, b, f):
+            return True
+    return cards[b, base + WILD_DRAW_FOUR] > 0 and stackable(cards, ints, P, b, WILD_DRAW_FOUR)
+
+
 @kernel(forceinline=True)
 def uno_available(cards, ints, P, b):
     """D-UNO: once per turn, with exactly two cards and a legal play in this decision."""
@@ -307,8 +370,10 @@ def uno_available(cards, ints, P, b):
     if ints[b, P[P_I_HAND_SIZE] + p] != 2:
         return False
     phase = ints[b, S_PHASE]
-    if phase == PH_DRAWN:
+    if phase == PH_DRAWN or phase == PH_JUMP:  # a jump-in decision is asked only of a holder
         return True
+    if phase == PH_PENALTY:  # D-HOUSE-STACK-UNO
+        return has_stackable(cards, ints, P, b, p)
     return phase == PH_PLAY and has_legal_play(cards, ints, P, b, p)
 
 
@@ -318,6 +383,81 @@ def begin_turn(ints, b, seat):
     ints[b, S_PHASE] = PH_PLAY
     ints[b, S_UNO_CALLED] = 0
     ints[b, S_DRAWN] = -1
+
+
+@kernel
+def next_jumper(cards, ints, P, b, after):
+    """R-HOUSE-JUMP-2: the first seat after ``after`` in turn order, before the seat whose turn
+    would begin (``S_FOLLOWING``), that holds the top card and did not play it; -1 if none."""
+    following = ints[b, S_FOLLOWING]
+    origin = ints[b, S_TOP_PLAYER]
+    index = P[P_C_HANDS] + top_face(cards, ints, P, b)
+    s = after
+    for _ in range(P[P_N]):
+        s = next_alive(ints, P, b, s, ints[b, S_DIRECTION])
+        if s == following:
+            return -1
+        if s != origin and cards[b, index + s * P[P_F]] > 0:
+            return s
+    return -1
+
+
+@kernel
+def begin_next(cards, ints, P, b, seat):
+    """The decision after a card's effects (and any catch window): the penalty decision of
+    a stack's target ``seat``, else a jump-in window on the top card, else ``seat``'s turn."""
+    if ints[b, S_PENDING] > 0:  # R-HOUSE-STACK-1
+        begin_turn(ints, b, seat)
+        ints[b, S_PHASE] = PH_PENALTY
+        return
+    if P[P_JUMP_IN] != 0 and ints[b, S_TOP_PLAYER] >= 0 and top_face(cards, ints, P, b) < WILD:
+        ints[b, S_FOLLOWING] = seat
+        jumper = next_jumper(cards, ints, P, b, seat)
+        if jumper >= 0:
+            begin_turn(ints, b, jumper)
+            ints[b, S_PHASE] = PH_JUMP
+            return
+    ints[b, S_FOLLOWING] = -1
+    begin_turn(ints, b, seat)
+
+
+@kernel
+def exchange_hands(cards, ints, P, b, s, t):
+    """Seats ``s`` and ``t`` exchange their hands (Seven-O); what each drew on no longer
+    describes the hand it holds."""
+    F = P[P_F]
+    hs = P[P_C_HANDS] + s * F
+    ht = P[P_C_HANDS] + t * F
+    for f in range(F):
+        tmp = cards[b, hs + f]
+        cards[b, hs + f] = cards[b, ht + f]
+        cards[b, ht + f] = tmp
+    sizes = P[P_I_HAND_SIZE]
+    tmp = ints[b, sizes + s]
+    ints[b, sizes + s] = ints[b, sizes + t]
+    ints[b, sizes + t] = tmp
+    ints[b, P[P_I_DREW_ON] + s] = 0
+    ints[b, P[P_I_DREW_ON] + t] = 0
+
+
+@kernel
+def swap_hands(cards, ints, P, b, s, t, ev, evn):
+    """R-HOUSE-SEVENO-1: a 7's player and the player it chose swap hands (public)."""
+    exchange_hands(cards, ints, P, b, s, t)
+    ints[b, S_SWAP_FROM] = s
+    ints[b, S_SWAP_TO] = t
+    emit(ev, evn, b, EV_SWAP, s, t, 0)
+
+
+@kernel
+def rotate_hands(cards, ints, P, b, player, direction, ev, evn):
+    """R-HOUSE-SEVENO-2: every hand passes to the next player in the direction of play:
+    exchanging the player's hand with each following seat in turn rotates them all."""
+    s = next_alive(ints, P, b, player, direction)
+    while s != player:
+        exchange_hands(cards, ints, P, b, player, s)
+        s = next_alive(ints, P, b, s, direction)
+    emit(ev, evn, b, EV_ROTATE, player, direction, 0)
 
 
 @kernel(inline="always")
@@ -392,6 +532,11 @@ def clear_round_info(cards, ints, P, b):
     ints[b, S_PREV_COLOUR] = -1
     ints[b, S_COLOUR] = -1
     ints[b, S_DIRECTION] = 1
+    ints[b, S_PENDING] = 0
+    ints[b, S_TOP_PLAYER] = -1
+    ints[b, S_FOLLOWING] = -1
+    ints[b, S_SWAP_FROM] = -1
+    ints[b, S_SWAP_TO] = -1
     for s in range(n):
         ints[b, P[P_I_TREND] + s] = -1
         ints[b, P[P_I_DREW_ON] + s] = 0
@@ -466,7 +611,10 @@ def deal_and_start(cards, ints, rng, P, b, dealer, ev, evn):
         return
     ints[b, S_COLOUR] = face // 13
     rank = face % 13
-    if rank == RANK_DRAW_TWO:
+    if rank == RANK_DRAW_TWO and P[P_STACKING] != STACK_OFF:  # R-HOUSE-STACK-4: it may be answered
+        ints[b, S_PENDING] = 2
+        begin_next(cards, ints, P, b, first)
+    elif rank == RANK_DRAW_TWO:
         draw_cards(cards, ints, rng, P, b, first, 2, R_STARTER_DRAW_TWO, ev, evn)
         emit(ev, evn, b, EV_SKIP, first, 0, 0)
         begin_turn(ints, b, next_alive(ints, P, b, first, 1))
@@ -642,13 +790,13 @@ def end_round(cards, ints, rng, P, b, winner, rw, ev, evn):
 def finish_turn(cards, ints, rng, P, b, player, following, exposed, ev, evn):
     """After a card's effects: the catch window (R-UNO-2, D-WINDOW) or the next turn."""
     if not exposed:
-        begin_turn(ints, b, following)
+        begin_next(cards, ints, P, b, following)
         return
     emit(ev, evn, b, EV_EXPOSED, player, 0, 0)
     if P[P_UNO] == UNO_AUTO:
         emit(ev, evn, b, EV_CATCH, -1, player, 0)
         draw_cards(cards, ints, rng, P, b, player, 2, R_UNO_CAUGHT, ev, evn)
-        begin_turn(ints, b, following)
+        begin_next(cards, ints, P, b, following)
         return
     ints[b, S_EXPOSED] = player
     ints[b, S_AFTER_WINDOW] = following
@@ -659,11 +807,11 @@ def finish_turn(cards, ints, rng, P, b, player, following, exposed, ev, evn):
 
 
 @kernel(inline="always")
-def close_window(ints, b):
+def close_window(cards, ints, P, b):
     following = ints[b, S_AFTER_WINDOW]
     ints[b, S_EXPOSED] = -1
     ints[b, S_AFTER_WINDOW] = -1
-    begin_turn(ints, b, following)
+    begin_next(cards, ints, P, b, following)
 
 
 @kernel
@@ -707,16 +855,25 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     ints[b, S_PREV_COLOUR] = previous
     ints[b, S_DRAWN] = -1
     ints[b, P[P_I_DREW_ON] + player] = 0
+    ints[b, S_TOP_PLAYER] = player
     emit(ev, evn, b, EV_PLAY, player, face, colour if face >= WILD else -1)
     went_out = size == 0
-    exposed = size == 1 and ints[b, S_UNO_CALLED] == 0 and P[P_UNO] != UNO_OFF
+    rank = face % 13 if face < WILD else -1
+    swaps = P[P_SEVEN_O] != 0 and (rank == RANK_SEVEN or rank == RANK_ZERO)
+    # D-HOUSE-SEVENO-UNO: a 7 or 0 played as the next-to-last card exposes nobody
+    exposed = size == 1 and ints[b, S_UNO_CALLED] == 0 and P[P_UNO] != UNO_OFF and not swaps
     direction = ints[b, S_DIRECTION]
+    stacking = P[P_STACKING] != STACK_OFF
     if face >= WILD:
         ints[b, S_COLOUR] = colour
         if face == WILD_DRAW_FOUR:  # the target decides first (R-WD4-3, R-END-2)
             ints[b, S_WD4_OFFENDER] = player
             ints[b, S_WD4_GUILTY] = 1 if guilty else 0
             ints[b, S_WD4_OUT] = 1 if went_out else 0
+            if stacking:  # R-HOUSE-STACK-3: the catch window, then the target's penalty decision
+                ints[b, S_PENDING] += 4
+                finish_turn(cards, ints, rng, P, b, player, next_alive(ints, P, b, player, direction), exposed, ev, evn)
+                return
             ints[b, S_WD4_EXPOSED] = 1 if exposed else 0
             ints[b, S_PHASE] = PH_CHALLENGE
             ints[b, S_CURRENT] = next_alive(ints, P, b, player, direction)
@@ -730,7 +887,20 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
         finish_turn(cards, ints, rng, P, b, player, next_alive(ints, P, b, player, direction), exposed, ev, evn)
         return
     ints[b, S_COLOUR] = face // 13
-    rank = face % 13
+    if rank == RANK_DRAW_TWO and stacking:  # R-HOUSE-STACK-1/5
+        clear_wild_draw_four(ints, b)  # a Wild Draw Four under it can no longer be challenged
+        ints[b, S_PENDING] += 2
+        target = next_alive(ints, P, b, player, direction)
+        if went_out:
+            draw_cards(cards, ints, rng, P, b, target, ints[b, S_PENDING], R_PENALTY, ev, evn)
+            ints[b, S_PENDING] = 0
+            end_round(cards, ints, rng, P, b, player, rw, ev, evn)
+            return
+        finish_turn(cards, ints, rng, P, b, player, target, exposed, ev, evn)
+        return
+    if swaps and went_out:  # R-HOUSE-SEVENO-3: the round ends, nothing is swapped
+        end_round(cards, ints, rng, P, b, player, rw, ev, evn)
+        return
     if rank == RANK_SKIP:
         skipped = next_alive(ints, P, b, player, direction)
         emit(ev, evn, b, EV_SKIP, skipped, 0, 0)
@@ -747,6 +917,15 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
         following = next_alive(ints, P, b, target, direction)
     else:
         following = next_alive(ints, P, b, player, direction)
+        if swaps and rank == RANK_ZERO:
+            rotate_hands(cards, ints, P, b, player, direction, ev, evn)
+        elif swaps and n_alive == 2:  # R-HOUSE-SEVENO-1: the only other player, no decision
+            swap_hands(cards, ints, P, b, player, following, ev, evn)
+        elif swaps:  # the player chooses whom to swap with
+            begin_turn(ints, b, player)
+            ints[b, S_PHASE] = PH_SWAP
+            ints[b, S_FOLLOWING] = following
+            return
     if went_out:
         end_round(cards, ints, rng, P, b, player, rw, ev, evn)
         return
@@ -768,12 +947,7 @@ def resolve_challenge(cards, ints, rng, P, b, challenge, rw, ev, evn):
         following = next_alive(ints, P, b, target, direction)
     else:
         guilty = ints[b, S_WD4_GUILTY] != 0
-        F = P[P_F]
-        base = P[P_C_HANDS] + offender * F
-        for f in range(F):
-            cards[b, P[P_C_REVEAL] + f] = cards[b, base + f]
-        ints[b, S_REVEAL_VIEWER] = target
-        ints[b, S_REVEAL_OWNER] = offender
+        reveal_hand(cards, ints, P, b, target, offender)
         emit(ev, evn, b, EV_CHALLENGE, target, offender, 1 if guilty else 0)
         if guilty:
             draw_cards(cards, ints, rng, P, b, offender, 4, R_BLUFF_CAUGHT, ev, evn)
@@ -783,14 +957,61 @@ def resolve_challenge(cards, ints, rng, P, b, challenge, rw, ev, evn):
             draw_cards(cards, ints, rng, P, b, target, 6, R_CHALLENGE_LOST, ev, evn)
             emit(ev, evn, b, EV_SKIP, target, 0, 0)
             following = next_alive(ints, P, b, target, direction)
-    ints[b, S_WD4_OFFENDER] = -1
-    ints[b, S_WD4_GUILTY] = 0
-    ints[b, S_WD4_OUT] = 0
-    ints[b, S_WD4_EXPOSED] = 0
+    clear_wild_draw_four(ints, b)
     if went_out:
         end_round(cards, ints, rng, P, b, offender, rw, ev, evn)
     else:
         finish_turn(cards, ints, rng, P, b, offender, following, exposed, ev, evn)
+
+
+@kernel
+def resolve_penalty(cards, ints, rng, P, b, challenge, rw, ev, evn):
+    """R-HOUSE-STACK-1/3: the target of a stack accepts (draws the pending penalty and loses
+    the turn) or challenges the Wild Draw Four on top (its player's hand shown to it only)."""
+    target = ints[b, S_CURRENT]
+    offender = ints[b, S_WD4_OFFENDER]
+    pending = ints[b, S_PENDING]
+    went_out = ints[b, S_WD4_OUT] != 0
+    following = next_alive(ints, P, b, target, ints[b, S_DIRECTION])
+    ints[b, S_PENDING] = 0
+    if not challenge:
+        emit(ev, evn, b, EV_PENALTY_ACCEPT, target, pending, 0)
+        draw_cards(cards, ints, rng, P, b, target, pending, R_PENALTY, ev, evn)
+        emit(ev, evn, b, EV_SKIP, target, 0, 0)
+    else:
+        guilty = ints[b, S_WD4_GUILTY] != 0
+        reveal_hand(cards, ints, P, b, target, offender)
+        emit(ev, evn, b, EV_CHALLENGE, target, offender, 1 if guilty else 0)
+        if guilty:
+            draw_cards(cards, ints, rng, P, b, offender, pending, R_BLUFF_CAUGHT, ev, evn)
+            following = target
+        else:
+            draw_cards(cards, ints, rng, P, b, target, pending + 2, R_CHALLENGE_LOST, ev, evn)
+            emit(ev, evn, b, EV_SKIP, target, 0, 0)
+    clear_wild_draw_four(ints, b)
+    if went_out:
+        end_round(cards, ints, rng, P, b, offender, rw, ev, evn)
+    else:
+        begin_next(cards, ints, P, b, following)
+
+
+@kernel(inline="always")
+def clear_wild_draw_four(ints, b):
+    ints[b, S_WD4_OFFENDER] = -1
+    ints[b, S_WD4_GUILTY] = 0
+    ints[b, S_WD4_OUT] = 0
+    ints[b, S_WD4_EXPOSED] = 0
+
+
+@kernel(inline="always")
+def reveal_hand(cards, ints, P, b, viewer, owner):
+    """R-WD4-4: ``owner``'s hand as it is now, shown to ``viewer`` only."""
+    F = P[P_F]
+    base = P[P_C_HANDS] + owner * F
+    for f in range(F):
+        cards[b, P[P_C_REVEAL] + f] = cards[b, base + f]
+    ints[b, S_REVEAL_VIEWER] = viewer
+    ints[b, S_REVEAL_OWNER] = owner
 
 
 @kernel(inline="always")
@@ -805,6 +1026,8 @@ def decode_action(P, action):
             return K_PLAY, WILD_DRAW_FOUR, action - P[P_A_W4]
         return K_PLAY, WILD, action - P[P_A_W]
     if action >= P[P_A_COLOR]:
+        if P[P_A_SWAP] >= 0 and action >= P[P_A_SWAP]:
+            return K_SWAP, -1, action - P[P_A_SWAP] + 1  # seats clockwise, in the colour slot
         return K_COLOR, -1, action - P[P_A_COLOR]
     if action == P[P_A_DRAW]:
         return K_DRAW, -1, -1
@@ -859,16 +1082,9 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
             begin_turn(ints, b, next_alive(ints, P, b, player, direction))
             return ST_WRONG_PENALIZED
         if kind == K_DRAW and phase == PH_PLAY:
-            ints[b, P[P_I_DREW_ON] + player] |= 1 << ints[b, S_COLOUR]  # public: drew instead of playing
-            drawn = draw_one(cards, ints, rng, P, b, np.int64(player), np.int64(R_CHOICE), ev, evn)
-            if drawn >= 0 and matches(cards, ints, P, b, drawn):  # D-DRAWN
-                ints[b, S_PHASE] = PH_DRAWN
-                ints[b, S_DRAWN] = drawn
-            else:
-                emit(ev, evn, b, EV_KEEP, player, 0, 0)
-                begin_turn(ints, b, next_alive(ints, P, b, player, direction))
+            draw_on_turn(cards, ints, rng, P, b, player, rw, ev, evn)
             return ST_OK
-        if kind == K_PASS and phase == PH_DRAWN:
+        if kind == K_PASS and phase == PH_DRAWN and P[P_FORCE_PLAY] == 0:
             emit(ev, evn, b, EV_PASS, player, 0, 0)
             begin_turn(ints, b, next_alive(ints, P, b, player, direction))
             return ST_OK
@@ -889,21 +1105,114 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
             return ST_NOT_AVAILABLE
         resolve_challenge(cards, ints, rng, P, b, kind == K_CHALLENGE, rw, ev, evn)
         return ST_OK
+    if phase == PH_PENALTY or phase == PH_SWAP or phase == PH_JUMP:
+        return apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
     if kind == K_CATCH:  # the catch window
         exposed = ints[b, S_EXPOSED]
         emit(ev, evn, b, EV_CATCH, player, exposed, 0)
         draw_cards(cards, ints, rng, P, b, exposed, 2, R_UNO_CAUGHT, ev, evn)
-        close_window(ints, b)
+        close_window(cards, ints, P, b)
         return ST_OK
     if kind == K_PASS:
         emit(ev, evn, b, EV_DECLINE, player, 0, 0)
         asked = next_alive(ints, P, b, player, direction)
         if asked == ints[b, S_EXPOSED]:
-            close_window(ints, b)
+            close_window(cards, ints, P, b)
         else:
             ints[b, S_CURRENT] = asked
         return ST_OK
     return ST_NOT_AVAILABLE
+
+
+@kernel
+def draw_on_turn(cards, ints, rng, P, b, player, rw, ev, evn):
+    """R-TURN-2/3, D-DRAWN: draw instead of playing (until a card can be played with
+    ``draw_until_playable``, R-HOUSE-DRAW-1); a playable drawn card is then decided on
+    (played at once when ``force_play`` leaves no other action, R-HOUSE-FORCE-1)."""
+    ints[b, P[P_I_DREW_ON] + player] |= 1 << ints[b, S_COLOUR]  # public: drew instead of playing
+    drawn = draw_one(cards, ints, rng, P, b, np.int64(player), np.int64(R_CHOICE), ev, evn)
+    while drawn >= 0 and not matches(cards, ints, P, b, drawn) and P[P_DRAW_UNTIL_PLAYABLE] != 0:
+        drawn = draw_one(cards, ints, rng, P, b, np.int64(player), np.int64(R_CHOICE), ev, evn)
+    if drawn < 0 or not matches(cards, ints, P, b, drawn):
+        emit(ev, evn, b, EV_KEEP, player, 0, 0)
+        begin_turn(ints, b, next_alive(ints, P, b, player, ints[b, S_DIRECTION]))
+        return
+    ints[b, S_PHASE] = PH_DRAWN
+    ints[b, S_DRAWN] = drawn
+    if P[P_FORCE_PLAY] != 0 and drawn < WILD and not uno_available(cards, ints, P, b):
+        play_card(cards, ints, rng, P, b, player, drawn, -1, rw, ev, evn)
+
+
+@kernel
+def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
+    """The decisions of the house rules: a stack's penalty, the Seven-O choice, a jump-in."""
+    player = ints[b, S_CURRENT]
+    phase = ints[b, S_PHASE]
+    if kind == K_UNO and phase != PH_SWAP:
+        if not uno_available(cards, ints, P, b):
+            return ST_NOT_AVAILABLE
+        ints[b, S_UNO_CALLED] = 1
+        emit(ev, evn, b, EV_UNO, player, 0, 0)
+        return ST_OK
+    if phase == PH_SWAP:
+        if kind != K_SWAP:
+            return ST_NOT_AVAILABLE
+        other = (player + colour) % P[P_N]
+        if ints[b, P[P_I_ALIVE] + other] == 0:
+            return ST_NOT_AVAILABLE
+        swap_hands(cards, ints, P, b, player, other, ev, evn)
+        begin_next(cards, ints, P, b, ints[b, S_FOLLOWING])
+        return ST_OK
+    if phase == PH_JUMP:  # R-HOUSE-JUMP-3/4
+        if kind == K_PASS:
+            emit(ev, evn, b, EV_JUMP_PASS, player, 0, 0)
+            jumper = next_jumper(cards, ints, P, b, player)
+            if jumper >= 0:
+                begin_turn(ints, b, jumper)
+                ints[b, S_PHASE] = PH_JUMP
+            else:
+                begin_next(cards, ints, P, b, ints[b, S_FOLLOWING])
+            return ST_OK
+        if kind != K_PLAY:
+            return ST_NOT_AVAILABLE
+        if face >= P[P_F] or cards[b, P[P_C_HANDS] + player * P[P_F] + face] == 0:
+            return ST_NOT_HELD
+        if face != top_face(cards, ints, P, b):
+            return ST_NOT_AVAILABLE
+        ints[b, S_FOLLOWING] = -1
+        emit(ev, evn, b, EV_JUMP_IN, player, 0, 0)
+        play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
+        return ST_OK
+    # the penalty decision of a stack (R-HOUSE-STACK)
+    if kind == K_ACCEPT or (kind == K_CHALLENGE and top_face(cards, ints, P, b) == WILD_DRAW_FOUR):
+        resolve_penalty(cards, ints, rng, P, b, kind == K_CHALLENGE, rw, ev, evn)
+        return ST_OK
+    if kind != K_PLAY:
+        return ST_NOT_AVAILABLE
+    if face >= P[P_F] or cards[b, P[P_C_HANDS] + player * P[P_F] + face] == 0:
+        return ST_NOT_HELD
+    if stackable(cards, ints, P, b, face):
+        play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
+        return ST_OK
+    if P[P_ILLEGAL] == ILLEGAL_RAISE:
+        return ST_WRONG_REFUSED
+    if P[P_ILLEGAL] == ILLEGAL_LOSE:
+        forfeit(ints, P, b, player, face, rw, ev, evn)
+        return ST_WRONG_LOST
+    # R-HOUSE-STACK-6: taken back, the pending penalty plus 2 drawn, the turn passes (no
+    # jump-in window: D-HOUSE-WRONG-WINDOW)
+    emit(ev, evn, b, EV_WRONG, player, face, 0)
+    draw_cards(cards, ints, rng, P, b, player, ints[b, S_PENDING], R_PENALTY, ev, evn)
+    draw_cards(cards, ints, rng, P, b, player, 2, R_WRONG_CARD, ev, evn)
+    ints[b, S_PENDING] = 0
+    went_out = ints[b, S_WD4_OUT] != 0
+    offender = ints[b, S_WD4_OFFENDER]
+    clear_wild_draw_four(ints, b)
+    if went_out:
+        end_round(cards, ints, rng, P, b, offender, rw, ev, evn)
+    else:
+        begin_turn(ints, b, next_alive(ints, P, b, player, ints[b, S_DIRECTION]))
+    return ST_WRONG_PENALIZED
 
 
 @kernel(forceinline=True)
@@ -971,6 +1280,35 @@ def copy_counts(cards, b, start, out, offset, count):
         dst[i] = src[i]
 
 
+@kernel
+def house_mask(cards, ints, P, b, phase, out):
+    """The legal actions of the house rules' decisions (``out`` already zeroed)."""
+    player = ints[b, S_CURRENT]
+    n = P[P_N]
+    if phase == PH_SWAP:
+        for k in range(1, n):
+            if ints[b, P[P_I_ALIVE] + (player + k) % n] != 0:
+                out[P[P_A_SWAP] + k - 1] = 1
+        return
+    base = P[P_C_HANDS] + player * P[P_F]
+    top = top_face(cards, ints, P, b)
+    if phase == PH_JUMP:
+        out[top] = 1
+        out[P[P_A_PASS]] = 1
+    else:  # the penalty decision
+        out[P[P_A_ACCEPT]] = 1
+        if top == WILD_DRAW_FOUR:
+            out[P[P_A_CHALLENGE]] = 1
+        for c in range(4):
+            f = c * 13 + RANK_DRAW_TWO
+            if cards[b, base + f] > 0 and stackable(cards, ints, P, b, f):
+                out[f] = 1
+        if cards[b, base + WILD_DRAW_FOUR] > 0 and stackable(cards, ints, P, b, WILD_DRAW_FOUR):
+            allow_play(P, WILD_DRAW_FOUR, out)
+    if uno_available(cards, ints, P, b):
+        out[P[P_A_UNO]] = 1
+
+
 @kernel(forceinline=True)
 def legal_mask(cards, ints, P, b, out):
     """Write the acting player's legal actions (1) into ``out`` (length = actions)."""
@@ -991,6 +1329,9 @@ def legal_mask(cards, ints, P, b, out):
         out[P[P_A_CATCH]] = 1
         out[P[P_A_PASS]] = 1
         return
+    if phase >= PH_PENALTY:
+        house_mask(cards, ints, P, b, phase, out)
+        return
     # a view of the hand and the matching inputs read once: the loop then indexes from 0
     # and reads nothing that its writes to ``out`` could change (measured 1.3x faster)
     player = ints[b, S_CURRENT]
@@ -1000,7 +1341,7 @@ def legal_mask(cards, ints, P, b, out):
     colour = ints[b, S_COLOUR]
     top = top_face(cards, ints, P, b)
     if phase == PH_DRAWN:
-        out[P[P_A_PASS]] = 1
+        out[P[P_A_PASS]] = P[P_FORCE_PLAY] == 0
         drawn = ints[b, S_DRAWN]
         if hand[drawn] > 0 and matches_on(drawn, colour, top):
             allow_play(P, drawn, out)
@@ -1040,8 +1381,13 @@ def observe(cards, ints, P, b, observer, out):
         out[P[O_PREV_COLOUR] + ints[b, S_PREV_COLOUR]] = 1.0
     out[P[O_DIRECTION]] = ints[b, S_DIRECTION]
     phase = ints[b, S_PHASE]
-    out[P[O_PHASE] + phase] = 1.0
     current = ints[b, S_CURRENT]
+    uno_called = ints[b, S_UNO_CALLED]
+    if phase == PH_JUMP and current != observer:  # R-HOUSE-JUMP-2: who is asked stays private
+        phase = PH_PLAY
+        current = ints[b, S_FOLLOWING]
+        uno_called = 0
+    out[P[O_PHASE] + phase] = 1.0
     if current >= 0:
         out[P[O_ACTING] + rel_seat(current, observer, n)] = 1.0
     out[P[O_DEALER] + rel_seat(ints[b, S_DEALER], observer, n)] = 1.0
@@ -1055,7 +1401,7 @@ def observe(cards, ints, P, b, observer, out):
     out[P[O_DRAW_SIZE]] = ints[b, S_DRAW_COUNT]
     if phase == PH_DRAWN and current == observer:
         out[P[O_DRAWN] + ints[b, S_DRAWN]] = 1.0
-    out[P[O_UNO_CALLED]] = ints[b, S_UNO_CALLED]
+    out[P[O_UNO_CALLED]] = uno_called
     if ints[b, S_EXPOSED] >= 0:
         out[P[O_EXPOSED] + rel_seat(ints[b, S_EXPOSED], observer, n)] = 1.0
         out[P[O_AFTER_WINDOW] + rel_seat(ints[b, S_AFTER_WINDOW], observer, n)] = 1.0
@@ -1071,6 +1417,11 @@ def observe(cards, ints, P, b, observer, out):
     if ints[b, S_REVEAL_VIEWER] == observer:
         copy_counts(cards, b, P[P_C_REVEAL], out, P[O_REVEAL], F)
         out[P[O_REVEAL_SEAT] + rel_seat(ints[b, S_REVEAL_OWNER], observer, n)] = 1.0
+    if P[O_PENDING] >= 0:
+        out[P[O_PENDING]] = ints[b, S_PENDING]
+    if P[O_LAST_SWAP] >= 0 and ints[b, S_SWAP_FROM] >= 0:
+        out[P[O_LAST_SWAP] + rel_seat(ints[b, S_SWAP_FROM], observer, n)] = 1.0
+        out[P[O_LAST_SWAP] + rel_seat(ints[b, S_SWAP_TO], observer, n)] = 1.0
     if P[O_TREND_COLOUR] >= 0 and ints[b, S_TREND_VIEWER] == observer:
         out[P[O_TREND_COLOUR] + ints[b, S_TREND_COLOUR]] = 1.0
         for s in range(n):

@@ -23,7 +23,7 @@ import numpy as np
 from .actions import ActionTable
 from .cards import num_faces
 from .config import RuleConfig
-from .named import Episode, IllegalAction, Phase, Reward, Scoring, UnoCall, names
+from .named import Episode, IllegalAction, Phase, Reward, Scoring, Stacking, UnoCall, names
 from .observation import SLICE_NAMES, ObservationSpec
 
 
@@ -59,6 +59,11 @@ class Scalar(IntEnum):
     LAST_WINNER = 25  # seat that went out last
     FORFEIT = 26  # seat that lost by an illegal action (illegal_action="lose")
     EPISODES = 27  # episodes finished in this slot (vector env)
+    PENDING = 28  # stacking: cards the acting target must draw unless it answers (0: none)
+    TOP_PLAYER = 29  # seat that played the top card of the discard pile, -1 for the starter
+    FOLLOWING = 30  # seat whose turn begins when a Seven-O choice or a jump-in window closes
+    SWAP_FROM = 31  # Seven-O: the seats of the last 7 swap of this round, -1 before one
+    SWAP_TO = 32
 
 
 SCALAR_NAMES = list(names(Scalar))
@@ -80,6 +85,11 @@ class Param(IntEnum):
     EPISODE = 8  # an Episode
     REWARD = 9  # a Reward
     MAX_STEPS = 10
+    STACKING = 36  # a Stacking (house rules: see HOUSE_RULES.md)
+    SEVEN_O = 37
+    JUMP_IN = 38
+    DRAW_UNTIL_PLAYABLE = 39
+    FORCE_PLAY = 40
     C_HANDS = 11  # offsets in ``cards``: hands (seat-major, per face)
     C_DRAW = 12  # the draw pile, top last
     C_DISCARD = 13  # the discard pile, top last
@@ -103,9 +113,10 @@ class Param(IntEnum):
     A_ACCEPT = 31
     A_CATCH = 32
     A_COLOR = 33
+    A_SWAP = 41  # Seven-O's swap block (-1 without seven_o)
     A_LEN = 34  # number of actions
     O_LEN = 35  # observation size
-    O_FIRST = 36  # offset of the first observation slice (then one per SLICE_NAMES)
+    O_FIRST = 42  # offset of the first observation slice (then one per SLICE_NAMES)
 
 
 class ObsSlot(IntEnum):
@@ -134,6 +145,8 @@ class ObsSlot(IntEnum):
     CHALLENGE_REVEAL_SEAT = Param.O_FIRST + 19
     TREND_COLOUR = Param.O_FIRST + 20
     TREND_SHOWN = Param.O_FIRST + 21
+    PENDING_PENALTY = Param.O_FIRST + 22
+    LAST_SWAP = Param.O_FIRST + 23
 
 
 if [(slot.name, int(slot)) for slot in ObsSlot] != [
@@ -174,6 +187,11 @@ S_N_ALIVE = int(Scalar.N_ALIVE)
 S_LAST_WINNER = int(Scalar.LAST_WINNER)
 S_FORFEIT = int(Scalar.FORFEIT)
 S_EPISODES = int(Scalar.EPISODES)
+S_PENDING = int(Scalar.PENDING)
+S_TOP_PLAYER = int(Scalar.TOP_PLAYER)
+S_FOLLOWING = int(Scalar.FOLLOWING)
+S_SWAP_FROM = int(Scalar.SWAP_FROM)
+S_SWAP_TO = int(Scalar.SWAP_TO)
 
 PH_PLAY = int(Phase.PLAY)
 PH_DRAWN = int(Phase.DRAWN)
@@ -181,6 +199,12 @@ PH_COLOR = int(Phase.COLOR)
 PH_CHALLENGE = int(Phase.CHALLENGE)
 PH_CATCH = int(Phase.CATCH)
 PH_OVER = int(Phase.OVER)
+PH_PENALTY = int(Phase.PENALTY)
+PH_SWAP = int(Phase.SWAP)
+PH_JUMP = int(Phase.JUMP)
+STACK_OFF = int(Stacking.OFF)
+STACK_SAME = int(Stacking.SAME)
+STACK_MIXED = int(Stacking.MIXED)
 
 SCORING_STANDARD = int(Scoring.STANDARD)
 SCORING_ALTERNATIVE = int(Scoring.ALTERNATIVE)
@@ -207,6 +231,11 @@ P_ILLEGAL = int(Param.ILLEGAL)
 P_EPISODE = int(Param.EPISODE)
 P_REWARD = int(Param.REWARD)
 P_MAX_STEPS = int(Param.MAX_STEPS)
+P_STACKING = int(Param.STACKING)
+P_SEVEN_O = int(Param.SEVEN_O)
+P_JUMP_IN = int(Param.JUMP_IN)
+P_DRAW_UNTIL_PLAYABLE = int(Param.DRAW_UNTIL_PLAYABLE)
+P_FORCE_PLAY = int(Param.FORCE_PLAY)
 P_C_HANDS = int(Param.C_HANDS)
 P_C_DRAW = int(Param.C_DRAW)
 P_C_DISCARD = int(Param.C_DISCARD)
@@ -230,6 +259,7 @@ P_A_CHALLENGE = int(Param.A_CHALLENGE)
 P_A_ACCEPT = int(Param.A_ACCEPT)
 P_A_CATCH = int(Param.A_CATCH)
 P_A_COLOR = int(Param.A_COLOR)
+P_A_SWAP = int(Param.A_SWAP)
 P_A_LEN = int(Param.A_LEN)
 P_O_LEN = int(Param.O_LEN)
 P_O_FIRST = int(Param.O_FIRST)
@@ -255,6 +285,8 @@ O_REVEAL = int(ObsSlot.CHALLENGE_REVEAL)
 O_REVEAL_SEAT = int(ObsSlot.CHALLENGE_REVEAL_SEAT)
 O_TREND_COLOUR = int(ObsSlot.TREND_COLOUR)
 O_TREND_SHOWN = int(ObsSlot.TREND_SHOWN)
+O_PENDING = int(ObsSlot.PENDING_PENALTY)
+O_LAST_SWAP = int(ObsSlot.LAST_SWAP)
 
 
 def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec) -> np.ndarray:
@@ -274,6 +306,11 @@ def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec)
     P[P_EPISODE] = Episode[config.episode.upper()]
     P[P_REWARD] = Reward[config.reward.upper()]
     P[P_MAX_STEPS] = config.max_steps
+    P[P_STACKING] = Stacking[config.stacking.upper()]
+    P[P_SEVEN_O] = int(config.seven_o)
+    P[P_JUMP_IN] = int(config.jump_in)
+    P[P_DRAW_UNTIL_PLAYABLE] = int(config.draw_until_playable)
+    P[P_FORCE_PLAY] = int(config.force_play)
     offset = 0
     for index, size in (
         (P_C_HANDS, n * faces),
@@ -300,6 +337,7 @@ def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec)
     P[P_A_ACCEPT] = actions.offset("accept")
     P[P_A_CATCH] = actions.offset("catch")
     P[P_A_COLOR] = actions.offset("color")
+    P[P_A_SWAP] = actions.offset("swap")
     P[P_A_LEN] = actions.num_actions
     P[P_O_LEN] = obs.size
     for name in SLICE_NAMES:

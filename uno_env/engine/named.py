@@ -28,12 +28,21 @@ class Phase(IntEnum):
     CHALLENGE = 3  # challenge a Wild Draw Four or accept it
     CATCH = 4  # catch a player who did not call UNO
     OVER = 5  # the episode has ended
+    PENALTY = 6  # stacking: answer a pending draw penalty with a stackable card, accept it, or challenge
+    SWAP = 7  # Seven-O: choose the player to swap hands with after playing a 7
+    JUMP = 8  # Jump-In: play the identical card out of turn, or pass
 
 
 class Scoring(IntEnum):
     STANDARD = 0  # R-SCORE
     ALTERNATIVE = 1  # R-VAR-ALT
     CHALLENGE = 2  # R-VAR-CHALLENGE
+
+
+class Stacking(IntEnum):
+    OFF = 0  # R-ACT-4: no stacking
+    SAME = 1  # a Draw Two answers a Draw Two, a Wild Draw Four a Wild Draw Four (R-HOUSE-STACK-2)
+    MIXED = 2  # also a Wild Draw Four on a Draw Two, a Draw Two on a Wild Draw Four in its colour
 
 
 class UnoCall(IntEnum):

@@ -14,7 +14,20 @@ import numpy as np
 
 from .cards import CARD_VALUES, COLOURS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces
 from .config import RuleConfig
-from .named import PHASE_NAMES
+from .named import PHASE_NAMES, Phase
+
+
+def phases_of(config: RuleConfig) -> tuple[str, ...]:
+    """The phases a configuration can reach, in code order: the classic six, then those of
+    the house rules up to the last one that is on (the phase slice has one entry each)."""
+    last = Phase.OVER
+    if config.stacking != "off":
+        last = Phase.PENALTY
+    if config.seven_o:
+        last = Phase.SWAP
+    if config.jump_in:
+        last = Phase.JUMP
+    return PHASE_NAMES[: last + 1]
 
 
 @dataclass(frozen=True)
@@ -56,6 +69,8 @@ SLICE_NAMES = (
     "challenge_reveal_seat",
     "trend_colour",
     "trend_shown",
+    "pending_penalty",
+    "last_swap",
 )
 
 
@@ -69,6 +84,7 @@ def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
     seat_labels = tuple(f"seat+{i}" if i else "self" for i in range(n))
     colour_labels = tuple(COLOURS)
     total_value = float((CARD_VALUES[:faces] * counts).sum())
+    phases = phases_of(config)
     max_score = float(config.target_score - 1) + total_value
 
     def full(size: int, value: float) -> np.ndarray:
@@ -87,7 +103,7 @@ def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
             colour_labels,
         ),
         ("direction", 1, -1, full(1, 1), "+1 clockwise (seat+1 plays next), -1 counter-clockwise", ("direction",)),
-        ("phase", len(PHASE_NAMES), 0, full(len(PHASE_NAMES), 1), "decision phase, one-hot", PHASE_NAMES),
+        ("phase", len(phases), 0, full(len(phases), 1), "decision phase, one-hot", phases),
         ("acting", n, 0, full(n, 1), "seat whose decision it is, one-hot", seat_labels),
         ("dealer", n, 0, full(n, 1), "dealer of this round, one-hot", seat_labels),
         ("hand_sizes", n, 0, full(n, deck_size), "cards held by each seat", seat_labels),
@@ -150,6 +166,19 @@ def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
                 tuple(f"{s}:{r}" for s in seat_labels for r in RANK_SYMBOLS),
             ),
         ]
+    if config.stacking != "off":
+        spec.append(
+            (
+                "pending_penalty",
+                1,
+                0,
+                full(1, deck_size),
+                "cards the acting target of a stack must draw unless it answers (stacking)",
+                ("pending_penalty",),
+            )
+        )
+    if config.seven_o:
+        spec.append(("last_swap", n, 0, full(n, 1), "the two seats of the last 7 swap of this round (Seven-O)", seat_labels))
     slices = []
     offset = 0
     for name, size, low, high, description, labels in spec:
