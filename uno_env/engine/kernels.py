@@ -86,6 +86,7 @@ from .layout import (
     O_HAND,
     O_HAND_SIZES,
     O_LAST_SWAP,
+    O_NEXT_TURN,
     O_PENDING,
     O_PHASE,
     O_PREV_COLOUR,
@@ -93,6 +94,7 @@ from .layout import (
     O_REVEAL_SEAT,
     O_SCORES,
     O_TOP,
+    O_TOP_PLAYER,
     O_TREND_COLOUR,
     O_TREND_SHOWN,
     O_UNO_CALLED,
@@ -1419,6 +1421,10 @@ def observe(cards, ints, P, b, observer, out):
         out[P[O_REVEAL_SEAT] + rel_seat(ints[b, S_REVEAL_OWNER], observer, n)] = 1.0
     if P[O_PENDING] >= 0:
         out[P[O_PENDING]] = ints[b, S_PENDING]
+    if P[O_TOP_PLAYER] >= 0 and ints[b, S_TOP_PLAYER] >= 0:
+        out[P[O_TOP_PLAYER] + rel_seat(ints[b, S_TOP_PLAYER], observer, n)] = 1.0
+    if P[O_NEXT_TURN] >= 0 and ints[b, S_CURRENT] == observer and phase >= PH_SWAP:
+        out[P[O_NEXT_TURN] + rel_seat(ints[b, S_FOLLOWING], observer, n)] = 1.0
     if P[O_LAST_SWAP] >= 0 and ints[b, S_SWAP_FROM] >= 0:
         out[P[O_LAST_SWAP] + rel_seat(ints[b, S_SWAP_FROM], observer, n)] = 1.0
         out[P[O_LAST_SWAP] + rel_seat(ints[b, S_SWAP_TO], observer, n)] = 1.0

@@ -147,6 +147,8 @@ class ObsSlot(IntEnum):
     TREND_SHOWN = Param.O_FIRST + 21
     PENDING_PENALTY = Param.O_FIRST + 22
     LAST_SWAP = Param.O_FIRST + 23
+    TOP_CARD_PLAYER = Param.O_FIRST + 24
+    NEXT_TURN = Param.O_FIRST + 25
 
 
 if [(slot.name, int(slot)) for slot in ObsSlot] != [
@@ -287,6 +289,8 @@ O_TREND_COLOUR = int(ObsSlot.TREND_COLOUR)
 O_TREND_SHOWN = int(ObsSlot.TREND_SHOWN)
 O_PENDING = int(ObsSlot.PENDING_PENALTY)
 O_LAST_SWAP = int(ObsSlot.LAST_SWAP)
+O_TOP_PLAYER = int(ObsSlot.TOP_CARD_PLAYER)
+O_NEXT_TURN = int(ObsSlot.NEXT_TURN)
 
 
 def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec) -> np.ndarray:

@@ -71,6 +71,8 @@ SLICE_NAMES = (
     "trend_shown",
     "pending_penalty",
     "last_swap",
+    "top_card_player",
+    "next_turn",
 )
 
 
@@ -179,6 +181,21 @@ def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
         )
     if config.seven_o:
         spec.append(("last_swap", n, 0, full(n, 1), "the two seats of the last 7 swap of this round (Seven-O)", seat_labels))
+    if config.jump_in:
+        spec.append(
+            ("top_card_player", n, 0, full(n, 1), "seat that played the top card, none for the starter (Jump-In)", seat_labels)
+        )
+    if config.jump_in or config.seven_o:
+        spec.append(
+            (
+                "next_turn",
+                n,
+                0,
+                full(n, 1),
+                "to the seat deciding a Seven-O swap or a jump-in: whose turn begins after it",
+                seat_labels,
+            )
+        )
     slices = []
     offset = 0
     for name, size, low, high, description, labels in spec:
