@@ -36,9 +36,9 @@ from .events import (
     EV_EXPOSED,
     EV_FORFEIT,
     EV_GAME_END,
-    EV_KEEP,
     EV_JUMP_IN,
     EV_JUMP_PASS,
+    EV_KEEP,
     EV_PASS,
     EV_PENALTY_ACCEPT,
     EV_PLAY,
@@ -1172,8 +1172,10 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
             if jumper >= 0:
                 begin_turn(ints, b, jumper)
                 ints[b, S_PHASE] = PH_JUMP
-            else:
-                begin_next(cards, ints, P, b, ints[b, S_FOLLOWING])
+            else:  # nobody jumped in: the window closes
+                following = ints[b, S_FOLLOWING]
+                ints[b, S_FOLLOWING] = -1
+                begin_turn(ints, b, following)
             return ST_OK
         if kind != K_PLAY:
             return ST_NOT_AVAILABLE
