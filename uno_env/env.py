@@ -46,7 +46,7 @@ default configuration:
 | 61 | `pass` | keep the drawn card / let an exposed player go |
 | 62 | `uno` | call UNO with two cards before playing the next-to-last |
 | 63 | `challenge` | challenge the Wild Draw Four just played on you |
-| 64 | `accept` | accept it and draw 4 |
+| 64 | `accept` | accept it and draw 4 (with stacking: draw the whole pending penalty) |
 | 65 | `catch` | catch the player exposed with one card and no UNO call |
 | 66-69 | `color R` ... `color B` | name the colour of a starting Wild |
 <!-- /action-table -->
