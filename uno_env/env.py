@@ -169,10 +169,14 @@ ENV_ID = "uno/uno_v0"
 _empty = np.empty
 _FLOAT32 = np.dtype(np.float32)
 _INT8 = np.dtype(np.int8)
-# fields of K.step_summary's packed result
-_REWARDED = 1 << 20
-_PHASE_BITS = 0xF << 8
-_PHASE_OVER = PH_OVER << 8
+# the fields of K.step_summary's packed result, as the masks and shifts the hot path uses
+_REFUSED_BELOW = K.SUMMARY_STATUS_BIAS << K.SUMMARY_STATUS[0]
+_STATUS_MASK = K.SUMMARY_STATUS[1] << K.SUMMARY_STATUS[0]
+_REWARDED = K.SUMMARY_REWARDED[1] << K.SUMMARY_REWARDED[0]
+_PHASE_BITS = K.SUMMARY_PHASE[1] << K.SUMMARY_PHASE[0]
+_PHASE_OVER = PH_OVER << K.SUMMARY_PHASE[0]
+_SEAT_SHIFT, _SEAT_MASK = K.SUMMARY_SEAT
+_ALIVE_SHIFT = K.SUMMARY_ALIVE[0]
 
 
 def env(**kwargs):
@@ -414,20 +418,20 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         summary = self._step_kernel(
             state.cards, state.ints, state.rng, self._params, 0, action, self._rewards_buffer, state.ev, state.evn
         )
-        if not summary & 0x80:  # status + 128 below 128: refused, and nothing changed
-            status = (summary & 0xFF) - 128
+        if summary & _STATUS_MASK < _REFUSED_BELOW:  # refused, and nothing changed
+            status = ((summary & _STATUS_MASK) >> K.SUMMARY_STATUS[0]) - K.SUMMARY_STATUS_BIAS
             raise IllegalActionError(self.game.describe_refusal(state, int(action), status), status)
         self._cumulative_rewards[agent] = 0.0
         if (
             self._rewards_pending
             or summary & _REWARDED
             or summary & _PHASE_BITS == _PHASE_OVER
-            or summary >> 21 != self._alive
+            or summary >> _ALIVE_SHIFT != self._alive
             or self.render_mode is not None
         ):
             self._after_eventful_step(summary)
         else:  # most steps: no reward to hand out or clear, the game goes on, no rendering
-            self.agent_selection = self.possible_agents[((summary >> 12) & 0xFF) - 1]
+            self.agent_selection = self.possible_agents[((summary >> _SEAT_SHIFT) & _SEAT_MASK) - 1]
             if self._alive != len(self.agents):
                 self._deads_step_first()
 
@@ -447,9 +451,9 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         if summary & _PHASE_BITS == _PHASE_OVER:
             self._mark_game_over()
         else:
-            if summary >> 21 != self._alive:
+            if summary >> _ALIVE_SHIFT != self._alive:
                 self._mark_eliminated()
-            self.agent_selection = self.possible_agents[((summary >> 12) & 0xFF) - 1]
+            self.agent_selection = self.possible_agents[((summary >> _SEAT_SHIFT) & _SEAT_MASK) - 1]
             if self._alive != len(self.agents):
                 self._deads_step_first()
         if self.render_mode == "human":

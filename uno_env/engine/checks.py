@@ -86,7 +86,9 @@ def house_rule_violations(hands, discard, ints, phase, current) -> list[str]:
     pending = ints[S_PENDING]
     if pending < 0 or (pending > 0 and phase not in (PH_PENALTY, PH_CATCH)):
         problems.append(f"a pending penalty of {pending} in phase {phase}")
-    if phase == PH_PENALTY and (pending <= 0 or not (top == WILD_DRAW_FOUR or (top < WILD and top % 13 == RANK_DRAW_TWO))):
+    if phase == PH_PENALTY and (
+        pending <= 0 or not (top == WILD_DRAW_FOUR or (top < WILD and top % 13 == RANK_DRAW_TWO))
+    ):
         problems.append("a penalty decision without a pending penalty from a draw card on top")
     if phase == PH_SWAP and (top >= WILD or top % 13 != RANK_SEVEN or ints[S_TOP_PLAYER] != current):
         problems.append("a Seven-O choice that does not follow its player's 7")

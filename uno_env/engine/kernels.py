@@ -1449,22 +1449,30 @@ def observe_and_mask(cards, ints, P, b, observer, obs, mask):
             mask[a] = 0
 
 
+# the fields of step_summary's packed result: (shift, mask) of each
+SUMMARY_STATUS = (0, 0xFF)  # status + SUMMARY_STATUS_BIAS: below the bias, the step was refused
+SUMMARY_STATUS_BIAS = 128
+SUMMARY_PHASE = (8, 0xF)
+SUMMARY_SEAT = (12, 0xFF)  # the acting seat + 1 (0: nobody, the game is over)
+SUMMARY_REWARDED = (20, 0x1)  # some seat's reward is non-zero
+SUMMARY_ALIVE = (21, 0xFF)  # players still in the game
+
+
 @kernel
 def step_summary(cards, ints, rng, P, b, action, rw, ev, evn):
     """``step_game`` plus what a Python caller needs next, packed in one integer (fewer
-    reads from Python): bits 0-7 status + 128, 8-11 phase, 12-19 acting seat + 1,
-    bit 20 some reward is non-zero, bits 21-28 players in the game."""
+    reads from Python); its fields are the ``SUMMARY_*`` (shift, mask) pairs."""
     status = step_game(cards, ints, rng, P, b, action, rw, ev, evn)
     rewarded = 0
     for s in range(P[P_N]):
         if rw[b, s] != 0.0:
             rewarded = 1
     return (
-        (status + 128)
-        | (ints[b, S_PHASE] << 8)
-        | ((ints[b, S_CURRENT] + 1) << 12)
-        | (rewarded << 20)
-        | (ints[b, S_N_ALIVE] << 21)
+        ((status + SUMMARY_STATUS_BIAS) << SUMMARY_STATUS[0])
+        | (ints[b, S_PHASE] << SUMMARY_PHASE[0])
+        | ((ints[b, S_CURRENT] + 1) << SUMMARY_SEAT[0])
+        | (rewarded << SUMMARY_REWARDED[0])
+        | (ints[b, S_N_ALIVE] << SUMMARY_ALIVE[0])
     )
 
 
