@@ -10,7 +10,8 @@ unique, every setting of RuleConfig given two values or more here, and every tag
 variants varying every rule setting at least once.
 
 Adding a variant: add one ``Variant`` below, with ``num_players`` always written out,
-and the tags of the sweeps it should join (for a new rule setting: every tag).
+and the tags of the sweeps it should join (for a new rule setting every tag,
+``tuple(TAGS)``).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ TAGS = {
     "seed": "test_pettingzoo_env: PettingZoo's seed_test",
     "render": "test_pettingzoo_env: PettingZoo's render_test",
     "agreement": "test_vector: vector env = single-game engine over 700 steps (games must end in them)",
-    "state_read": "test_policies: naive/keeper reading the state = reading the observation (rounds, episode forced)",
+    "state_read": "test_policies: naive/keeper reading the state = reading the observation (single rounds)",
     "observation": "test_observation: the slices' sizes, and no hidden information (400 steps)",
     "position": "test_position: a position carries every field of the state",
 }
@@ -52,7 +53,8 @@ class Variant:
         return RuleConfig(**self.settings)
 
 
-# Three variants that together vary every rule setting: they fill the small sweeps' tags.
+# The small sweeps' tags, given also to three variants that between them change every rule
+# setting from its default: 4p-partners-fashion-uno-auto, 3p-challenge-fashion-points, 2p-round-lose.
 COVER = ("seed", "render", "observation", "position")
 
 VARIANTS = (
