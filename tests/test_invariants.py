@@ -14,29 +14,15 @@ from uno_env.engine.cards import CARD_VALUES, parse_card
 from uno_env.engine.checks import invariant_violations
 from uno_env.engine.layout import P_C_HANDS, P_F, P_I_SCORE
 
+from . import variants
+
 pytestmark = pytest.mark.invariants
 
-CONFIGS = (
-    [{"num_players": n} for n in range(2, 11)]
-    + [{"num_players": n, "deck": "fashion_trend"} for n in (2, 3, 5, 10)]
-    + [{"num_players": n, "partners": True} for n in (4, 6, 8, 10)]
-    + [{"num_players": 4, "partners": True, "deck": "fashion_trend", "uno_call": "auto"}]
-    + [{"num_players": n, "scoring": "alternative"} for n in (3, 7)]
-    + [{"num_players": n, "scoring": "challenge"} for n in (3, 4, 6)]
-    + [
-        {"num_players": 3, "uno_call": "auto"},
-        {"num_players": 4, "uno_call": "off"},
-        {"num_players": 5, "episode": "round"},
-        {"num_players": 4, "reward": "points"},
-        {"num_players": 3, "scoring": "challenge", "reward": "points", "deck": "fashion_trend"},
-        {"num_players": 3, "illegal_action": "lose"},
-        {"num_players": 2, "illegal_action": "raise"},
-    ]
-)
 STEPS_PER_CONFIG = 1500
 
 
 def config_id(settings_dict):
+    """The settings as text; its length seeds a variant's run."""
     return "-".join(f"{k}={v}" for k, v in settings_dict.items())
 
 
@@ -76,7 +62,7 @@ def check_scores(game, hands_before, alive_before, scores_before, scores_after, 
 
 
 def random_play(settings_dict, steps, seed, check_every_step=True):
-    game = Game(**settings_dict, target_score=settings_dict.get("target_score", 60), max_steps=600)
+    game = Game(**{"target_score": 60, "max_steps": 600, **settings_dict})
     rng = np.random.default_rng(seed)
     done = 0
     finished = 0
@@ -116,7 +102,7 @@ def random_play(settings_dict, steps, seed, check_every_step=True):
     return finished
 
 
-@pytest.mark.parametrize("settings_dict", CONFIGS, ids=config_id)
+@pytest.mark.parametrize("settings_dict", variants.params())
 def test_random_play_keeps_the_invariants(settings_dict):
     random_play(settings_dict, STEPS_PER_CONFIG, seed=len(config_id(settings_dict)))
 
@@ -146,13 +132,12 @@ def test_scores_reach_the_target_in_whole_games():
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    n=st.integers(2, 10),
+    variant=st.sampled_from(variants.variants()),
     seed=st.integers(0, 2**32),
-    deck=st.sampled_from(["classic", "fashion_trend"]),
     choices=st.lists(st.integers(0, 10**6), min_size=1, max_size=150),
 )
-def test_property_any_legal_sequence_keeps_invariants_and_positions_round_trip(n, seed, deck, choices):
-    game = Game(num_players=n, deck=deck)
+def test_property_any_legal_sequence_keeps_invariants_and_positions_round_trip(variant, seed, choices):
+    game = Game(**variant.settings)
     state = game.init(seed=seed)
     for choice in choices:
         if game.is_over(state):

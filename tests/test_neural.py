@@ -13,7 +13,7 @@ from uno_env import neural
 from uno_env.engine import Game
 from uno_env.vector import UnoVectorEnv
 
-from .test_agents import VARIANTS
+from . import variants
 
 PHASES = ("play", "drawn", "color", "challenge", "catch")
 
@@ -118,7 +118,7 @@ def test_shipped_policy_without_torch_beats_random_in_a_seeded_match():
 
 
 @pytest.mark.invariants
-@pytest.mark.parametrize("settings", VARIANTS, ids=lambda s: "-".join(f"{k}={v}" for k, v in s.items()))
+@pytest.mark.parametrize("settings", variants.params("agents"))
 def test_shipped_policy_never_picks_a_masked_action(settings):
     """100k decisions per variant inside the compiled play loop: a refused action raises."""
     env = UnoVectorEnv(

@@ -6,10 +6,11 @@ import pytest
 from uno_env.engine import Game, ObservationSpec, RuleConfig
 from uno_env.engine.cards import card_to_str, parse_card
 
+from . import variants
 from .conftest import act, make_game, setup
 
 
-@pytest.mark.parametrize("settings", [{"num_players": 2}, {"num_players": 7, "deck": "fashion_trend"}])
+@pytest.mark.parametrize("settings", variants.params("observation"))
 def test_slices_tile_the_vector_and_sizes_come_from_the_config(settings):
     spec = ObservationSpec(RuleConfig(**settings))
     offset = 0
@@ -85,10 +86,7 @@ def permute_hidden(game, position, observer, rng):
     return out
 
 
-@pytest.mark.parametrize(
-    "settings",
-    [{"num_players": 2}, {"num_players": 4, "deck": "fashion_trend"}, {"num_players": 5, "scoring": "challenge"}],
-)
+@pytest.mark.parametrize("settings", variants.params("observation"))
 def test_observation_carries_no_hidden_information(settings):
     game = Game(**settings)
     rng = np.random.default_rng(3)

@@ -7,9 +7,11 @@ import sys
 import textwrap
 
 import numpy as np
+import pytest
 
 from uno_env.engine import Game
 
+from . import variants
 from .conftest import act, deck_with, make_game, setup
 
 
@@ -117,21 +119,17 @@ def test_reset_without_seed_continues_the_generator():
     assert game.position(a) == game.position(game.init(seed=99))
 
 
-def test_a_position_carries_every_field_of_the_state():
+@pytest.mark.parametrize("settings", variants.params("position"))
+def test_a_position_carries_every_field_of_the_state(settings):
     """Dump and load give back the state's integers and generator exactly (the cards are
     compared by the dump above: slots past a pile's end hold no card), so a state field
     that the position keys (position.KEYS) miss fails here (docs/API.md: adding a field)."""
-    for settings in (
-        {"num_players": 4, "deck": "fashion_trend"},
-        {"num_players": 3, "scoring": "challenge", "target_score": 40},
-        {"num_players": 4, "partners": True},
-    ):
-        game = Game(**settings)
-        rng = np.random.default_rng(1)
-        state = game.init(seed=3)
-        for _ in range(400):
-            if game.is_over(state):
-                break
-            loaded = game.from_position(game.position(state))
-            assert np.array_equal(loaded.ints, state.ints) and np.array_equal(loaded.rng, state.rng)
-            game.step(state, int(rng.choice(game.legal_actions(state))))
+    game = Game(**settings)
+    rng = np.random.default_rng(1)
+    state = game.init(seed=3)
+    for _ in range(400):
+        if game.is_over(state):
+            break
+        loaded = game.from_position(game.position(state))
+        assert np.array_equal(loaded.ints, state.ints) and np.array_equal(loaded.rng, state.rng)
+        game.step(state, int(rng.choice(game.legal_actions(state))))
