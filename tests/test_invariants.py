@@ -45,6 +45,13 @@ def check_scores(game, hands_before, alive_before, scores_before, scores_after, 
             hands[event["seat"], parse_card(event["card"])] -= 1
         elif event["type"] == "draw":
             hands[event["seat"], parse_card(event["card"])] += 1
+        elif event["type"] == "swap":  # R-HOUSE-SEVENO-1
+            hands[[event["seat"], event["other"]]] = hands[[event["other"], event["seat"]]]
+        elif event["type"] == "rotate":  # R-HOUSE-SEVENO-2: each hand to the next seat in play
+            n = game.num_players
+            order = [(event["seat"] + event["direction"] * k) % n for k in range(n)]
+            order = [s for s in order if alive_before[s]]
+            hands[order[1:] + order[:1]] = hands[order].copy()
     values = hands @ CARD_VALUES[: hands.shape[1]]
     winner = next(e for e in events if e["type"] == "round_end")["winner"]
     assert hands[winner].sum() == 0
@@ -75,7 +82,7 @@ def random_play(settings_dict, steps, seed, check_every_step=True):
             legal = np.flatnonzero(mask)
             assert len(legal) > 0
             action = int(rng.choice(legal))
-            if game.phase(state) in ("play", "drawn") and rng.random() < 0.05:
+            if game.phase(state) in ("play", "drawn", "penalty") and rng.random() < 0.05:
                 held = [f for f in range(52) if hands_of(game, state)[player, f] > 0 and not mask[f]]
                 if held:
                     action = int(rng.choice(held))  # a wrong card (R-WRONG-1)

@@ -56,6 +56,8 @@ class Variant:
 # The small sweeps' tags, given also to three variants that between them change every rule
 # setting from its default: 4p-partners-fashion-uno-auto, 3p-challenge-fashion-points, 2p-round-lose.
 COVER = ("seed", "render", "observation", "position")
+HOUSE_ALL = {"stacking": "mixed", "seven_o": True, "jump_in": True, "draw_until_playable": True, "force_play": True}
+"""The five house rules of HOUSE_RULES.md, all on."""
 
 VARIANTS = (
     # player counts, default rules
@@ -152,11 +154,39 @@ VARIANTS = (
         {"num_players": 2, "illegal_action": "raise", "episode": "round", "max_steps": 200},
         ("agreement",),
     ),
+    # the house rules (HOUSE_RULES.md): each alone, then all five together
+    Variant("2p-stacking-same", {"num_players": 2, "stacking": "same"}, ("agents", "pettingzoo", "observation")),
+    Variant("4p-stacking-mixed", {"num_players": 4, "stacking": "mixed"}, ("agents", "state_read", "position")),
+    Variant("3p-stacking-mixed-uno-auto", {"num_players": 3, "stacking": "mixed", "uno_call": "auto"}),
+    Variant("2p-seven-o", {"num_players": 2, "seven_o": True}, ("agents",)),
+    Variant("5p-seven-o", {"num_players": 5, "seven_o": True}, ("agents", "pettingzoo", "observation", "position")),
+    Variant("2p-jump-in", {"num_players": 2, "jump_in": True}, ("observation",)),
+    Variant("4p-jump-in", {"num_players": 4, "jump_in": True}, ("agents", "pettingzoo", "observation", "position")),
+    Variant("3p-draw-until-playable", {"num_players": 3, "draw_until_playable": True}, ("agents", "pettingzoo")),
+    Variant("3p-force-play", {"num_players": 3, "force_play": True}, ("agents", "state_read")),
+    Variant("3p-force-play-draw", {"num_players": 3, "force_play": True, "draw_until_playable": True}),
+    Variant(
+        "6p-partners-house-all",
+        {**HOUSE_ALL, "num_players": 6, "partners": True},
+        ("agents", "pettingzoo", "seed", "render", "state_read", "observation", "position"),
+    ),
+    Variant("10p-fashion-house-all", {**HOUSE_ALL, "num_players": 10, "deck": "fashion_trend"}),
+    Variant(
+        "3p-challenge-house-all-lose", {**HOUSE_ALL, "num_players": 3, "scoring": "challenge", "illegal_action": "lose"}
+    ),
+    Variant("4p-house-all-raise", {**HOUSE_ALL, "num_players": 4, "illegal_action": "raise"}, ("pettingzoo",)),
+    Variant("4p-house-all-max300", {**HOUSE_ALL, "num_players": 4, "max_steps": 300}, ("agreement",)),
     # the recorded playthroughs' settings (uno_env/playthrough.py; 3p-challenge-to40 is above)
     Variant("2p-to100", {"num_players": 2, "target_score": 100}),
     Variant("3p-fashion-to60", {"num_players": 3, "deck": "fashion_trend", "target_score": 60}),
     Variant("4p-round", {"num_players": 4, "episode": "round"}),
     Variant("4p-partners-round", {"num_players": 4, "partners": True, "episode": "round"}),
+    Variant(
+        "4p-round-stacking-mixed-seven-o", {"num_players": 4, "stacking": "mixed", "seven_o": True, "episode": "round"}
+    ),
+    Variant(
+        "4p-round-jump-in-draw", {"num_players": 4, "jump_in": True, "draw_until_playable": True, "episode": "round"}
+    ),
 )
 
 
