@@ -138,9 +138,21 @@ Rendering
 returns an image. ``render_seat`` chooses whose hand is shown (an int seat; by
 default the agent to act; ``"all"`` shows every hand).
 
+House rules
+-----------
+``stacking``, ``seven_o``, ``jump_in``, ``draw_until_playable`` and ``force_play``
+(``docs/HOUSE_RULES.md``; all off by default, and then nothing here changes) add
+their decisions as phases: ``penalty`` (answer a pending draw penalty with a
+stackable card, ``accept`` it or ``challenge`` a Wild Draw Four), ``swap`` (the
+``swap k`` actions after a 7) and ``jump`` (play the identical card out of turn,
+or ``pass``). Their public facts are observation slices present only when the rule
+is on (``pending_penalty``, ``last_swap``, ``top_card_player``, ``next_turn``). In a
+jump-in window the asked agent is selected; every other agent's observation shows
+the next player's turn, so who is asked stays private (docs/DECISIONS.md).
+
 Version history
 ---------------
-* v0: first release.
+* v0: first release. Later in v0: the house rules as settings (defaults unchanged).
 """
 
 from __future__ import annotations
