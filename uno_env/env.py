@@ -28,7 +28,8 @@ catch a player who forgot to call UNO, and the colour of a starting Wild.
 Settings (keywords of ``env()`` / ``raw_env()``; they are the fields of
 ``uno_env.RuleConfig``, see the README for the table): ``num_players``, ``deck``,
 ``partners``, ``scoring``, ``target_score``, ``uno_call``, ``illegal_action``,
-``episode``, ``reward``, ``max_steps``; plus ``render_mode`` and ``render_seat``.
+``episode``, ``reward``, ``max_steps``, and the house rules ``stacking``, ``seven_o``,
+``jump_in``, ``draw_until_playable``, ``force_play``; plus ``render_mode`` and ``render_seat``.
 
 Actions
 -------
