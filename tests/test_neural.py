@@ -1,6 +1,7 @@
 """The trained policy network: numpy/numba forward pass against torch, the shipped policy
 (loaded without torch) against random, legality in every variant, compiled use."""
 
+import pathlib
 import subprocess
 import sys
 import textwrap
@@ -83,6 +84,36 @@ def test_numba_forward_equals_torch_forward_in_every_phase(source, tmp_path):
         np.testing.assert_allclose(got[legal], expected[legal], rtol=1e-4, atol=1e-4, err_msg=phase)
         assert np.isneginf(got[~legal]).all()
         assert (got.argmax(1) == expected.argmax(1)).all()
+
+
+# Logits of the shipped network recorded by the positional-file code (commit fcf2235, before
+# the file was keyed by names), for observations of seeded random play: per case the
+# settings and the seed of observations_by_phase(game, per_phase=20, seed); per observation
+# its legal action ids, their logits and the compiled ppo's action.
+SHIPPED_LOGITS = pathlib.Path(__file__).parent / "data" / "shipped_ppo_logits.npz"
+SHIPPED_LOGIT_CASES = [
+    ({"num_players": 2, "episode": "round"}, 0),
+    ({"num_players": 3, "deck": "fashion_trend"}, 1),
+    ({"num_players": 4, "partners": True}, 2),
+]
+
+
+@pytest.mark.parametrize("case", range(len(SHIPPED_LOGIT_CASES)))
+def test_shipped_network_plays_exactly_as_recorded(case):
+    settings, seed = SHIPPED_LOGIT_CASES[case]
+    game = Game(**settings)
+    found = observations_by_phase(game, per_phase=20, seed=seed)
+    obs = np.array([o for rows in found.values() for o, _ in rows])
+    mask = np.array([m for rows in found.values() for _, m in rows])
+    with np.load(SHIPPED_LOGITS) as recorded:
+        counts, legal = recorded[f"counts{case}"], recorded[f"legal{case}"]
+        expected, actions = recorded[f"logits{case}"], recorded[f"actions{case}"]
+    assert (mask > 0).sum(1).tolist() == counts.tolist() and np.nonzero(mask)[1].tolist() == legal.tolist()
+    logits = np.empty(mask.shape, dtype=np.float32)
+    neural.network_logits_batch(obs, mask, game.params, *neural.load_network(neural.SHIPPED_PATH).arrays(), logits)
+    np.testing.assert_array_equal(logits[mask > 0], expected)  # bit for bit
+    ppo = make_agent("ppo", game)
+    assert [ppo(o, m) for o, m in zip(obs, mask)] == actions.tolist()
 
 
 def test_saved_network_round_trips_and_bad_files_are_refused(tmp_path):
