@@ -285,7 +285,7 @@ def test_every_action_kind_of_the_engine_has_a_block_name():
     "change, message",
     [
         (lambda h: h["inputs"][3].update(name="mystery_slice"), "observation slice 'mystery_slice' is unknown"),
-        (lambda h: h["actions"][5].update(name="swap"), "action block 'swap' is unknown"),
+        (lambda h: h["actions"][5].update(name="shuffle_hands"), "action block 'shuffle_hands' is unknown"),
         (lambda h: h.update(version=3), "format version 3 is not understood"),
         (lambda h: h.update(version="2"), "format version '2' is not understood"),
         (lambda h: h.pop("version"), "format version None is not understood"),
@@ -383,11 +383,10 @@ def test_the_kernel_tables_follow_a_changed_layout(monkeypatch):
     block where the new P keeps it and gives the same logits (the pure-Python forward pass,
     since the compiled kernels hold the real layout's constants)."""
     old_slots = (*neural.ACTION_SLOTS, P_A_LEN)
-    moved = {}  # old index in P -> new index
-    for i in range(min(old_slots)):
-        moved[i] = i
+    # old index in P -> new index: sizes and settings stay, the action kinds move past them
+    moved = {i: i for i in range(P_O_FIRST) if i not in old_slots and i != P_O_LEN}
     for k, i in enumerate(sorted(old_slots)):
-        moved[i] = min(old_slots) + 3 + len(old_slots) - 1 - k
+        moved[i] = P_O_FIRST + 3 + len(old_slots) - 1 - k
     moved[P_O_LEN] = max(moved.values()) + 1
     first = moved[P_O_LEN] + 3
     names = tuple(reversed(neural.SLICE_NAMES))
