@@ -398,3 +398,19 @@ def test_r_house_force_1_a_playable_drawn_card_must_be_played():
     act(game, state, "draw")  # two cards now: uno is a decision, so the play waits
     assert legal(game, state) == {"play R9", "uno"}
     assert game.phase(state) == "drawn"
+
+
+def test_r_house_jump_2_rendered_views_keep_the_asked_seat_private():
+    from uno_env.render import render_image, render_text
+
+    game = make_game(num_players=4, jump_in=True, stacking="same")
+    state = setup(game, [["R5", "B1", "B3"], ["Y1", "Y2"], ["G1", "G2"], ["R5", "W", "B9"]], ["R3"])
+    act(game, state, "play R5")
+    others = render_text(game, state, viewer=1).splitlines()
+    assert "<- play" in next(line for line in others if line.strip().startswith("P1"))
+    assert "<-" not in next(line for line in others if line.strip().startswith("P3"))
+    assert "<- jump" in render_text(game, state, viewer=3)
+    state = setup(game, [["R+2", "B1", "B3"], ["Y1", "Y2"], ["G1", "G2"], ["R7", "W", "B9"]], ["R3"])
+    act(game, state, "play R+2")
+    assert "pending penalty 2 cards" in render_text(game, state, viewer=2)
+    assert render_image(game, state, viewer=2).shape == (640, 960, 3)
