@@ -274,14 +274,34 @@ def test_heuristics_beat_random_and_each_other_in_the_expected_order():
 
 
 # ---------------------------------------------------------------- determinized search
-DETERMINIZE_VARIANTS = VARIANTS[:7]
+HOUSE_VARIANTS = [
+    {"num_players": 2, "stacking": "same"},
+    {"num_players": 3, "stacking": "mixed"},
+    {"num_players": 4, "seven_o": True},
+    {"num_players": 3, "jump_in": True},
+    {"num_players": 2, "draw_until_playable": True},
+    {"num_players": 3, "force_play": True},
+    {
+        "num_players": 4,
+        "partners": True,
+        "stacking": "mixed",
+        "seven_o": True,
+        "jump_in": True,
+        "draw_until_playable": True,
+        "force_play": True,
+    },
+]
+"""One configuration per house rule (HOUSE_RULES.md), then all five together."""
+DETERMINIZE_VARIANTS = VARIANTS[:7] + HOUSE_VARIANTS
 
 
 @pytest.mark.invariants
 @pytest.mark.parametrize("settings", DETERMINIZE_VARIANTS, ids=lambda s: "-".join(f"{k}={v}" for k, v in s.items()))
 def test_determinized_states_show_the_same_observation_and_mask(settings):
     """Every sampled state gives the observer exactly its observation and legal mask, keeps
-    every card of the deck, and loads back through Game.from_position."""
+    every card of the deck, and loads back through Game.from_position (positions do not
+    carry the house rules' facts yet: not under them). Under the house rules every phase
+    of the configuration comes up."""
     game = make_game(**settings)
     sample = game.new_state()
     prng = np.array([seed_to_rng(3)], dtype=np.uint64)
@@ -293,13 +313,16 @@ def test_determinized_states_show_the_same_observation_and_mask(settings):
         assert invariant_violations(game, sample) == []
         assert np.array_equal(game.observe(sample, 0), obs)
         assert np.array_equal(game.legal_mask(sample), mask)
-        if len(checked) % 25 == 0:
+        if len(checked) % 25 == 0 and not game.config.house_rules:
             loaded = game.from_position(determinized_position(game, obs, seed=len(checked)))
             assert np.array_equal(game.observe(loaded, 0), obs)
         checked.append(game.phase(state))
 
     play_steps(game, agents, 800, seed=21, check=check)
     assert len(checked) == 800
+    for rule, phase in (("stacking", "penalty"), ("seven_o", "swap"), ("jump_in", "jump")):
+        if settings.get(rule, "off") not in ("off", False):
+            assert phase in checked, rule
 
 
 def test_determinization_deals_unseen_cards_uniformly():
