@@ -8,6 +8,7 @@ from uno_env.engine import Game
 from uno_env.engine import kernels as K
 from uno_env.engine.checks import invariant_violations
 from uno_env.engine.game import seed_to_rng
+from uno_env.engine.layout import PH_JUMP, PH_PENALTY, PH_SWAP
 
 
 def fresh_batch(game, size, seed):
@@ -105,7 +106,12 @@ STATE_READ_SETTINGS = [
     dict(num_players=3, deck="fashion_trend"),
     dict(num_players=4, partners=True),
     dict(num_players=3, scoring="challenge", uno_call="off"),
+    # the house rules (HOUSE_RULES.md): their phases (penalty, swap, jump) and slices
+    dict(num_players=2, stacking="mixed", jump_in=True, force_play=True),
+    dict(num_players=4, partners=True, stacking="same", seven_o=True, jump_in=True),
+    dict(num_players=5, seven_o=True, draw_until_playable=True, force_play=True, scoring="challenge"),
 ]
+HOUSE_PHASES = {"stacking": PH_PENALTY, "seven_o": PH_SWAP, "jump_in": PH_JUMP}
 
 
 @pytest.mark.parametrize("settings", STATE_READ_SETTINGS)
@@ -132,6 +138,9 @@ def test_keeper_and_naive_read_from_the_state_what_the_observation_shows(setting
             game.step(state, int(PO.policy_act(policy, obs, mask, P, prng, 0)))
     # play, drawn card, colour, and the catch window where UNO calls are on
     assert len(phases) >= (3 if settings.get("uno_call") == "off" else 4)
+    for rule, phase in HOUSE_PHASES.items():
+        if settings.get(rule, "off") not in ("off", False):  # the decisions of each house rule came up
+            assert phase in phases, rule
 
 
 @pytest.mark.parametrize("settings", STATE_READ_SETTINGS)
