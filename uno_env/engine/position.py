@@ -48,7 +48,17 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import COLOURS, WILD, WILD_DRAW_FOUR, card_to_str, deck_counts, face_colour, parse_card, parse_colour
+from .cards import (
+    COLOURS,
+    WILD,
+    WILD_DRAW_FOUR,
+    card_to_str,
+    deck_counts,
+    face_colour,
+    matches_on,
+    parse_card,
+    parse_colour,
+)
 from .config import RuleConfig
 from .layout import (
     P_C_DCOUNT,
@@ -518,8 +528,7 @@ def _drawn_card(L: _Loader, value) -> None:
     face = parse_cards([drawn], "drawn_card")[0]
     if face not in L.hands[L.current]:
         raise PositionError("drawn_card", f"{drawn} is not in the hand of player {L.current}")
-    top = L.discard[-1]
-    if not (face >= WILD or face_colour(face) == L.colour or (top < WILD and face % 13 == top % 13)):
+    if not matches_on(face, L.colour, L.discard[-1]):
         raise PositionError("drawn_card", f"{drawn} cannot be played, so there is no decision on it (D-DRAWN)")
     L.ints[S_DRAWN] = face
 
