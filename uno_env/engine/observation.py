@@ -180,10 +180,19 @@ def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
             )
         )
     if config.seven_o:
-        spec.append(("last_swap", n, 0, full(n, 1), "the two seats of the last 7 swap of this round (Seven-O)", seat_labels))
+        spec.append(
+            ("last_swap", n, 0, full(n, 1), "the two seats of the last 7 swap of this round (Seven-O)", seat_labels)
+        )
     if config.jump_in:
         spec.append(
-            ("top_card_player", n, 0, full(n, 1), "seat that played the top card, none for the starter (Jump-In)", seat_labels)
+            (
+                "top_card_player",
+                n,
+                0,
+                full(n, 1),
+                "seat that played the top card, none for the starter (Jump-In)",
+                seat_labels,
+            )
         )
     if config.jump_in or config.seven_o:
         spec.append(
