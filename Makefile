@@ -21,6 +21,7 @@ test: $(STAMP)
 	$(VENV)/bin/mypy
 ifneq ($(SHARED_RULES_TOOL),)
 	$(PY) $(SHARED_RULES_TOOL) tests
+	$(PY) $(SHARED_RULES_TOOL) tests ../shared/HOUSE_RULES.md
 endif
 	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=.numba-boundscheck $(PY) -m pytest -q -m invariants
 	$(PY) -m pytest -q -m "not invariants"

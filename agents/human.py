@@ -6,7 +6,7 @@ since its last decision as the game loop passes them in (:meth:`HumanAgent.notif
 already filtered with :func:`uno_env.engine.events.visible_to`).
 
 Input: an action text (``play R7``, ``play W G``, ``draw``, ``pass``, ``uno``,
-``challenge``, ``accept``, ``catch``, ``color G``), a bare card (``R7``, ``W G``)
+``challenge``, ``accept``, ``catch``, ``color G``, ``swap 2`` under Seven-O), a bare card (``R7``, ``W G``)
 for ``play``, or the number of an action in the ``help`` list. ``help`` lists the
 legal actions, ``quit`` leaves. Anything else gets a message and a new prompt.
 """
@@ -33,6 +33,9 @@ PHASE_PROMPTS = {
     "color": "name the colour of the starting Wild (color R/Y/G/B)",
     "challenge": "a Wild Draw Four was played on you: challenge or accept",
     "catch": "someone has one card and did not call UNO: catch or pass",
+    "penalty": "a draw penalty is on you: stack a card on it, accept it (draw it all), or challenge a W+4",
+    "swap": "you played a 7: choose whom to swap hands with (swap k: the player k seats clockwise)",
+    "jump": "you hold the card just played: jump in with it out of turn, or pass",
 }
 
 
@@ -129,7 +132,14 @@ class HumanAgent(Agent):
             ]
             if shown:
                 lines.append(f"shown to you for your Fashion Trend: {', '.join(shown)}")
-        phase_name = ("play", "drawn", "color", "challenge", "catch", "over")[int(np.argmax(view["phase"]))]
+        if "pending_penalty" in view and view["pending_penalty"][0] > 0:
+            lines.append(f"pending draw penalty: {int(view['pending_penalty'][0])} cards")
+        if "last_swap" in view and view["last_swap"].any():
+            pair = [self.seat_name(r) for r in np.flatnonzero(view["last_swap"])]
+            lines.append(f"last 7 swap: {' and '.join(pair)}")
+        if "next_turn" in view and view["next_turn"].any():
+            lines.append(f"then it is {self.seat_name(int(np.argmax(view['next_turn'])))}'s turn")
+        phase_name = self.game.obs_spec.by_name["phase"].labels[int(np.argmax(view["phase"]))]
         if view["uno_called"][0]:
             lines.append("you have called UNO this turn")
         lines.append(PHASE_PROMPTS.get(phase_name, phase_name) + "   (type 'help' for your options)")
@@ -147,7 +157,7 @@ class HumanAgent(Agent):
             if not 1 <= k <= len(legal):
                 raise ValueError(f"there is no option {k}: choose 1..{len(legal)} (see 'help')")
             return legal[k - 1][0]
-        verbs = ("play", "draw", "pass", "uno", "challenge", "accept", "catch", "color", "colour")
+        verbs = ("play", "draw", "pass", "uno", "challenge", "accept", "catch", "color", "colour", "swap")
         if words and words[0].lower() not in verbs:
             try:
                 parse_card(words[0])

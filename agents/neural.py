@@ -4,7 +4,8 @@
 a compiled policy like the heuristics (tournaments play it inside one compiled call).
 ``make_agent("ppo:weights=runs/NAME/policy.npz")`` plays any network written by the
 training scripts (:func:`uno_env.neural.save_network`), one numba call per decision.
-Both pick the legal action of highest logit.
+Both pick the legal action of highest logit, and refuse a configuration whose observation
+lacks what the network reads (:meth:`uno_env.neural.Network.mismatches` says what).
 """
 
 from __future__ import annotations
@@ -28,8 +29,9 @@ class NetworkAgent(Agent):
         self.network = neural.load_network(weights)
         self.weights = str(weights)
         super().__init__(rules, seed)
-        if not self.network.supports(self.game):
-            raise ValueError(f"ppo: the network {weights} reads observation slices this configuration lacks")
+        problems = self.network.mismatches(self.game)
+        if problems:
+            raise ValueError(f"ppo: the network {weights} cannot play this configuration: {'; '.join(problems)}")
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs, legal = self.check(observation, mask)
@@ -49,6 +51,7 @@ def make_ppo(rules: RuleConfig | Game | None = None, seed: int = 0, weights: str
     if neural.SHIPPED is None:
         raise ValueError(f"ppo: no shipped policy network at {neural.SHIPPED_PATH}; pass weights=PATH")
     agent = CompiledAgent("ppo", rules, seed)
-    if not neural.SHIPPED.supports(agent.game):
-        raise ValueError("ppo: the shipped network reads observation slices this configuration lacks")
+    problems = neural.SHIPPED.mismatches(agent.game)
+    if problems:
+        raise ValueError(f"ppo: the shipped network cannot play this configuration: {'; '.join(problems)}")
     return agent

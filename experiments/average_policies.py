@@ -11,6 +11,7 @@ good one from update to update; their average played better than each of them
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import pathlib
 import sys
 
@@ -20,18 +21,31 @@ from uno_env import neural
 
 
 def average_networks(networks: list[neural.Network]) -> dict:
-    """The element-wise mean of the weights (input layout and scaling must agree)."""
+    """The element-wise mean of the weights (the input scaling, the observation slices and
+    the action blocks must agree)."""
     if not networks:
         raise ValueError("give at least one network")
     first = networks[0]
     for other in networks[1:]:
-        for name in neural.ARRAYS:
+        for name in neural.WEIGHTS:
             a, b = getattr(first, name), getattr(other, name)
             if a.shape != b.shape:
                 raise ValueError(f"networks differ in the shape of {name}: {a.shape} vs {b.shape}")
-            if name in ("scale", "gather", "params") and not np.array_equal(a, b):
-                raise ValueError(f"networks differ in their input layout ({name})")
-    return {name: np.mean([getattr(n, name) for n in networks], axis=0) for name in neural.ARRAYS}
+        if not np.array_equal(first.scale, other.scale) or not same_records(first.inputs, other.inputs):
+            raise ValueError("networks differ in their input layout (scale or observation slices)")
+        if not same_records(first.actions, other.actions):
+            raise ValueError("networks differ in their action blocks")
+    return {name: np.mean([getattr(n, name) for n in networks], axis=0) for name in neural.WEIGHTS}
+
+
+def same_records(a: tuple, b: tuple) -> bool:
+    """The same slices (or action blocks): names, places and sizes, and labels where both
+    files record them (version-1 files do not)."""
+    return len(a) == len(b) and all(
+        dataclasses.replace(x, labels=None) == dataclasses.replace(y, labels=None)
+        and (x.labels is None or y.labels is None or x.labels == y.labels)
+        for x, y in zip(a, b)
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"average_policies: error: {err}", file=sys.stderr)
         return 2
     meta = {**networks[0].meta, "averaged_from": [str(p) for p in args.policies]}
-    neural.write_network(args.out, neural.Network(arrays, meta))
+    neural.write_network(args.out, neural.Network(arrays, networks[0].inputs, networks[0].actions, meta))
     print(f"wrote {args.out}: the mean of {len(networks)} networks")
     return 0
 

@@ -16,20 +16,9 @@ from uno_env.engine.game import seed_to_rng
 from uno_env.engine.layout import P_C_HANDS
 from uno_env.engine.readers import determinize
 
+from . import variants
 from .conftest import make_game, setup
 
-VARIANTS = [
-    {"num_players": 2},
-    {"num_players": 3, "deck": "fashion_trend"},
-    {"num_players": 4, "partners": True},
-    {"num_players": 5, "scoring": "challenge", "target_score": 60},
-    {"num_players": 6, "scoring": "alternative", "target_score": 80},
-    {"num_players": 3, "uno_call": "auto"},
-    {"num_players": 4, "uno_call": "off", "deck": "fashion_trend"},
-    {"num_players": 2, "illegal_action": "raise", "episode": "game", "target_score": 100},
-    {"num_players": 10, "illegal_action": "lose"},
-    {"num_players": 8, "partners": True, "deck": "fashion_trend", "uno_call": "auto"},
-]
 COMPILED_AGENTS = ["random", "naive", "keeper", "tactical", "random_play"]
 
 
@@ -58,7 +47,7 @@ def play_steps(game, agents, steps, seed, check=None):
 
 
 @pytest.mark.invariants
-@pytest.mark.parametrize("settings", VARIANTS, ids=lambda s: "-".join(f"{k}={v}" for k, v in s.items()))
+@pytest.mark.parametrize("settings", variants.params("agents"))
 @pytest.mark.parametrize("name", COMPILED_AGENTS)
 def test_compiled_agents_play_only_legal_actions_in_every_variant(name, settings):
     game = make_game(**settings)
@@ -69,7 +58,7 @@ def test_compiled_agents_play_only_legal_actions_in_every_variant(name, settings
 
 
 @pytest.mark.invariants
-@pytest.mark.parametrize("settings", VARIANTS[:8], ids=lambda s: "-".join(f"{k}={v}" for k, v in s.items()))
+@pytest.mark.parametrize("settings", variants.params("agents"))
 def test_ismcts_plays_only_legal_actions_in_every_variant(settings):
     game = make_game(**settings)
     agents = [make_agent("ismcts:determinizations=3:max_rollout_steps=300", game, seed=s) for s in range(2)]
@@ -274,11 +263,8 @@ def test_heuristics_beat_random_and_each_other_in_the_expected_order():
 
 
 # ---------------------------------------------------------------- determinized search
-DETERMINIZE_VARIANTS = VARIANTS[:7]
-
-
 @pytest.mark.invariants
-@pytest.mark.parametrize("settings", DETERMINIZE_VARIANTS, ids=lambda s: "-".join(f"{k}={v}" for k, v in s.items()))
+@pytest.mark.parametrize("settings", variants.params("agents"))
 def test_determinized_states_show_the_same_observation_and_mask(settings):
     """Every sampled state gives the observer exactly its observation and legal mask, keeps
     every card of the deck, and loads back through Game.from_position."""

@@ -14,29 +14,15 @@ from uno_env.engine.cards import CARD_VALUES, parse_card
 from uno_env.engine.checks import invariant_violations
 from uno_env.engine.layout import P_C_HANDS, P_F, P_I_SCORE
 
+from . import variants
+
 pytestmark = pytest.mark.invariants
 
-CONFIGS = (
-    [{"num_players": n} for n in range(2, 11)]
-    + [{"num_players": n, "deck": "fashion_trend"} for n in (2, 3, 5, 10)]
-    + [{"num_players": n, "partners": True} for n in (4, 6, 8, 10)]
-    + [{"num_players": 4, "partners": True, "deck": "fashion_trend", "uno_call": "auto"}]
-    + [{"num_players": n, "scoring": "alternative"} for n in (3, 7)]
-    + [{"num_players": n, "scoring": "challenge"} for n in (3, 4, 6)]
-    + [
-        {"num_players": 3, "uno_call": "auto"},
-        {"num_players": 4, "uno_call": "off"},
-        {"num_players": 5, "episode": "round"},
-        {"num_players": 4, "reward": "points"},
-        {"num_players": 3, "scoring": "challenge", "reward": "points", "deck": "fashion_trend"},
-        {"num_players": 3, "illegal_action": "lose"},
-        {"num_players": 2, "illegal_action": "raise"},
-    ]
-)
 STEPS_PER_CONFIG = 1500
 
 
 def config_id(settings_dict):
+    """The settings as text; its length seeds a variant's run."""
     return "-".join(f"{k}={v}" for k, v in settings_dict.items())
 
 
@@ -59,6 +45,13 @@ def check_scores(game, hands_before, alive_before, scores_before, scores_after, 
             hands[event["seat"], parse_card(event["card"])] -= 1
         elif event["type"] == "draw":
             hands[event["seat"], parse_card(event["card"])] += 1
+        elif event["type"] == "swap":  # R-HOUSE-SEVENO-1
+            hands[[event["seat"], event["other"]]] = hands[[event["other"], event["seat"]]]
+        elif event["type"] == "rotate":  # R-HOUSE-SEVENO-2: each hand to the next seat in play
+            n = game.num_players
+            order = [(event["seat"] + event["direction"] * k) % n for k in range(n)]
+            order = [s for s in order if alive_before[s]]
+            hands[order[1:] + order[:1]] = hands[order].copy()
     values = hands @ CARD_VALUES[: hands.shape[1]]
     winner = next(e for e in events if e["type"] == "round_end")["winner"]
     assert hands[winner].sum() == 0
@@ -123,7 +116,7 @@ def random_play(settings_dict, steps, seed, check_every_step=True, on_state=None
     return finished
 
 
-@pytest.mark.parametrize("settings_dict", CONFIGS, ids=config_id)
+@pytest.mark.parametrize("settings_dict", variants.params())
 def test_random_play_keeps_the_invariants(settings_dict):
     random_play(settings_dict, STEPS_PER_CONFIG, seed=len(config_id(settings_dict)))
 
@@ -153,13 +146,12 @@ def test_scores_reach_the_target_in_whole_games():
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    n=st.integers(2, 10),
+    variant=st.sampled_from(variants.variants()),
     seed=st.integers(0, 2**32),
-    deck=st.sampled_from(["classic", "fashion_trend"]),
     choices=st.lists(st.integers(0, 10**6), min_size=1, max_size=150),
 )
-def test_property_any_legal_sequence_keeps_invariants_and_positions_round_trip(n, seed, deck, choices):
-    game = Game(num_players=n, deck=deck)
+def test_property_any_legal_sequence_keeps_invariants_and_positions_round_trip(variant, seed, choices):
+    game = Game(**variant.settings)
     state = game.init(seed=seed)
     for choice in choices:
         if game.is_over(state):

@@ -1,6 +1,8 @@
 """The trained policy network: numpy/numba forward pass against torch, the shipped policy
 (loaded without torch) against random, legality in every variant, compiled use."""
 
+import json
+import pathlib
 import subprocess
 import sys
 import textwrap
@@ -11,9 +13,11 @@ import pytest
 from agents import make_agent
 from uno_env import neural
 from uno_env.engine import Game
+from uno_env.engine.layout import NUM_PARAMS, P_A_LEN, P_A_UNO, P_O_FIRST, P_O_LEN, ObsSlot
 from uno_env.vector import UnoVectorEnv
 
-from .test_agents import VARIANTS
+from . import variants
+from .test_agents import play_steps
 
 PHASES = ("play", "drawn", "color", "challenge", "catch")
 
@@ -85,6 +89,36 @@ def test_numba_forward_equals_torch_forward_in_every_phase(source, tmp_path):
         assert (got.argmax(1) == expected.argmax(1)).all()
 
 
+# Logits of the shipped network recorded by the positional-file code (commit fcf2235, before
+# the file was keyed by names), for observations of seeded random play: per case the
+# settings and the seed of observations_by_phase(game, per_phase=20, seed); per observation
+# its legal action ids, their logits and the compiled ppo's action.
+SHIPPED_LOGITS = pathlib.Path(__file__).parent / "data" / "shipped_ppo_logits.npz"
+SHIPPED_LOGIT_CASES = [
+    ({"num_players": 2, "episode": "round"}, 0),
+    ({"num_players": 3, "deck": "fashion_trend"}, 1),
+    ({"num_players": 4, "partners": True}, 2),
+]
+
+
+@pytest.mark.parametrize("case", range(len(SHIPPED_LOGIT_CASES)))
+def test_shipped_network_plays_exactly_as_recorded(case):
+    settings, seed = SHIPPED_LOGIT_CASES[case]
+    game = Game(**settings)
+    found = observations_by_phase(game, per_phase=20, seed=seed)
+    obs = np.array([o for rows in found.values() for o, _ in rows])
+    mask = np.array([m for rows in found.values() for _, m in rows])
+    with np.load(SHIPPED_LOGITS) as recorded:
+        counts, legal = recorded[f"counts{case}"], recorded[f"legal{case}"]
+        expected, actions = recorded[f"logits{case}"], recorded[f"actions{case}"]
+    assert (mask > 0).sum(1).tolist() == counts.tolist() and np.nonzero(mask)[1].tolist() == legal.tolist()
+    logits = np.empty(mask.shape, dtype=np.float32)
+    neural.network_logits_batch(obs, mask, game.params, *neural.load_network(neural.SHIPPED_PATH).arrays(), logits)
+    np.testing.assert_array_equal(logits[mask > 0], expected)  # bit for bit
+    ppo = make_agent("ppo", game)
+    assert [ppo(o, m) for o, m in zip(obs, mask)] == actions.tolist()
+
+
 def test_saved_network_round_trips_and_bad_files_are_refused(tmp_path):
     game = Game(num_players=2)
     shipped = neural.load_network(neural.SHIPPED_PATH)
@@ -118,7 +152,7 @@ def test_shipped_policy_without_torch_beats_random_in_a_seeded_match():
 
 
 @pytest.mark.invariants
-@pytest.mark.parametrize("settings", VARIANTS, ids=lambda s: "-".join(f"{k}={v}" for k, v in s.items()))
+@pytest.mark.parametrize("settings", variants.params("agents"))
 def test_shipped_policy_never_picks_a_masked_action(settings):
     """100k decisions per variant inside the compiled play loop: a refused action raises."""
     env = UnoVectorEnv(
@@ -182,3 +216,284 @@ def test_averaging_networks_of_one_run(tmp_path):
     neural.save_network(tmp_path / "small.npz", small, game)
     assert average_main([str(tmp_path / "bad.npz"), shipped, str(tmp_path / "small.npz")]) == 2
     assert not (tmp_path / "bad.npz").exists()
+
+
+# ------------------------------------------------------------------ the file format: names, not positions
+def rewrite_header(source, target, change):
+    """Copy a network file with its ``network`` header changed in place by ``change``."""
+    with np.load(source) as data:
+        contents = {name: data[name] for name in data.files}
+    header = json.loads(str(contents["network"]))
+    change(header)
+    contents["network"] = np.array(json.dumps(header))
+    np.savez(target, **contents)
+    return target
+
+
+def random_layers(game: Game, hidden: int = 16, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    sizes = [game.observation_size, hidden, hidden, game.num_actions]
+    return [(rng.normal(0, 0.5, (o, i)), rng.normal(0, 0.1, o)) for i, o in zip(sizes[:-1], sizes[1:])]
+
+
+def test_the_shipped_file_records_names_and_no_index_into_P():
+    with np.load(neural.SHIPPED_PATH) as data:
+        assert sorted(data.files) == sorted([*neural.WEIGHTS, "network", "meta"])
+        header = json.loads(str(data["network"]))
+    assert header["format"] == "uno-policy-network" and header["version"] == neural.FORMAT_VERSION == 2
+    assert set(header) == {"format", "version", "inputs", "actions"}
+    game = Game(num_players=2, episode="round")
+    spec = game.obs_spec
+    assert [(s["name"], s["offset"], s["size"], tuple(s["labels"])) for s in header["inputs"]] == [
+        (s.name, s.offset, s.size, s.labels) for s in spec.slices
+    ]
+    assert {tuple(s) for s in header["inputs"]} == {("name", "offset", "size", "labels")}  # no P index
+    assert [(b["name"], b["first"], b["size"]) for b in header["actions"]] == [
+        ("play", 0, 52),
+        ("W", 52, 4),
+        ("W+4", 56, 4),
+        ("draw", 60, 1),
+        ("pass", 61, 1),
+        ("uno", 62, 1),
+        ("challenge", 63, 1),
+        ("accept", 64, 1),
+        ("catch", 65, 1),
+        ("color", 66, 4),
+    ]
+    for b in header["actions"]:
+        assert b["labels"] == [game.action_to_string(a) for a in range(b["first"], b["first"] + b["size"])]
+    # the kernels' tables are rebuilt from the current layout
+    network = neural.SHIPPED
+    assert network is not None
+    assert network.gather.tolist() == [[int(ObsSlot[s.name.upper()]), s.offset, s.size] for s in spec.slices]
+    assert network.params.shape == game.params.shape
+    for slot in neural.ACTION_SLOTS + (P_A_LEN,):
+        assert network.params[slot] == game.params[slot]
+
+
+def test_every_action_kind_of_the_engine_has_a_block_name():
+    """A kind added to Param (A_*) or to the action table must be named in neural.ACTION_BLOCKS
+    (else a network trained with it cannot be saved)."""
+    assert sorted(neural.ACTION_BLOCKS.values()) == sorted(neural.ACTION_SLOTS)
+    for variant in variants.variants("agents"):
+        game = Game(**variant.settings)
+        blocks = neural.action_blocks(game)
+        assert [b.name for b in blocks][0] == "play" and sum(b.size for b in blocks) == game.num_actions
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda h: h["inputs"][3].update(name="mystery_slice"), "observation slice 'mystery_slice' is unknown"),
+        (lambda h: h["actions"][5].update(name="shuffle_hands"), "action block 'shuffle_hands' is unknown"),
+        (lambda h: h.update(version=3), "format version 3 is not understood"),
+        (lambda h: h.update(version="2"), "format version '2' is not understood"),
+        (lambda h: h.pop("version"), "format version None is not understood"),
+        (lambda h: h.update(format="something-else"), "not a policy network file"),
+        (lambda h: h["inputs"][0].pop("size"), "malformed network header"),
+        (lambda h: h["inputs"][1].update(offset=300), "'top_card' overruns the input layer"),
+        (lambda h: h["inputs"][0].update(labels=["R0"]), "'hand' has 54 entries but 1 labels"),
+        (lambda h: h["actions"][4].update(name="FT"), "no 'pass' output"),
+        (lambda h: h["actions"][2].update(first=57), "'W\\+4' does not follow"),
+    ],
+)
+def test_a_file_the_engine_cannot_read_is_refused_naming_the_problem(tmp_path, change, message):
+    path = rewrite_header(neural.SHIPPED_PATH, tmp_path / "bad.npz", change)
+    with pytest.raises(ValueError, match=message) as err:
+        neural.load_network(path)
+    assert str(path) in str(err.value)
+
+
+def test_save_and_load_round_trip_a_fresh_network(tmp_path):
+    game = Game(num_players=3, deck="fashion_trend", uno_call="off")
+    saved = neural.save_network(tmp_path / "fresh.npz", random_layers(game), game, {"note": "fresh"})
+    loaded = neural.load_network(tmp_path / "fresh.npz")
+    for name, a, b in zip(neural.ARRAYS, saved.arrays(), loaded.arrays()):
+        assert a.dtype == b.dtype and a.shape == b.shape, name
+        np.testing.assert_array_equal(a, b, err_msg=name)
+    assert loaded.inputs == saved.inputs == neural.input_slices(game)
+    assert loaded.actions == saved.actions == neural.action_blocks(game)
+    assert [b.name for b in loaded.actions] == [
+        "play",
+        "W",
+        "W+4",
+        "FT",
+        "draw",
+        "pass",
+        "challenge",
+        "accept",
+        "color",
+    ]
+    assert loaded.meta == saved.meta and loaded.meta["config"]["deck"] == "fashion_trend"
+    assert loaded.gather.tolist() == [[int(ObsSlot[s.name.upper()]), s.offset, s.size] for s in game.obs_spec.slices]
+    assert loaded.supports(game) and not loaded.supports(Game(num_players=3))  # no Fashion Trend slices there
+    assert "the observation has no slice 'trend_colour'" in loaded.mismatches(Game(num_players=3))
+
+
+# The version-1 file of the shipped network (its gather and params, as written before the
+# format was keyed by names): raw indices into P as laid out then.
+V1_GATHER = [36, 0, 54, 37, 54, 54, 38, 108, 4, 39, 112, 4, 40, 116, 1, 41, 117, 6, 42, 123, 2, 43, 125, 2, 44, 127, 2]
+V1_GATHER += [45, 129, 2, 46, 131, 2, 47, 133, 1, 48, 134, 54, 49, 188, 54, 50, 242, 1, 51, 243, 2, 52, 245, 2]
+V1_GATHER += [53, 247, 8, 54, 255, 54, 55, 309, 2]
+V1_PARAMS = [2, 54, 108, 0, 0, 500, 0, 0, 1, 0, 20000, 0, 108, 216, 324, 378, 432, 28, 30, 32, 34, 36, 38, 40, 52]
+V1_PARAMS += [56, -1, 60, 61, 62, 63, 64, 65, 66, 70, 311, 0, 54, 108, 112, 116, 117, 123, 125, 127, 129, 131, 133]
+V1_PARAMS += [134, 188, 242, 243, 245, 247, 255, 309, -1, -1]
+
+
+def test_version_1_files_are_read_by_the_legacy_reader_and_upgraded(tmp_path):
+    shipped = neural.load_network(neural.SHIPPED_PATH)
+    old = {name: getattr(shipped, name) for name in neural.WEIGHTS}
+    old["gather"] = np.array(V1_GATHER, dtype=np.int64).reshape(-1, 3)
+    old["params"] = np.array(V1_PARAMS, dtype=np.int64)
+    old["meta"] = np.array(json.dumps(shipped.meta))
+    np.savez_compressed(tmp_path / "v1.npz", **old)
+    legacy = neural.load_network(tmp_path / "v1.npz")
+    for name, a, b in zip(neural.ARRAYS, legacy.arrays(), shipped.arrays()):
+        np.testing.assert_array_equal(a, b, err_msg=name)
+    assert all(s.labels is None for s in legacy.inputs) and all(b.labels is None for b in legacy.actions)
+    upgraded = neural.upgrade_network(tmp_path / "v1.npz", tmp_path / "v2.npz")
+    assert upgraded.header() == shipped.header() and upgraded.meta == shipped.meta
+    for a, b in zip(neural.load_network(tmp_path / "v2.npz").arrays(), shipped.arrays()):
+        np.testing.assert_array_equal(a, b)
+    old["params"] = old["params"][:-1]
+    np.savez_compressed(tmp_path / "v1_other.npz", **old)
+    with pytest.raises(ValueError, match="a version-1 file of an unknown layout"):
+        neural.load_network(tmp_path / "v1_other.npz")
+
+
+def test_a_slice_labelled_otherwise_is_not_supported(tmp_path):
+    def swap_phases(header):
+        phase = next(s for s in header["inputs"] if s["name"] == "phase")
+        phase["labels"][0], phase["labels"][1] = phase["labels"][1], phase["labels"][0]
+
+    path = rewrite_header(neural.SHIPPED_PATH, tmp_path / "phases.npz", swap_phases)
+    network = neural.load_network(path)
+    game = Game(num_players=2)
+    assert not network.supports(game)
+    assert network.mismatches(game) == ["the observation's slice 'phase' labels its entries otherwise"]
+    with pytest.raises(ValueError, match="'phase' labels its entries otherwise"):
+        make_agent(f"ppo:weights={path}", game)
+    assert neural.load_network(neural.SHIPPED_PATH).supports(game)
+
+
+def test_the_kernel_tables_follow_a_changed_layout(monkeypatch):
+    """Simulate an engine whose P is laid out otherwise: three new entries before the action
+    kinds, the action kinds in reverse order, two more entries, the observation slices in
+    reverse order. Loaded under that layout, the shipped file finds every slice and action
+    block where the new P keeps it and gives the same logits (the pure-Python forward pass,
+    since the compiled kernels hold the real layout's constants)."""
+    old_slots = (*neural.ACTION_SLOTS, P_A_LEN)
+    # old index in P -> new index: sizes and settings stay, the action kinds move past them
+    moved = {i: i for i in range(P_O_FIRST) if i not in old_slots and i != P_O_LEN}
+    for k, i in enumerate(sorted(old_slots)):
+        moved[i] = P_O_FIRST + 3 + len(old_slots) - 1 - k
+    moved[P_O_LEN] = max(moved.values()) + 1
+    first = moved[P_O_LEN] + 3
+    names = tuple(reversed(neural.SLICE_NAMES))
+    for j, name in enumerate(neural.SLICE_NAMES):
+        moved[P_O_FIRST + j] = first + names.index(name)
+    assert len(moved) == NUM_PARAMS and len(set(moved.values())) == NUM_PARAMS
+    size = first + len(names)
+
+    def relayout(P):
+        new = np.full(size, -1, dtype=np.int64)
+        for i, j in moved.items():
+            new[j] = P[i]
+        return new
+
+    before = neural.load_network(neural.SHIPPED_PATH)
+    games = [Game(num_players=2), Game(num_players=3, deck="fashion_trend"), Game(num_players=4, uno_call="off")]
+    found = observations_by_phase(games[0], per_phase=2, seed=9)
+    samples = [(o, m) for rows in found.values() for o, m in rows]
+    expected = np.empty((len(samples), games[0].num_actions), dtype=np.float32)
+    for row, (o, m) in zip(expected, samples):
+        neural.network_logits(o, m, games[0].params, *before.arrays(), row)
+
+    compiled_output_index = neural.output_index
+    monkeypatch.setattr(neural, "SLICE_NAMES", names)
+    monkeypatch.setattr(neural, "P_O_FIRST", first)
+    monkeypatch.setattr(neural, "NUM_PARAMS", size)
+    monkeypatch.setattr(neural, "ACTION_BLOCKS", {k: moved[v] for k, v in neural.ACTION_BLOCKS.items()})
+    monkeypatch.setattr(neural, "ACTION_SLOTS", tuple(moved[s] for s in neural.ACTION_SLOTS))
+    for name in ("P_A_W", "P_A_FT", "P_A_PASS", "P_A_LEN"):
+        monkeypatch.setattr(neural, name, moved[getattr(neural, name)])
+    for name in ("block_end", "output_index"):  # the Python functions, which read the patched globals
+        monkeypatch.setattr(neural, name, getattr(neural, name).py_func)
+
+    after = neural.load_network(neural.SHIPPED_PATH)
+    assert after.gather[:, 0].tolist() == [moved[i] for i in before.gather[:, 0]] != before.gather[:, 0].tolist()
+    np.testing.assert_array_equal(after.gather[:, 1:], before.gather[:, 1:])
+    assert after.params.shape == (size,)
+    for game in games:
+        P = relayout(game.params)
+        got = [neural.output_index(P, after.params, a) for a in range(game.num_actions)]
+        assert got == [compiled_output_index(game.params, before.params, a) for a in range(game.num_actions)]
+    P = relayout(games[0].params)
+    for row, (o, m) in zip(expected, samples):
+        logits = np.empty_like(row)
+        neural.network_logits.py_func(o, m, P, *after.arrays(), logits)
+        legal = m > 0
+        np.testing.assert_allclose(logits[legal], row[legal], rtol=1e-5, atol=1e-5)
+        assert np.isneginf(logits[~legal]).all() and logits.argmax() == row.argmax()
+
+
+def test_actions_the_network_has_no_output_for_take_the_pass_logit(tmp_path):
+    """A network trained without UNO calls (uno_call="off") playing with them: ``uno`` and
+    ``catch`` take its ``pass`` logit; the agent plays on without refusing."""
+    train = Game(num_players=2, uno_call="off")
+    network = neural.save_network(tmp_path / "no_uno.npz", random_layers(train, seed=1), train)
+    assert "uno" not in [b.name for b in network.actions] and network.params[P_A_UNO] == -1
+    game = Game(num_players=2)
+    for text in ("uno", "catch"):
+        assert neural.output_index(game.params, network.params, game.string_to_action(text)) == train.string_to_action(
+            "pass"
+        )
+    for text in ("draw", "pass", "challenge", "accept", "color Y", "play W+4 B", "play G5"):
+        assert neural.output_index(game.params, network.params, game.string_to_action(text)) == train.string_to_action(
+            text
+        )
+    found = observations_by_phase(game, per_phase=10, seed=5)
+    rows = found["play"][:5] + found["catch"][:5]
+    for o, m in rows:
+        m = m.copy()
+        m[[game.string_to_action(t) for t in ("uno", "catch", "pass")]] = 1
+        logits = np.empty(m.shape, dtype=np.float32)
+        neural.network_logits(o, m, game.params, *network.arrays(), logits)
+        assert logits[game.string_to_action("uno")] == logits[game.string_to_action("pass")]
+        assert logits[game.string_to_action("catch")] == logits[game.string_to_action("pass")]
+    agent = make_agent(f"ppo:weights={tmp_path / 'no_uno.npz'}", game)
+    assert agent.network.supports(game)
+    play_steps(game, [agent, agent], 400, seed=3)
+
+
+def test_an_action_kind_unknown_to_the_network_takes_the_pass_logit(monkeypatch):
+    """A kind the engine gains later (a new A_* entry of P, a block at the end of the action
+    table, e.g. "swap k"): simulated by one more slot in ACTION_SLOTS and a longer P; the
+    shipped network has no output for it, so each of its actions takes the pass output."""
+    shipped = neural.load_network(neural.SHIPPED_PATH)
+    game = Game(num_players=4)
+    new_slot = NUM_PARAMS
+    P = np.append(game.params, game.num_actions)  # the new block's first id
+    P[P_A_LEN] += 3  # three actions of the new kind
+    compiled_output_index = neural.output_index
+    monkeypatch.setattr(neural, "NUM_PARAMS", NUM_PARAMS + 1)
+    monkeypatch.setattr(neural, "ACTION_SLOTS", (*neural.ACTION_SLOTS, new_slot))
+    for name in ("block_end", "output_index"):
+        monkeypatch.setattr(neural, name, getattr(neural, name).py_func)
+    network = neural.load_network(neural.SHIPPED_PATH)
+    assert network.params[new_slot] == -1
+    pass_output = Game(num_players=2).string_to_action("pass")
+    for a in range(game.num_actions, game.num_actions + 3):
+        assert neural.output_index(P, network.params, a) == pass_output
+    for a in range(game.num_actions):
+        assert neural.output_index(P, network.params, a) == compiled_output_index(game.params, shipped.params, a)
+
+
+def test_a_network_trained_with_fashion_trend_uses_its_own_fashion_trend_outputs(tmp_path):
+    train = Game(num_players=2, deck="fashion_trend")
+    network = neural.save_network(tmp_path / "ft.npz", random_layers(train), train)
+    for colour in "RYGB":
+        ft = train.string_to_action(f"play FT {colour}")
+        assert neural.output_index(train.params, network.params, ft) == ft
+    classic = Game(num_players=2)
+    assert not network.supports(classic)

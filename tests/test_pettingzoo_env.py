@@ -15,40 +15,23 @@ from pettingzoo.test import api_test, render_test, seed_test
 import uno_env
 from uno_env import IllegalActionError
 
+from . import variants
 from .test_observation import permute_hidden
 
-VARIANTS = [
-    {"num_players": 2},
-    {"num_players": 4},
-    {"num_players": 10},
-    {"num_players": 3, "deck": "fashion_trend"},
-    {"num_players": 4, "partners": True},
-    {"num_players": 3, "scoring": "alternative", "target_score": 50},
-    {"num_players": 5, "scoring": "challenge", "target_score": 40},
-    {"num_players": 3, "uno_call": "auto"},
-    {"num_players": 3, "uno_call": "off"},
-    {"num_players": 4, "episode": "round", "reward": "points"},
-    {"num_players": 2, "max_steps": 30},
-]
 
-
-def variant_id(settings):
-    return "-".join(f"{k}={v}" for k, v in settings.items())
-
-
-@pytest.mark.parametrize("settings", VARIANTS, ids=variant_id)
+@pytest.mark.parametrize("settings", variants.params("pettingzoo"))
 def test_api_test_passes(settings):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         api_test(uno_env.env(**settings), num_cycles=400)
 
 
-@pytest.mark.parametrize("settings", [{"num_players": 2}, {"num_players": 4}, {"num_players": 10}], ids=variant_id)
+@pytest.mark.parametrize("settings", variants.params("seed"))
 def test_seed_test_passes(settings):
     seed_test(lambda: uno_env.env(**settings), num_cycles=200)
 
 
-@pytest.mark.parametrize("settings", [{"num_players": 2}, {"num_players": 4, "deck": "fashion_trend"}], ids=variant_id)
+@pytest.mark.parametrize("settings", variants.params("render"))
 def test_render_test_passes(settings):
     render_test(lambda render_mode=None: uno_env.env(render_mode=render_mode, **settings))
 

@@ -9,6 +9,8 @@ from uno_env.engine import kernels as K
 from uno_env.engine.checks import invariant_violations
 from uno_env.engine.game import seed_to_rng
 
+from . import variants
+
 
 def fresh_batch(game, size, seed):
     state = game.new_state(size, events=False)
@@ -100,20 +102,12 @@ def test_play_batch_runs_again_and_again_in_parallel_like_serial():
         assert np.array_equal(results[0][0], results[1][0]) and np.array_equal(results[0][1], results[1][1])
 
 
-STATE_READ_SETTINGS = [
-    dict(num_players=2),
-    dict(num_players=3, deck="fashion_trend"),
-    dict(num_players=4, partners=True),
-    dict(num_players=3, scoring="challenge", uno_call="off"),
-]
-
-
-@pytest.mark.parametrize("settings", STATE_READ_SETTINGS)
+@pytest.mark.parametrize("settings", variants.params("state_read"))
 def test_keeper_and_naive_read_from_the_state_what_the_observation_shows(settings):
     """The play loops skip the observation for naive and keeper: at every decision of
     seeded games (random, naive and keeper moves, so every phase comes up) the facts they
     read from the state equal those read from the acting seat's observation."""
-    game = Game(episode="round", **settings)
+    game = Game(**{**settings, "episode": "round"})  # single rounds, whatever the variant's episode
     P = game.params
     phases = set()
     for seed in range(6):
@@ -134,11 +128,11 @@ def test_keeper_and_naive_read_from_the_state_what_the_observation_shows(setting
     assert len(phases) >= (3 if settings.get("uno_call") == "off" else 4)
 
 
-@pytest.mark.parametrize("settings", STATE_READ_SETTINGS)
+@pytest.mark.parametrize("settings", variants.params("state_read"))
 def test_play_batch_plays_the_games_of_the_observation_policies(settings):
     """play_batch (naive and keeper reading the state) against stepping from Python with
     every policy reading the observation: the same games, decision by decision."""
-    game = Game(episode="round", max_steps=3000, **settings)
+    game = Game(**{**settings, "episode": "round", "max_steps": 3000})
     n = game.num_players
     ids = [PO.NAIVE, PO.KEEPER, PO.TACTICAL, PO.KEEPER, PO.RANDOM_PLAY]
     policies = np.array([[ids[(k + s) % len(ids)] for s in range(n)] for k in range(5)], dtype=np.int64)

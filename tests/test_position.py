@@ -13,6 +13,7 @@ import pytest
 from uno_env.engine import Game
 from uno_env.engine.layout import S_EPISODES
 
+from . import variants
 from .conftest import act, deck_with, make_game, setup
 from .test_invariants import config_id, random_play
 
@@ -121,52 +122,28 @@ def test_reset_without_seed_continues_the_generator():
     assert game.position(a) == game.position(game.init(seed=99))
 
 
-def test_a_position_carries_every_field_of_the_state():
+@pytest.mark.parametrize("settings", variants.params("position"))
+def test_a_position_carries_every_field_of_the_state(settings):
     """Dump and load give back the state's integers and generator exactly (the cards are
     compared by the dump above: slots past a pile's end hold no card), so a state field
     that the position keys (position.KEYS) miss fails here (docs/API.md: adding a field)."""
-    for settings in (
-        {"num_players": 4, "deck": "fashion_trend"},
-        {"num_players": 3, "scoring": "challenge", "target_score": 40},
-        {"num_players": 4, "partners": True},
-    ):
-        game = Game(**settings)
-        rng = np.random.default_rng(1)
-        state = game.init(seed=3)
-        for _ in range(400):
-            if game.is_over(state):
-                break
-            loaded = game.from_position(game.position(state))
-            assert np.array_equal(loaded.ints, state.ints) and np.array_equal(loaded.rng, state.rng)
-            game.step(state, int(rng.choice(game.legal_actions(state))))
+    game = Game(**settings)
+    rng = np.random.default_rng(1)
+    state = game.init(seed=3)
+    for _ in range(400):
+        if game.is_over(state):
+            break
+        loaded = game.from_position(game.position(state))
+        assert np.array_equal(loaded.ints, state.ints) and np.array_equal(loaded.rng, state.rng)
+        game.step(state, int(rng.choice(game.legal_actions(state))))
 
 
 # ---------------------------------------------------------------- house rules
-EVERY_HOUSE_RULE = {
-    "stacking": "mixed",
-    "seven_o": True,
-    "jump_in": True,
-    "draw_until_playable": True,
-    "force_play": True,
-}
-HOUSE_CONFIGS = [
-    {"num_players": 3, "stacking": "same"},
-    {"num_players": 2, "stacking": "mixed"},
-    {"num_players": 4, "stacking": "mixed", "uno_call": "auto"},
-    {"num_players": 4, "seven_o": True},
-    {"num_players": 2, "seven_o": True},
-    {"num_players": 4, "jump_in": True},
-    {"num_players": 2, "jump_in": True},
-    {"num_players": 3, "draw_until_playable": True},
-    {"num_players": 3, "force_play": True},
-    {"num_players": 3, "draw_until_playable": True, "force_play": True, "illegal_action": "lose"},
-    {"num_players": 4, **EVERY_HOUSE_RULE},
-    {"num_players": 4, **EVERY_HOUSE_RULE, "partners": True, "stacking": "same"},
-    {"num_players": 5, **EVERY_HOUSE_RULE, "deck": "fashion_trend", "scoring": "challenge"},
-    {"num_players": 3, **EVERY_HOUSE_RULE, "illegal_action": "lose", "uno_call": "off"},
-    {"num_players": 4, **EVERY_HOUSE_RULE, "max_steps": 17},  # many games cut short mid-decision
-    {"num_players": 3, "max_steps": 13},  # the classic rules cut short too
-]
+def round_trip_variants() -> list:
+    """The registry's variants with a house rule on, and those whose games are cut short
+    within a few dozen steps (so, often in the middle of a decision)."""
+    chosen = [v for v in variants.variants() if v.config.house_rules or v.config.max_steps < 50]
+    return [pytest.param(dict(v.settings), id=v.name) for v in chosen]
 
 
 def house_phases(settings: dict) -> set[str]:
@@ -181,7 +158,7 @@ def house_phases(settings: dict) -> set[str]:
     return phases
 
 
-@pytest.mark.parametrize("settings", HOUSE_CONFIGS, ids=config_id)
+@pytest.mark.parametrize("settings", round_trip_variants())
 def test_house_rule_positions_round_trip_at_every_step(settings):
     """Dump -> JSON -> load -> dump is identical and gives back the state's integers and
     generator, at every state of seeded random games (test_invariants' random play, wrong
@@ -201,7 +178,7 @@ def test_house_rule_positions_round_trip_at_every_step(settings):
 
     random_play(settings, 800, seed=len(config_id(settings)), on_state=round_trip)
     assert house_phases(settings) <= set(seen), seen
-    if settings.get("max_steps", 600) < 50:
+    if settings.get("max_steps", 600) < 50:  # games cut short in the middle of decisions
         assert seen["truncated"] >= 20, seen
 
 

@@ -19,32 +19,10 @@ from uno_env.vector import (
 )
 from uno_env.vector.fused import EXTERNAL
 
+from . import variants
 from .conftest import setup
 
 HEURISTIC = next((name for name in PO.POLICY_IDS if name != "random"), "random")
-
-AGREEMENT_CONFIGS = [
-    {"num_players": 2, "episode": "round", "max_steps": 150},
-    {"num_players": 3, "max_steps": 400},
-    {"num_players": 4, "partners": True, "deck": "fashion_trend", "uno_call": "auto", "max_steps": 300},
-    {"num_players": 3, "scoring": "challenge", "target_score": 60, "reward": "points", "max_steps": 600},
-    {"num_players": 5, "scoring": "alternative", "target_score": 40, "uno_call": "off"},
-    {"num_players": 2, "illegal_action": "lose", "episode": "round"},
-    {"num_players": 2, "illegal_action": "raise", "episode": "round", "max_steps": 200},
-]
-
-# every setting once more, in shorter runs (the invariant tests' list)
-SHORT_CONFIGS = (
-    [{"num_players": n} for n in range(2, 11)]
-    + [{"num_players": n, "deck": "fashion_trend"} for n in (2, 3, 10)]
-    + [{"num_players": n, "partners": True} for n in (4, 10)]
-    + [{"num_players": 7, "scoring": "alternative"}, {"num_players": 6, "scoring": "challenge"}]
-    + [{"num_players": 4, "reward": "points", "max_steps": 120}]
-)
-
-
-def cid(settings):
-    return "-".join(f"{k}={v}" for k, v in settings.items())
 
 
 def pick_actions(env, chooser, wrong_rate=0.0):
@@ -111,14 +89,15 @@ def test_seeds_to_rng_matches_the_engine():
         assert list(seeds_to_rng(seed, 5)) == [seed_to_rng(seed + i) for i in range(5)]
 
 
-@pytest.mark.parametrize("settings", AGREEMENT_CONFIGS, ids=cid)
+@pytest.mark.parametrize("settings", variants.params("agreement"))
 def test_vector_env_agrees_with_single_game_engine(settings):
     ended = run_agreement(settings, steps=700)
     assert sum(ended.values()) >= 2, ended  # trajectories crossed auto-resets
 
 
-@pytest.mark.parametrize("settings", SHORT_CONFIGS, ids=cid)
+@pytest.mark.parametrize("settings", variants.params())
 def test_vector_env_accepts_every_setting(settings):
+    """Every variant once more, in shorter runs."""
     run_agreement(settings, steps=120, num_envs=3)
 
 

@@ -29,9 +29,10 @@ ACTION_WHEN = {
     "pass": "keep the drawn card / let an exposed player go",
     "uno": "call UNO with two cards before playing the next-to-last",
     "challenge": "challenge the Wild Draw Four just played on you",
-    "accept": "accept it and draw 4",
+    "accept": "accept it and draw 4 (with stacking: draw the whole pending penalty)",
     "catch": "catch the player exposed with one card and no UNO call",
     "color": "name the colour of a starting Wild",
+    "swap": "Seven-O: swap hands with the player k seats clockwise (after your 7)",
 }
 
 

@@ -28,7 +28,8 @@ catch a player who forgot to call UNO, and the colour of a starting Wild.
 Settings (keywords of ``env()`` / ``raw_env()``; they are the fields of
 ``uno_env.RuleConfig``, see the README for the table): ``num_players``, ``deck``,
 ``partners``, ``scoring``, ``target_score``, ``uno_call``, ``illegal_action``,
-``episode``, ``reward``, ``max_steps``; plus ``render_mode`` and ``render_seat``.
+``episode``, ``reward``, ``max_steps``, and the house rules ``stacking``, ``seven_o``,
+``jump_in``, ``draw_until_playable``, ``force_play``; plus ``render_mode`` and ``render_seat``.
 
 Actions
 -------
@@ -46,7 +47,7 @@ default configuration:
 | 61 | `pass` | keep the drawn card / let an exposed player go |
 | 62 | `uno` | call UNO with two cards before playing the next-to-last |
 | 63 | `challenge` | challenge the Wild Draw Four just played on you |
-| 64 | `accept` | accept it and draw 4 |
+| 64 | `accept` | accept it and draw 4 (with stacking: draw the whole pending penalty) |
 | 65 | `catch` | catch the player exposed with one card and no UNO call |
 | 66-69 | `color R` ... `color B` | name the colour of a starting Wild |
 <!-- /action-table -->
@@ -138,9 +139,21 @@ Rendering
 returns an image. ``render_seat`` chooses whose hand is shown (an int seat; by
 default the agent to act; ``"all"`` shows every hand).
 
+House rules
+-----------
+``stacking``, ``seven_o``, ``jump_in``, ``draw_until_playable`` and ``force_play``
+(``docs/HOUSE_RULES.md``; all off by default, and then nothing here changes) add
+their decisions as phases: ``penalty`` (answer a pending draw penalty with a
+stackable card, ``accept`` it or ``challenge`` a Wild Draw Four), ``swap`` (the
+``swap k`` actions after a 7) and ``jump`` (play the identical card out of turn,
+or ``pass``). Their public facts are observation slices present only when the rule
+is on (``pending_penalty``, ``last_swap``, ``top_card_player``, ``next_turn``). In a
+jump-in window the asked agent is selected; every other agent's observation shows
+the next player's turn, so who is asked stays private (docs/DECISIONS.md).
+
 Version history
 ---------------
-* v0: first release.
+* v0: first release. Later in v0: the house rules as settings (defaults unchanged).
 """
 
 from __future__ import annotations
@@ -169,10 +182,14 @@ ENV_ID = "uno/uno_v0"
 _empty = np.empty
 _FLOAT32 = np.dtype(np.float32)
 _INT8 = np.dtype(np.int8)
-# fields of K.step_summary's packed result
-_REWARDED = 1 << 20
-_PHASE_BITS = 0xF << 8
-_PHASE_OVER = PH_OVER << 8
+# the fields of K.step_summary's packed result, as the masks and shifts the hot path uses
+_REFUSED_BELOW = K.SUMMARY_STATUS_BIAS << K.SUMMARY_STATUS[0]
+_STATUS_MASK = K.SUMMARY_STATUS[1] << K.SUMMARY_STATUS[0]
+_REWARDED = K.SUMMARY_REWARDED[1] << K.SUMMARY_REWARDED[0]
+_PHASE_BITS = K.SUMMARY_PHASE[1] << K.SUMMARY_PHASE[0]
+_PHASE_OVER = PH_OVER << K.SUMMARY_PHASE[0]
+_SEAT_SHIFT, _SEAT_MASK = K.SUMMARY_SEAT
+_ALIVE_SHIFT = K.SUMMARY_ALIVE[0]
 
 
 def env(**kwargs):
@@ -414,20 +431,20 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         summary = self._step_kernel(
             state.cards, state.ints, state.rng, self._params, 0, action, self._rewards_buffer, state.ev, state.evn
         )
-        if not summary & 0x80:  # status + 128 below 128: refused, and nothing changed
-            status = (summary & 0xFF) - 128
+        if summary & _STATUS_MASK < _REFUSED_BELOW:  # refused, and nothing changed
+            status = ((summary & _STATUS_MASK) >> K.SUMMARY_STATUS[0]) - K.SUMMARY_STATUS_BIAS
             raise IllegalActionError(self.game.describe_refusal(state, int(action), status), status)
         self._cumulative_rewards[agent] = 0.0
         if (
             self._rewards_pending
             or summary & _REWARDED
             or summary & _PHASE_BITS == _PHASE_OVER
-            or summary >> 21 != self._alive
+            or summary >> _ALIVE_SHIFT != self._alive
             or self.render_mode is not None
         ):
             self._after_eventful_step(summary)
         else:  # most steps: no reward to hand out or clear, the game goes on, no rendering
-            self.agent_selection = self.possible_agents[((summary >> 12) & 0xFF) - 1]
+            self.agent_selection = self.possible_agents[((summary >> _SEAT_SHIFT) & _SEAT_MASK) - 1]
             if self._alive != len(self.agents):
                 self._deads_step_first()
 
@@ -447,9 +464,9 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         if summary & _PHASE_BITS == _PHASE_OVER:
             self._mark_game_over()
         else:
-            if summary >> 21 != self._alive:
+            if summary >> _ALIVE_SHIFT != self._alive:
                 self._mark_eliminated()
-            self.agent_selection = self.possible_agents[((summary >> 12) & 0xFF) - 1]
+            self.agent_selection = self.possible_agents[((summary >> _SEAT_SHIFT) & _SEAT_MASK) - 1]
             if self._alive != len(self.agents):
                 self._deads_step_first()
         if self.render_mode == "human":

@@ -2,18 +2,52 @@
 
 A policy network is a multilayer perceptron (two ReLU hidden layers) over the
 observation, one logit per action, masked to the legal actions. Its weights live
-in a ``.npz`` file (:func:`save_network` / :func:`load_network`) that also holds
-the input scaling and the layout of the observation it was trained on, so that
-the same network plays in every rule configuration:
+in a ``.npz`` file (:func:`save_network` / :func:`load_network`) that also records,
+by name, the observation and the action table it was trained on, so that the same
+network plays in every rule configuration, and keeps playing after the engine's
+layout changes (a new entry of ``Param``, a new observation slice, a new action kind):
 
 * **input**: every observation slice of the training configuration is copied
   from where the acting configuration keeps it (the offsets come from the
   parameter vector ``P``). Per-seat slices keep their first seats (the observer and
   the seats after it), card-face slices their first faces, and slices the training
-  configuration did not have (Fashion Trend's) are not read;
+  configuration did not have (Fashion Trend's) are not read. A configuration
+  whose observation lacks a slice the network reads, has it smaller, or labels its
+  first entries differently is not supported (:meth:`Network.supports`);
 * **output**: each legal action takes the logit of the training configuration's
-  action of the same kind (a Fashion Trend naming a colour takes the logit of a
-  Wild naming it).
+  action of the same kind (block), at the same place in the block. A Fashion Trend
+  naming a colour takes the logit of a Wild naming it when the network has no
+  Fashion Trend output. **Fallback:** an action of a kind the network has no output
+  for (``uno`` or ``catch`` for a network trained without them, an action kind added
+  to the engine after the network was trained), or beyond the end of the network's
+  block of that kind, takes the logit of the network's ``pass`` output (every
+  network has one), so the policy still picks among the legal actions
+  deterministically and never refuses.
+
+The file (format version 2, :data:`FORMAT_VERSION`) holds the weights ``w1 b1 w2 b2
+w3 b3`` and the input scaling ``scale`` (float32 arrays, positions in the network's
+own input and output only), ``meta`` (JSON: the training configuration, command,
+figures) and ``network`` (JSON)::
+
+    {"format": "uno-policy-network", "version": 2,
+     "inputs":  [{"name": "hand", "offset": 0, "size": 54, "labels": ["R0", ...]}, ...],
+     "actions": [{"name": "play", "first": 0, "size": 52, "labels": ["play R0", ...]},
+                 {"name": "W", "first": 52, "size": 4, "labels": [...]}, ...]}
+
+``inputs``: per observation slice read, its name, its offset in the network input,
+its size and the labels of its entries; ``actions``: per block of the action table
+(``play`` for the coloured plays, then the block names of ``ActionTable.offsets``:
+``W``, ``W+4``, ``FT``, ``draw``, ``pass``, ``uno``, ``challenge``, ``accept``,
+``catch``, ``color``), the id of its first action, its size and its action strings.
+Nothing in the file is an index into ``P``: on load, :class:`Network` rebuilds the
+numeric tables the kernels read (``gather``: per slice the index in ``P`` of its
+offset; ``params``: the action blocks' first ids at the ``P_A_*`` entries) from the
+current layout (``Param``, ``ObsSlot``, ``SLICE_NAMES``). A slice name or a block name
+the current engine does not know, or a version this code does not read, is a
+ValueError naming it. Files of version 1 (the positional format: ``gather`` and
+``params`` arrays of raw ``P`` indices, written until the format changed) are read by
+a legacy reader that knows the layout they were written with;
+:func:`upgrade_network` rewrites one in the current format.
 
 The forward pass is one numba function, :func:`network_logits`, used by the
 Python agent (``agents.make_agent("ppo:weights=...")``), by the compiled policy
@@ -26,13 +60,17 @@ from __future__ import annotations
 
 import json
 import pathlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from .engine.config import RuleConfig
 from .engine.game import Game
 from .engine.jit import allocating, kernel
 from .engine.layout import (
+    NUM_PARAMS,
     P_A_ACCEPT,
     P_A_CATCH,
     P_A_CHALLENGE,
@@ -41,20 +79,78 @@ from .engine.layout import (
     P_A_FT,
     P_A_LEN,
     P_A_PASS,
+    P_A_SWAP,
     P_A_UNO,
     P_A_W,
     P_A_W4,
     P_O_FIRST,
+    Param,
 )
 from .engine.observation import SLICE_NAMES
 
 SHIPPED_PATH = pathlib.Path(__file__).resolve().parent / "data" / "ppo_2p.npz"
 """The shipped two-player policy (weights, input layout, training command and figures)."""
 
-ARRAYS = ("w1", "b1", "w2", "b2", "w3", "b3", "scale", "gather", "params")
+FORMAT = "uno-policy-network"
+FORMAT_VERSION = 2
+"""The version of the file format that :func:`write_network` writes (1: the positional
+files, read by the legacy reader)."""
+
+WEIGHTS = ("w1", "b1", "w2", "b2", "w3", "b3", "scale")
+"""The arrays a network file stores (float32)."""
+ARRAYS = (*WEIGHTS, "gather", "params")
+"""The arrays of :meth:`Network.arrays`, in the kernels' argument order: the weights, then
+the two tables rebuilt on load from the current layout."""
 NetworkArrays = tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
 ]  # Network.arrays(): one per name of ARRAYS, in order
+
+PLAY_BLOCK = "play"
+"""The block of the coloured plays: the action table starts with it (no entry in ``P``)."""
+ACTION_BLOCKS: dict[str, int] = {
+    "W": P_A_W,
+    "W+4": P_A_W4,
+    "FT": P_A_FT,
+    "draw": P_A_DRAW,
+    "pass": P_A_PASS,
+    "uno": P_A_UNO,
+    "challenge": P_A_CHALLENGE,
+    "accept": P_A_ACCEPT,
+    "catch": P_A_CATCH,
+    "color": P_A_COLOR,
+    "swap": P_A_SWAP,
+}
+"""Per block name of ``ActionTable.offsets``, the entry of ``P`` that holds its first id.
+A network file names its blocks; a name missing here is refused on load and on save."""
+
+ACTION_SLOTS = tuple(int(member) for member in Param if member.name.startswith("A_") and member is not Param.A_LEN)
+"""Every entry of ``P`` that starts an action block (the ``A_*`` members of ``Param`` but
+``A_LEN``): :func:`output_index` finds the acting action's block among them, so a kind
+added to the engine and to ``Param`` is found (and falls back to ``pass``) even before a
+network knows it."""
+
+
+@dataclass(frozen=True)
+class InputSlice:
+    """An observation slice a network reads: its name (of ``SLICE_NAMES``), its offset in
+    the network input, its size and the labels of its entries (None: not recorded)."""
+
+    name: str
+    offset: int
+    size: int
+    labels: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class ActionBlock:
+    """A block of the training configuration's action table: its name (``play`` or a key
+    of :data:`ACTION_BLOCKS`), the id of its first action (= its first output), its size
+    and its action strings (None: not recorded)."""
+
+    name: str
+    first: int
+    size: int
+    labels: tuple[str, ...] | None = None
 
 
 class Network:
@@ -63,10 +159,13 @@ class Network:
     ``w1`` (inputs, hidden1), ``w2`` (hidden1, hidden2): input-major, so a non-zero input
     adds one contiguous row; ``w3`` (actions, hidden2): one contiguous row per action, so
     only the legal actions' logits are computed. ``scale`` (inputs,) multiplies the
-    gathered observation; ``gather`` (slices, 3): per slice the index of its offset in
-    ``P``, its offset in the network input and its size; ``params``: the training
-    configuration's ``P`` (the action kinds of the output layer). ``meta``: a dict
-    (training command, seed, figures)."""
+    gathered observation. ``inputs`` (:class:`InputSlice`) and ``actions``
+    (:class:`ActionBlock`): the training configuration's observation slices and action
+    blocks, by name. Rebuilt from them for the current layout: ``gather`` (slices, 3): per
+    slice the index of its offset in ``P``, its offset in the network input and its size;
+    ``params`` (a vector like ``P``, -1 but at the ``P_A_*`` entries): the first output of
+    each action block, and ``P_A_LEN`` the number of outputs. ``meta``: a dict (training
+    configuration, command, seed, figures)."""
 
     # the arrays of ARRAYS, set in __init__
     w1: np.ndarray
@@ -79,36 +178,146 @@ class Network:
     gather: np.ndarray
     params: np.ndarray
 
-    def __init__(self, arrays: dict, meta: dict | None = None):
-        missing = [k for k in ARRAYS if k not in arrays]
+    def __init__(
+        self,
+        weights: dict,
+        inputs: Sequence[InputSlice],
+        actions: Sequence[ActionBlock],
+        meta: dict | None = None,
+    ):
+        missing = [k for k in WEIGHTS if k not in weights]
         if missing:
             raise ValueError(f"network: missing arrays {', '.join(missing)}")
-        for name in ARRAYS:
-            dtype = np.int64 if name in ("gather", "params") else np.float32
-            setattr(self, name, np.ascontiguousarray(arrays[name], dtype=dtype))
+        for name in WEIGHTS:
+            setattr(self, name, np.ascontiguousarray(weights[name], dtype=np.float32))
         self.meta = dict(meta or {})
-        inputs, hidden1 = self.w1.shape
+        n_inputs, hidden1 = self.w1.shape
         if self.w2.shape[0] != hidden1 or self.w3.shape[1] != self.w2.shape[1]:
             raise ValueError(f"network: layer shapes do not chain: {self.w1.shape}, {self.w2.shape}, {self.w3.shape}")
-        if self.scale.shape != (inputs,) or self.gather.ndim != 2 or self.gather.shape[1] != 3:
-            raise ValueError("network: scale must have one entry per input and gather three columns")
-        if int((self.gather[:, 1] + self.gather[:, 2]).max()) > inputs:
-            raise ValueError("network: the gathered slices overrun the input layer")
-        if self.w3.shape[0] != int(self.params[P_A_LEN]):
-            raise ValueError("network: the output layer does not match the training configuration's actions")
+        if self.scale.shape != (n_inputs,):
+            raise ValueError("network: scale must have one entry per input")
+        self.inputs = tuple(inputs)
+        self.actions = tuple(actions)
+        check_inputs(self.inputs, n_inputs)
+        check_actions(self.actions, self.w3.shape[0])
+        self.gather = kernel_gather(self.inputs)
+        self.params = kernel_outputs(self.actions)
 
     def arrays(self) -> NetworkArrays:
         """The arrays in the order of ARRAYS (the kernels' argument order)."""
         return (self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.scale, self.gather, self.params)
 
+    def header(self) -> dict:
+        """The ``network`` entry of the file: format, version, inputs and actions by name."""
+
+        def record(item: InputSlice | ActionBlock) -> dict:
+            fields = {k: v for k, v in vars(item).items() if k != "labels"}
+            return fields if item.labels is None else {**fields, "labels": list(item.labels)}
+
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "inputs": [record(s) for s in self.inputs],
+            "actions": [record(b) for b in self.actions],
+        }
+
+    def mismatches(self, game: Game) -> list[str]:
+        """Why the network cannot play ``game``'s configuration (empty: it can): a slice it
+        reads that the observation lacks, has smaller, or labels otherwise; an action
+        block whose actions the configuration names otherwise."""
+        problems = []
+        for s in self.inputs:
+            have = game.obs_spec.by_name.get(s.name)
+            if have is None:
+                problems.append(f"the observation has no slice {s.name!r}")
+            elif have.size < s.size:
+                problems.append(
+                    f"the observation's slice {s.name!r} has {have.size} entries, the network reads {s.size}"
+                )
+            elif s.labels is not None and tuple(have.labels[: s.size]) != s.labels:
+                problems.append(f"the observation's slice {s.name!r} labels its entries otherwise")
+        blocks = action_blocks(game, check=False)
+        for b in self.actions:
+            acting = next((a for a in blocks if a.name == b.name), None)
+            if (
+                acting is not None
+                and acting.labels is not None
+                and b.labels is not None
+                and acting.labels[: b.size] != b.labels[: acting.size]
+            ):
+                problems.append(f"the action block {b.name!r} names its actions otherwise")
+        return problems
+
     def supports(self, game: Game) -> bool:
-        """Every slice the network reads exists in ``game``'s observation and is large enough."""
-        sizes = {s.name: s.size for s in game.obs_spec.slices}
-        for index, _, size in self.gather:
-            name = SLICE_NAMES[int(index) - P_O_FIRST]
-            if sizes.get(name, 0) < size:
-                return False
-        return True
+        """Every slice the network reads exists in ``game``'s observation, is large enough
+        and labels its entries alike, and the action blocks they share name their actions
+        alike (:meth:`mismatches` says what differs)."""
+        return not self.mismatches(game)
+
+
+def check_inputs(inputs: Sequence[InputSlice], n_inputs: int) -> None:
+    """ValueError unless every slice is known to this engine, once, inside the input layer."""
+    seen = set()
+    for s in inputs:
+        if s.name not in SLICE_NAMES:
+            raise ValueError(
+                f"network: observation slice {s.name!r} is unknown to this engine (it knows {', '.join(SLICE_NAMES)})"
+            )
+        if s.name in seen:
+            raise ValueError(f"network: observation slice {s.name!r} recorded twice")
+        seen.add(s.name)
+        if s.size < 0 or s.offset < 0 or s.offset + s.size > n_inputs:
+            raise ValueError(f"network: the slice {s.name!r} overruns the input layer of {n_inputs} inputs")
+        if s.labels is not None and len(s.labels) != s.size:
+            raise ValueError(f"network: the slice {s.name!r} has {s.size} entries but {len(s.labels)} labels")
+
+
+def check_actions(actions: Sequence[ActionBlock], n_outputs: int) -> None:
+    """ValueError unless the blocks are known to this engine and tile the output layer
+    from 0 in order, with a ``pass`` block (the fallback output)."""
+    known = (PLAY_BLOCK, *ACTION_BLOCKS)
+    stop = 0
+    for b in actions:
+        if b.name not in known:
+            raise ValueError(
+                f"network: action block {b.name!r} is unknown to this engine (it knows {', '.join(known)})"
+            )
+        if b.first != stop or b.size < 1:
+            raise ValueError(
+                f"network: the action block {b.name!r} does not follow the previous one (first id {b.first})"
+            )
+        if b.labels is not None and len(b.labels) != b.size:
+            raise ValueError(f"network: the action block {b.name!r} has {b.size} actions but {len(b.labels)} labels")
+        stop += b.size
+    names = [b.name for b in actions]
+    if len(set(names)) != len(names):
+        raise ValueError("network: an action block is recorded twice")
+    if stop != n_outputs:
+        raise ValueError(f"network: the output layer has {n_outputs} outputs, the action blocks {stop}")
+    if "pass" not in names:
+        raise ValueError("network: no 'pass' output (the fallback of actions the network has no output for)")
+    if not names or names[0] != PLAY_BLOCK:
+        raise ValueError("network: the action table must start with the 'play' block (the coloured plays)")
+
+
+def kernel_gather(inputs: Sequence[InputSlice]) -> np.ndarray:
+    """The kernels' ``gather`` table for the current layout: per slice, the index in ``P``
+    of its offset (``P_O_FIRST`` + its place in ``SLICE_NAMES``), its offset in the network
+    input and its size."""
+    rows = [[P_O_FIRST + SLICE_NAMES.index(s.name), s.offset, s.size] for s in inputs]
+    return np.array(rows, dtype=np.int64).reshape(len(rows), 3)
+
+
+def kernel_outputs(actions: Sequence[ActionBlock]) -> np.ndarray:
+    """The kernels' ``params`` for the current layout: a vector like ``P``, -1 but the first
+    output of each action block at its ``P_A_*`` entry and the number of outputs at
+    ``P_A_LEN`` (the coloured plays start at output 0)."""
+    params = np.full(NUM_PARAMS, -1, dtype=np.int64)
+    for b in actions:
+        if b.name != PLAY_BLOCK:
+            params[ACTION_BLOCKS[b.name]] = b.first
+    params[P_A_LEN] = sum(b.size for b in actions)
+    return params
 
 
 def input_scale(game: Game) -> np.ndarray:
@@ -128,11 +337,28 @@ def input_scale(game: Game) -> np.ndarray:
     return scale
 
 
-def input_gather(game: Game) -> np.ndarray:
-    """The ``gather`` table of a network trained on ``game``'s configuration: the whole
-    observation, slice by slice."""
-    return np.array(
-        [[P_O_FIRST + SLICE_NAMES.index(s.name), s.offset, s.size] for s in game.obs_spec.slices], dtype=np.int64
+def input_slices(game: Game) -> tuple[InputSlice, ...]:
+    """The inputs of a network trained on ``game``'s configuration: the whole observation,
+    slice by slice."""
+    return tuple(InputSlice(s.name, s.offset, s.size, tuple(s.labels)) for s in game.obs_spec.slices)
+
+
+def action_blocks(game: Game, check: bool = True) -> tuple[ActionBlock, ...]:
+    """The action blocks of ``game``'s configuration, in id order: ``play`` (the coloured
+    plays), then the blocks of ``ActionTable.offsets``. ``check``: a block name missing
+    from :data:`ACTION_BLOCKS` is a ValueError (a network file could not name it)."""
+    table = game.actions
+    starts = sorted((first, name) for name, first in table.offsets.items() if first >= 0)
+    if check:
+        for _, name in starts:
+            if name not in ACTION_BLOCKS:
+                raise ValueError(f"the action block {name!r} has no entry in uno_env.neural.ACTION_BLOCKS")
+    if not starts or starts[0][0] > 0:
+        starts.insert(0, (0, PLAY_BLOCK))
+    stops = [first for first, _ in starts[1:]] + [table.num_actions]
+    return tuple(
+        ActionBlock(name, first, stop - first, tuple(table.strings[first:stop]))
+        for (first, name), stop in zip(starts, stops)
     )
 
 
@@ -140,59 +366,195 @@ def save_network(path, layers: list[tuple[np.ndarray, np.ndarray]], game: Game, 
     """Write a network trained on ``game``'s configuration. ``layers``: three
     (weight, bias) pairs in torch's ``nn.Linear`` layout (weight: out x in)."""
     (w1, b1), (w2, b2), (w3, b3) = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
-    arrays = {
-        "w1": w1.T,
-        "b1": b1,
-        "w2": w2.T,
-        "b2": b2,
-        "w3": w3,
-        "b3": b3,
-        "scale": input_scale(game),
-        "gather": input_gather(game),
-        "params": game.params,
-    }
+    weights = {"w1": w1.T, "b1": b1, "w2": w2.T, "b2": b2, "w3": w3, "b3": b3, "scale": input_scale(game)}
     meta = {"config": game.config.to_dict(), **(meta or {})}
-    return write_network(path, Network(arrays, meta))
+    return write_network(path, Network(weights, input_slices(game), action_blocks(game), meta))
 
 
 def write_network(path, network: Network) -> Network:
-    """Write a :class:`Network` (its arrays and its meta as JSON) to a ``.npz`` file."""
+    """Write a :class:`Network` (its weights, its header and its meta as JSON) to a ``.npz`` file
+    in the current format."""
     path = pathlib.Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     # typed Any: numpy's stubs would match array values against savez's allow_pickle flag
-    contents: dict[str, Any] = {"meta": np.array(json.dumps(network.meta)), **dict(zip(ARRAYS, network.arrays()))}
+    contents: dict[str, Any] = {name: getattr(network, name) for name in WEIGHTS}
+    contents["network"] = np.array(json.dumps(network.header()))
+    contents["meta"] = np.array(json.dumps(network.meta))
     np.savez_compressed(path, **contents)
     return network
 
 
 def load_network(path) -> Network:
-    """Read a network written by :func:`save_network`."""
+    """Read a network file (:func:`save_network`; version-1 files through the legacy reader)
+    and rebuild its kernel tables for the current layout. ValueError, naming the problem,
+    for a file that is not a network of a version this code reads, or that names an
+    observation slice or an action block the engine does not know."""
     path = pathlib.Path(path)
     if not path.is_file():
         raise ValueError(f"no policy network at {path}")
-    with np.load(path, allow_pickle=False) as data:
-        arrays = {name: data[name] for name in data.files if name != "meta"}
-        meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
-    return Network(arrays, meta)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            files = set(data.files)
+            meta = json.loads(str(data["meta"])) if "meta" in files else {}
+            weights = {name: data[name] for name in WEIGHTS if name in files}
+            if "network" in files:
+                inputs, actions = read_header(json.loads(str(data["network"])))
+            elif {"gather", "params"} <= files:
+                inputs, actions = read_version_1(data["gather"], data["params"])
+            else:
+                raise ValueError("not a policy network file (no 'network' header)")
+        return Network(weights, inputs, actions, meta)
+    except ValueError as err:
+        raise ValueError(f"policy network {path}: {err}") from err
+
+
+def read_header(header: Any) -> tuple[list[InputSlice], list[ActionBlock]]:
+    """The inputs and action blocks of a file's ``network`` entry (version 2)."""
+    if not isinstance(header, dict) or header.get("format") != FORMAT:
+        raise ValueError(f"not a policy network file (its header's format is not {FORMAT!r})")
+    version = header.get("version")
+    if version != FORMAT_VERSION:
+        raise ValueError(
+            f"format version {version!r} is not understood: this code reads version {FORMAT_VERSION} "
+            "(and version 1, the positional files)"
+        )
+    try:
+        inputs = [InputSlice(str(s["name"]), int(s["offset"]), int(s["size"]), labels_of(s)) for s in header["inputs"]]
+        actions = [
+            ActionBlock(str(b["name"]), int(b["first"]), int(b["size"]), labels_of(b)) for b in header["actions"]
+        ]
+    except (KeyError, TypeError) as err:
+        raise ValueError(f"malformed network header ({err!r})") from err
+    return inputs, actions
+
+
+def labels_of(record: dict) -> tuple[str, ...] | None:
+    labels = record.get("labels")
+    return None if labels is None else tuple(str(label) for label in labels)
+
+
+# ------------------------------------------------------------------ version 1 (positional)
+# The layout version-1 files were written with (Param and SLICE_NAMES from the first
+# network, commit 75aebf5, until the name-keyed format): ``gather[:, 0]`` held
+# V1_O_FIRST + the slice's place in V1_SLICE_NAMES, and ``params`` the whole P vector
+# (V1_NUM_PARAMS entries), whose action blocks started at the entries V1_ACTION_BLOCKS.
+# Only this reader may use these numbers.
+V1_SLICE_NAMES = (
+    "hand",
+    "top_card",
+    "colour",
+    "previous_colour",
+    "direction",
+    "phase",
+    "acting",
+    "dealer",
+    "hand_sizes",
+    "scores",
+    "alive",
+    "draw_pile_size",
+    "discard_pile",
+    "drawn_card",
+    "uno_called",
+    "exposed",
+    "after_window",
+    "drew_on",
+    "challenge_reveal",
+    "challenge_reveal_seat",
+    "trend_colour",
+    "trend_shown",
+)
+V1_O_FIRST = 36
+V1_NUM_PARAMS = V1_O_FIRST + len(V1_SLICE_NAMES)
+V1_ACTION_BLOCKS = {
+    "W": 24,
+    "W+4": 25,
+    "FT": 26,
+    "draw": 27,
+    "pass": 28,
+    "uno": 29,
+    "challenge": 30,
+    "accept": 31,
+    "catch": 32,
+    "color": 33,
+}
+V1_A_LEN = 34
+
+
+def read_version_1(gather: np.ndarray, params: np.ndarray) -> tuple[list[InputSlice], list[ActionBlock]]:
+    """The inputs and action blocks of a version-1 file, its positional indices read
+    against the layout it was written with (labels not recorded)."""
+    gather = np.asarray(gather, dtype=np.int64)
+    params = np.asarray(params, dtype=np.int64)
+    if params.shape != (V1_NUM_PARAMS,) or gather.ndim != 2 or gather.shape[1] != 3:
+        raise ValueError(f"a version-1 file of an unknown layout (params {params.shape}, gather {gather.shape})")
+    inputs = []
+    for index, offset, size in gather.tolist():
+        if not V1_O_FIRST <= index < V1_NUM_PARAMS:
+            raise ValueError(f"a version-1 file of an unknown layout (gather index {index})")
+        inputs.append(InputSlice(V1_SLICE_NAMES[index - V1_O_FIRST], offset, size))
+    starts = sorted((int(params[slot]), name) for name, slot in V1_ACTION_BLOCKS.items() if params[slot] >= 0)
+    if not starts or starts[0][0] > 0:
+        starts.insert(0, (0, PLAY_BLOCK))
+    stops = [first for first, _ in starts[1:]] + [int(params[V1_A_LEN])]
+    return inputs, [ActionBlock(name, first, stop - first) for (first, name), stop in zip(starts, stops)]
+
+
+def upgrade_network(source, target) -> Network:
+    """Rewrite a network file (version 1) in the current format. The labels of its slices
+    and action blocks are taken from the training configuration (``meta["config"]``) when
+    the current engine lays that configuration out as the file says (names, offsets and
+    sizes), and left out otherwise."""
+    network = load_network(source)
+    inputs, actions = network.inputs, network.actions
+    config = network.meta.get("config")
+    if config is not None:
+        game = Game(RuleConfig.from_kwargs(**config))
+        here = input_slices(game)
+        if [(s.name, s.offset, s.size) for s in here] == [(s.name, s.offset, s.size) for s in inputs]:
+            inputs = here
+        blocks = action_blocks(game)
+        if [(b.name, b.first, b.size) for b in blocks] == [(b.name, b.first, b.size) for b in actions]:
+            actions = blocks
+    weights = {name: getattr(network, name) for name in WEIGHTS}
+    return write_network(target, Network(weights, inputs, actions, network.meta))
 
 
 # ------------------------------------------------------------------ compiled forward pass
 @kernel
+def block_end(PT, first):
+    """The end of the training configuration's action block that starts at output ``first``."""
+    end = PT[P_A_LEN]
+    for k in ACTION_SLOTS:
+        start = PT[k]
+        if first < start < end:
+            end = start
+    return end
+
+
+@kernel
 def output_index(P, PT, a):
-    """The output (an action id of the training configuration, parameters ``PT``) whose
-    logit action ``a`` of the acting configuration (parameters ``P``) takes."""
-    if a < P[P_A_W]:
-        return a
-    if a < P[P_A_W4]:
-        return PT[P_A_W] + a - P[P_A_W]
-    if a < P[P_A_DRAW]:
-        if P[P_A_FT] >= 0 and a >= P[P_A_FT]:
-            return PT[P_A_W] + a - P[P_A_FT]  # a Fashion Trend naming a colour: as a Wild naming it
-        return PT[P_A_W4] + a - P[P_A_W4]
-    for kind in (P_A_DRAW, P_A_PASS, P_A_UNO, P_A_CHALLENGE, P_A_ACCEPT, P_A_CATCH):
-        if a == P[kind]:
-            return PT[kind]
-    return PT[P_A_COLOR] + a - P[P_A_COLOR]
+    """The output (an action id of the training configuration, the network's ``params``
+    ``PT``) whose logit action ``a`` of the acting configuration (parameters ``P``) takes:
+    the same place in the block of the same kind; a Fashion Trend without a Fashion Trend
+    output as a Wild; otherwise (a kind the network has no output for, or past the end of
+    its block) the ``pass`` output."""
+    slot = -1  # the acting block holding a: the one of greatest first id <= a (-1: the coloured plays)
+    start = 0
+    for k in ACTION_SLOTS:
+        s = P[k]
+        if start <= s <= a:
+            slot = k
+            start = s
+    first = 0
+    if slot >= 0:
+        first = PT[slot]
+        if first < 0 and slot == P_A_FT:
+            first = PT[P_A_W]  # a Fashion Trend naming a colour: as a Wild naming it
+    if first >= 0:
+        o = first + a - start
+        if o < block_end(PT, first):
+            return o
+    return PT[P_A_PASS]
 
 
 @allocating

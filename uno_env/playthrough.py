@@ -22,6 +22,14 @@ PLAYTHROUGHS = {
     "partners_4p_seed3.txt": (RuleConfig(num_players=4, partners=True, episode="round"), 3),
     "challenge_3p_seed5.txt": (RuleConfig(num_players=3, scoring="challenge", target_score=40), 5),
     "two_player_seed1.txt": (RuleConfig(num_players=2, target_score=100), 1),
+    "house_stacking_seven_o_4p_seed2.txt": (
+        RuleConfig(num_players=4, stacking="mixed", seven_o=True, episode="round"),
+        2,
+    ),
+    "house_jump_in_draw_4p_seed4.txt": (
+        RuleConfig(num_players=4, jump_in=True, draw_until_playable=True, episode="round"),
+        4,
+    ),
 }
 DEFAULT_DIR = pathlib.Path(__file__).resolve().parent.parent / "tests" / "playthroughs"
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from .engine.cards import COLOUR_NAMES, COLOURS, parse_card
 from .engine.events import summarize
+from .engine.layout import PH_JUMP, S_FOLLOWING, S_PENDING, S_PHASE, S_SWAP_FROM, S_SWAP_TO
 
 CARD_RGB = {
     "R": (214, 40, 57),
@@ -30,11 +31,32 @@ def _seat_label(seat: int) -> str:
     return f"P{seat}"
 
 
+def shown_turn(game, state, viewer: int | None) -> tuple[int, str]:
+    """(acting seat, phase) as ``viewer`` may see them: a jump-in window is the next
+    player's turn to every seat not asked (R-HOUSE-JUMP-2)."""
+    ints = state.ints[0]
+    current = game.current_player(state)
+    if ints[S_PHASE] == PH_JUMP and viewer is not None and viewer != current:
+        return int(ints[S_FOLLOWING]), "play"
+    return current, game.phase(state)
+
+
+def house_rule_facts(game, state) -> list[str]:
+    """The public facts of the house rules that are in play: the pending penalty, the last swap."""
+    ints = state.ints[0]
+    facts = []
+    if ints[S_PENDING] > 0:
+        facts.append(f"pending penalty {int(ints[S_PENDING])} cards")
+    if game.config.seven_o and ints[S_SWAP_FROM] >= 0:
+        facts.append(f"last swap {_seat_label(int(ints[S_SWAP_FROM]))}-{_seat_label(int(ints[S_SWAP_TO]))}")
+    return facts
+
+
 def render_text(game, state, viewer: int | None = None, events: Sequence[dict] = ()) -> str:
     """The table as text, from ``viewer``'s seat (``None``: every hand shown)."""
     position = game.position(state)
     n = game.num_players
-    current = position["current_player"]
+    current, phase = shown_turn(game, state, viewer)
     direction = "clockwise (to seat+1)" if position["direction"] > 0 else "counter-clockwise (to seat-1)"
     colour = position["colour"]
     colour_text = f"{colour} ({COLOUR_NAMES[COLOURS.index(colour)]})" if colour else "to be named"
@@ -44,12 +66,15 @@ def render_text(game, state, viewer: int | None = None, events: Sequence[dict] =
         f"top {position['discard_pile'][-1]:>4} | colour {colour_text} | draw pile {len(position['draw_pile'])} "
         f"| discard pile {len(position['discard_pile'])}",
     ]
+    facts = house_rule_facts(game, state)
+    if facts:
+        lines.append(" | ".join(facts))
     exposed = (position.get("catch_window") or {}).get("exposed")
     for seat in range(n):
         hand = position["hands"][seat]
         marks = []
         if seat == current:
-            marks.append(f"<- {game.phase(state)}")
+            marks.append(f"<- {phase}")
         if not position["alive"][seat]:
             marks.append("eliminated")
         if seat == exposed:
@@ -110,7 +135,7 @@ def render_image(game, state, viewer: int | None = None, events: Sequence[dict] 
     draw = ImageDraw.Draw(image)
     position = game.position(state)
     n = game.num_players
-    current = position["current_player"]
+    current, _ = shown_turn(game, state, viewer)
     small = _font(14)
     medium = _font(18)
     cw, ch = 44, 64
@@ -124,6 +149,8 @@ def render_image(game, state, viewer: int | None = None, events: Sequence[dict] 
         draw.ellipse((cx + 85, cy - 20, cx + 125, cy + 20), fill=CARD_RGB[colour], outline="white", width=2)
     arrow = "clockwise" if position["direction"] > 0 else "counter-clockwise"
     draw.text((cx - 90, cy - 75), f"round {position['round'] + 1}  |  {arrow}", fill="white", font=medium)
+    for k, fact in enumerate(house_rule_facts(game, state)):
+        draw.text((cx - 90, cy + 70 + 20 * k), fact, fill=(255, 230, 90), font=medium)
     # seats around an ellipse, seat 0 (or the viewer) at the bottom
     bottom = 0 if viewer is None else viewer
     for seat in range(n):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import deck_counts
+from .cards import RANK_DRAW_TWO, RANK_SEVEN, WILD, WILD_DRAW_FOUR, deck_counts
 from .layout import (
     P_C_DCOUNT,
     P_C_DISCARD,
@@ -13,15 +13,22 @@ from .layout import (
     P_F,
     P_I_ALIVE,
     P_I_HAND_SIZE,
+    PH_CATCH,
     PH_DRAWN,
+    PH_JUMP,
     PH_OVER,
+    PH_PENALTY,
+    PH_SWAP,
     S_COLOUR,
     S_CURRENT,
     S_DISCARD_COUNT,
     S_DRAW_COUNT,
     S_DRAWN,
+    S_FOLLOWING,
     S_N_ALIVE,
+    S_PENDING,
     S_PHASE,
+    S_TOP_PLAYER,
 )
 
 
@@ -68,4 +75,25 @@ def invariant_violations(game, state, index: int = 0) -> list[str]:
         mask = game.legal_mask(state, index)
         if mask.sum() == 0:
             problems.append("the acting player has no legal action")
+        problems += house_rule_violations(hands, discard, ints, phase, current)
+    return problems
+
+
+def house_rule_violations(hands, discard, ints, phase, current) -> list[str]:
+    """The house rules' state in a game in play (HOUSE_RULES.md)."""
+    problems = []
+    top = int(discard[-1]) if len(discard) else -1
+    pending = ints[S_PENDING]
+    if pending < 0 or (pending > 0 and phase not in (PH_PENALTY, PH_CATCH)):
+        problems.append(f"a pending penalty of {pending} in phase {phase}")
+    if phase == PH_PENALTY and (
+        pending <= 0 or not (top == WILD_DRAW_FOUR or (top < WILD and top % 13 == RANK_DRAW_TWO))
+    ):
+        problems.append("a penalty decision without a pending penalty from a draw card on top")
+    if phase == PH_SWAP and (top >= WILD or top % 13 != RANK_SEVEN or ints[S_TOP_PLAYER] != current):
+        problems.append("a Seven-O choice that does not follow its player's 7")
+    if phase == PH_JUMP and (
+        top >= WILD or hands[current, top] == 0 or current in (ints[S_TOP_PLAYER], ints[S_FOLLOWING])
+    ):
+        problems.append("a jump-in decision for a seat that may not jump in")
     return problems

@@ -37,8 +37,11 @@ from .layout import (
     PH_CHALLENGE,
     PH_COLOR,
     PH_DRAWN,
+    PH_JUMP,
     PH_OVER,
+    PH_PENALTY,
     PH_PLAY,
+    PH_SWAP,
     S_CURRENT,
     S_DRAWN,
     S_PHASE,
@@ -490,6 +493,9 @@ class Game(K.PicklesWithoutEntryPoints):
                 PH_COLOR: "naming the colour of the starting Wild",
                 PH_CHALLENGE: "the answer to a Wild Draw Four (challenge or accept)",
                 PH_CATCH: "the catch window (catch or pass)",
+                PH_PENALTY: "the answer to a pending draw penalty (stack, accept, or challenge a Wild Draw Four)",
+                PH_SWAP: "the choice of the player to swap hands with (Seven-O)",
+                PH_JUMP: "a jump-in window (play the identical card or pass)",
             }
             what = decisions[phase]
         return f"{text!r} is not available to player {seat} during {what}; legal now: {legal}"

@@ -20,6 +20,7 @@ from .cards import (
     RANK_SEVEN,
     RANK_SKIP,
     RANK_ZERO,
+    RANKS_PER_COLOUR,
     WILD,
     WILD_DRAW_FOUR,
 )
@@ -290,9 +291,9 @@ def matches_on(face, colour, top):
     """R-TURN-1: ``face`` may be played on ``top`` with ``colour`` in force; wild-type cards always."""
     if face >= WILD:
         return True
-    if face // 13 == colour:
+    if face // RANKS_PER_COLOUR == colour:
         return True
-    return top < WILD and top % 13 == face % 13
+    return top < WILD and top % RANKS_PER_COLOUR == face % RANKS_PER_COLOUR
 
 
 @kernel(inline="always")
@@ -305,8 +306,8 @@ def matches(cards, ints, P, b, face):
 def holds_colour(cards, P, b, seat, colour):
     if colour < 0:
         return False
-    base = P[P_C_HANDS] + seat * P[P_F] + colour * 13
-    for r in range(13):
+    base = P[P_C_HANDS] + seat * P[P_F] + colour * RANKS_PER_COLOUR
+    for r in range(RANKS_PER_COLOUR):
         if cards[b, base + r] > 0:
             return True
     return False
@@ -341,13 +342,13 @@ def stackable(cards, ints, P, b, face):
     """R-HOUSE-STACK-2/5: ``face`` answers the pending penalty (a Draw Two or Wild Draw
     Four on top). Nothing answers a Wild Draw Four that was its player's last card."""
     top = top_face(cards, ints, P, b)
-    draw_two = face < WILD and face % 13 == RANK_DRAW_TWO
+    draw_two = face < WILD and face % RANKS_PER_COLOUR == RANK_DRAW_TWO
     if top == WILD_DRAW_FOUR:
         if ints[b, S_WD4_OUT] != 0:
             return False
         if face == WILD_DRAW_FOUR:
             return True
-        return P[P_STACKING] == STACK_MIXED and draw_two and face // 13 == ints[b, S_COLOUR]
+        return P[P_STACKING] == STACK_MIXED and draw_two and face // RANKS_PER_COLOUR == ints[b, S_COLOUR]
     if draw_two:
         return True
     return P[P_STACKING] == STACK_MIXED and face == WILD_DRAW_FOUR
@@ -357,7 +358,7 @@ def stackable(cards, ints, P, b, face):
 def has_stackable(cards, ints, P, b, seat):
     base = P[P_C_HANDS] + seat * P[P_F]
     for c in range(4):
-        f = c * 13 + RANK_DRAW_TWO
+        f = c * RANKS_PER_COLOUR + RANK_DRAW_TWO
         if cards[b, base + f] > 0 and stackable(cards, ints, P, b, f):
             return True
     return cards[b, base + WILD_DRAW_FOUR] > 0 and stackable(cards, ints, P, b, WILD_DRAW_FOUR)
@@ -611,8 +612,8 @@ def deal_and_start(cards, ints, rng, P, b, dealer, ev, evn):
         ints[b, S_PHASE] = PH_COLOR
         ints[b, S_UNO_CALLED] = 0
         return
-    ints[b, S_COLOUR] = face // 13
-    rank = face % 13
+    ints[b, S_COLOUR] = face // RANKS_PER_COLOUR
+    rank = face % RANKS_PER_COLOUR
     if rank == RANK_DRAW_TWO and P[P_STACKING] != STACK_OFF:  # R-HOUSE-STACK-4: it may be answered
         ints[b, S_PENDING] = 2
         begin_next(cards, ints, P, b, first)
@@ -659,7 +660,7 @@ def choose_dealer(cards, ints, rng, P, b, ev, evn):
                 pos -= 1
                 face = np.int64(cards[b, start + pos])
                 emit(ev, evn, b, EV_DEALER_DRAW, s, face, 0)
-                value = face % 13 if face < WILD and face % 13 < 10 else 0
+                value = face % RANKS_PER_COLOUR if face < WILD and face % RANKS_PER_COLOUR < 10 else 0
                 values |= value << (4 * s)
                 if value > best:
                     best = value
@@ -831,9 +832,9 @@ def fashion_trend(cards, ints, rng, P, b, player, colour, ev, evn):
     s = next_alive(ints, P, b, player, direction)
     while s != player:
         shown = -1
-        for r in range(13):
-            if cards[b, base + s * F + colour * 13 + r] > 0:
-                shown = colour * 13 + r
+        for r in range(RANKS_PER_COLOUR):
+            if cards[b, base + s * F + colour * RANKS_PER_COLOUR + r] > 0:
+                shown = colour * RANKS_PER_COLOUR + r
                 break
         if shown < 0:
             emit(ev, evn, b, EV_TREND_FAIL, s, 0, 0)
@@ -860,7 +861,7 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     ints[b, S_TOP_PLAYER] = player
     emit(ev, evn, b, EV_PLAY, player, face, colour if face >= WILD else -1)
     went_out = size == 0
-    rank = face % 13 if face < WILD else -1
+    rank = face % RANKS_PER_COLOUR if face < WILD else -1
     swaps = P[P_SEVEN_O] != 0 and (rank == RANK_SEVEN or rank == RANK_ZERO)
     # D-HOUSE-SEVENO-UNO: a 7 or 0 played as the next-to-last card exposes nobody
     exposed = size == 1 and ints[b, S_UNO_CALLED] == 0 and P[P_UNO] != UNO_OFF and not swaps
@@ -888,7 +889,7 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
             fashion_trend(cards, ints, rng, P, b, player, colour, ev, evn)
         finish_turn(cards, ints, rng, P, b, player, next_alive(ints, P, b, player, direction), exposed, ev, evn)
         return
-    ints[b, S_COLOUR] = face // 13
+    ints[b, S_COLOUR] = face // RANKS_PER_COLOUR
     if rank == RANK_DRAW_TWO and stacking:  # R-HOUSE-STACK-1/5
         clear_wild_draw_four(ints, b)  # a Wild Draw Four under it can no longer be challenged
         ints[b, S_PENDING] += 2
@@ -1020,7 +1021,7 @@ def reveal_hand(cards, ints, P, b, viewer, owner):
 def decode_action(P, action):
     """(kind, face, colour) of an action id (see actions.py for the table)."""
     if action < WILD:
-        return K_PLAY, action, action // 13
+        return K_PLAY, action, action // RANKS_PER_COLOUR
     if action < P[P_A_DRAW]:
         if P[P_A_FT] >= 0 and action >= P[P_A_FT]:
             return K_PLAY, FASHION_TREND, action - P[P_A_FT]
@@ -1172,8 +1173,10 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
             if jumper >= 0:
                 begin_turn(ints, b, jumper)
                 ints[b, S_PHASE] = PH_JUMP
-            else:
-                begin_next(cards, ints, P, b, ints[b, S_FOLLOWING])
+            else:  # nobody jumped in: the window closes
+                following = ints[b, S_FOLLOWING]
+                ints[b, S_FOLLOWING] = -1
+                begin_turn(ints, b, following)
             return ST_OK
         if kind != K_PLAY:
             return ST_NOT_AVAILABLE
@@ -1302,7 +1305,7 @@ def house_mask(cards, ints, P, b, phase, out):
         if top == WILD_DRAW_FOUR:
             out[P[P_A_CHALLENGE]] = 1
         for c in range(4):
-            f = c * 13 + RANK_DRAW_TWO
+            f = c * RANKS_PER_COLOUR + RANK_DRAW_TWO
             if cards[b, base + f] > 0 and stackable(cards, ints, P, b, f):
                 out[f] = 1
         if cards[b, base + WILD_DRAW_FOUR] > 0 and stackable(cards, ints, P, b, WILD_DRAW_FOUR):
@@ -1353,11 +1356,11 @@ def legal_mask(cards, ints, P, b, out):
         # (measured 2x faster; a face in two groups is marked twice, which is harmless)
         out[P[P_A_DRAW]] = 1
         if colour >= 0:  # written without branches: the loop vectorizes
-            first = colour * 13
-            for f in range(first, first + 13):
+            first = colour * RANKS_PER_COLOUR
+            for f in range(first, first + RANKS_PER_COLOUR):
                 out[f] = hand[f] > 0
         if top < WILD:
-            for f in range(top % 13, WILD, 13):
+            for f in range(top % RANKS_PER_COLOUR, WILD, RANKS_PER_COLOUR):
                 out[f] |= hand[f] > 0
         for f in range(WILD, F):
             if hand[f] > 0:
@@ -1433,7 +1436,7 @@ def observe(cards, ints, P, b, observer, out):
         for s in range(n):
             shown = ints[b, P[P_I_TREND] + s]
             if shown >= 0:
-                out[P[O_TREND_SHOWN] + rel_seat(s, observer, n) * 13 + shown % 13] = 1.0
+                out[P[O_TREND_SHOWN] + rel_seat(s, observer, n) * RANKS_PER_COLOUR + shown % RANKS_PER_COLOUR] = 1.0
 
 
 @kernel
@@ -1447,22 +1450,30 @@ def observe_and_mask(cards, ints, P, b, observer, obs, mask):
             mask[a] = 0
 
 
+# the fields of step_summary's packed result: (shift, mask) of each
+SUMMARY_STATUS = (0, 0xFF)  # status + SUMMARY_STATUS_BIAS: below the bias, the step was refused
+SUMMARY_STATUS_BIAS = 128
+SUMMARY_PHASE = (8, 0xF)
+SUMMARY_SEAT = (12, 0xFF)  # the acting seat + 1 (0: nobody, the game is over)
+SUMMARY_REWARDED = (20, 0x1)  # some seat's reward is non-zero
+SUMMARY_ALIVE = (21, 0xFF)  # players still in the game
+
+
 @kernel
 def step_summary(cards, ints, rng, P, b, action, rw, ev, evn):
     """``step_game`` plus what a Python caller needs next, packed in one integer (fewer
-    reads from Python): bits 0-7 status + 128, 8-11 phase, 12-19 acting seat + 1,
-    bit 20 some reward is non-zero, bits 21-28 players in the game."""
+    reads from Python); its fields are the ``SUMMARY_*`` (shift, mask) pairs."""
     status = step_game(cards, ints, rng, P, b, action, rw, ev, evn)
     rewarded = 0
     for s in range(P[P_N]):
         if rw[b, s] != 0.0:
             rewarded = 1
     return (
-        (status + 128)
-        | (ints[b, S_PHASE] << 8)
-        | ((ints[b, S_CURRENT] + 1) << 12)
-        | (rewarded << 20)
-        | (ints[b, S_N_ALIVE] << 21)
+        ((status + SUMMARY_STATUS_BIAS) << SUMMARY_STATUS[0])
+        | (ints[b, S_PHASE] << SUMMARY_PHASE[0])
+        | ((ints[b, S_CURRENT] + 1) << SUMMARY_SEAT[0])
+        | (rewarded << SUMMARY_REWARDED[0])
+        | (ints[b, S_N_ALIVE] << SUMMARY_ALIVE[0])
     )
 
 
