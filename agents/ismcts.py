@@ -5,12 +5,14 @@ At each decision with more than one sensible action the agent
 1. samples full game states consistent with its observation (:func:`determinize`):
    its own hand, the discard pile (counts and top card), the hand sizes, the draw
    pile size, colour, direction, phase, scores, who is exposed, and the soft
-   information of a challenge reveal or a Fashion Trend. The observation keeps a
+   information of a challenge reveal or a Fashion Trend, and under the house rules
+   their public facts (the pending penalty of a stack, the last Seven-O swap, who
+   played the top card, whose turn follows a swap or jump-in). The observation keeps a
    reveal until the round ends, so it goes stale as the owner plays: a revealed
    card still unseen is put back in its owner's hand with chance (cards the owner
    holds now) / (cards shown), a card shown to a Fashion Trend half the time. The
    other unseen cards are dealt at random to the other hands and the draw pile.
-   When it is the target of a Wild Draw Four, a sample in which the offender
+   When it is the target of a Wild Draw Four (in a stack too), a sample in which the offender
    bluffed is kept with probability ``bluff_prior`` only (an offender who holds the
    colour plays the card less often than one who does not; see
    :func:`uno_env.policies.bluff_probability`);

@@ -263,11 +263,17 @@ def test_heuristics_beat_random_and_each_other_in_the_expected_order():
 
 
 # ---------------------------------------------------------------- determinized search
+HOUSE_VARIANTS = [dict(v.settings) for v in variants.variants("agents") if v.config.house_rules]
+"""The agents sweep's house-rule variants: each house rule (HOUSE_RULES.md), then all five together."""
+
+
 @pytest.mark.invariants
 @pytest.mark.parametrize("settings", variants.params("agents"))
 def test_determinized_states_show_the_same_observation_and_mask(settings):
     """Every sampled state gives the observer exactly its observation and legal mask, keeps
-    every card of the deck, and loads back through Game.from_position."""
+    every card of the deck, and loads back through Game.from_position (positions do not
+    carry the house rules' facts yet: not under them). Under the house rules every phase
+    of the configuration comes up."""
     game = make_game(**settings)
     sample = game.new_state()
     prng = np.array([seed_to_rng(3)], dtype=np.uint64)
@@ -279,13 +285,16 @@ def test_determinized_states_show_the_same_observation_and_mask(settings):
         assert invariant_violations(game, sample) == []
         assert np.array_equal(game.observe(sample, 0), obs)
         assert np.array_equal(game.legal_mask(sample), mask)
-        if len(checked) % 25 == 0:
+        if len(checked) % 25 == 0 and not game.config.house_rules:
             loaded = game.from_position(determinized_position(game, obs, seed=len(checked)))
             assert np.array_equal(game.observe(loaded, 0), obs)
         checked.append(game.phase(state))
 
     play_steps(game, agents, 800, seed=21, check=check)
     assert len(checked) == 800
+    for rule, phase in (("stacking", "penalty"), ("seven_o", "swap"), ("jump_in", "jump")):
+        if settings.get(rule, "off") not in ("off", False):
+            assert phase in checked, rule
 
 
 def test_determinization_deals_unseen_cards_uniformly():

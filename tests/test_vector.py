@@ -290,8 +290,12 @@ class Reference:
         ({"num_players": 2, "episode": "round", "max_steps": 300}, [None, "random"]),
         ({"num_players": 3, "scoring": "challenge", "target_score": 60, "max_steps": 900}, ["random", None, HEURISTIC]),
         ({"num_players": 4, "partners": True, "reward": "points", "max_steps": 500}, [HEURISTIC, "random", None, None]),
+        (  # the house rules' decisions (penalty, swap, jump-in) on both sides of the kernel
+            {"num_players": 4, "stacking": "mixed", "seven_o": True, "jump_in": True, "force_play": True},
+            ["keeper", None, "tactical", "naive"],
+        ),
     ],
-    ids=["2p", "3p-challenge", "4p-partners-two-external"],
+    ids=["2p", "3p-challenge", "4p-partners-two-external", "4p-house-rules"],
 )
 def test_compiled_seats_match_the_single_game_api(settings, seats):
     env = UnoVectorEnv(4, parallel=False, seats=seats, seed=40, **settings)

@@ -177,6 +177,21 @@ VARIANTS = (
     Variant("4p-house-all-raise", {**HOUSE_ALL, "num_players": 4, "illegal_action": "raise"}, ("pettingzoo",)),
     Variant("4p-house-all-max300", {**HOUSE_ALL, "num_players": 4, "max_steps": 300}, ("agreement",)),
     Variant("4p-house-all-max17", {**HOUSE_ALL, "num_players": 4, "max_steps": 17}),  # cut short mid-decision
+    Variant(
+        "2p-stacking-jump-in-force",
+        {"num_players": 2, "stacking": "mixed", "jump_in": True, "force_play": True},
+        ("state_read",),
+    ),
+    Variant(
+        "4p-partners-stacking-seven-o-jump-in",
+        {"num_players": 4, "partners": True, "stacking": "same", "seven_o": True, "jump_in": True},
+        ("state_read",),
+    ),
+    Variant(
+        "5p-challenge-seven-o-draw-force",
+        {"num_players": 5, "seven_o": True, "draw_until_playable": True, "force_play": True, "scoring": "challenge"},
+        ("state_read",),
+    ),
     # the recorded playthroughs' settings (uno_env/playthrough.py; 3p-challenge-to40 is above)
     Variant("2p-to100", {"num_players": 2, "target_score": 100}),
     Variant("3p-fashion-to60", {"num_players": 3, "deck": "fashion_trend", "target_score": 60}),

@@ -43,6 +43,7 @@ from .engine.layout import (
     P_A_FT,
     P_A_LEN,
     P_A_PASS,
+    P_A_SWAP,
     P_A_UNO,
     P_F,
     P_N,
@@ -50,7 +51,10 @@ from .engine.layout import (
     PH_CATCH,
     PH_CHALLENGE,
     PH_COLOR,
+    PH_DRAWN,
     PH_OVER,
+    PH_PENALTY,
+    PH_SWAP,
     S_COLOUR,
     S_EXPOSED,
     S_PHASE,
@@ -70,10 +74,13 @@ from .engine.readers import (
     obs_exposed_seat,
     obs_hand_size,
     obs_next_seat,
+    obs_pending,
     obs_phase,
     obs_players_in,
+    obs_swap_partner,
     seat_colour_counts,
     state_discard_colour_counts,
+    state_swap_partner,
     wild_action,
 )
 from .neural import shipped_policy
@@ -222,11 +229,42 @@ def bluff_probability(obs, P, prior):
 
 
 @kernel
+def first_legal(mask, start, stop):
+    """The first legal action with an id in ``start..stop-1``, -1 when there is none."""
+    for a in range(start, stop):
+        if mask[a]:
+            return a
+    return -1
+
+
+@kernel
 def draw_or_pass(mask, P):
-    """The heuristics' move when they play no card: draw, or keep the drawn card."""
+    """The heuristics' move when they play no card: draw, or keep the drawn card; in a
+    stack's penalty decision (neither is available there) accept the pending penalty. Any
+    other decision without a card played gets its first legal action."""
     if mask[P[P_A_DRAW]]:
         return P[P_A_DRAW]
-    return P[P_A_PASS]
+    if mask[P[P_A_PASS]]:
+        return P[P_A_PASS]
+    if mask[P[P_A_ACCEPT]]:
+        return P[P_A_ACCEPT]
+    return first_legal(mask, 0, P[P_A_LEN])
+
+
+@kernel
+def swap_action(partner, mask, P):
+    """Seven-O: the action ``swap partner`` (relative seat ``partner``, see
+    :func:`~uno_env.engine.readers.obs_swap_partner`), the first legal swap when it is -1."""
+    if partner > 0 and mask[P[P_A_SWAP] + partner - 1]:
+        return P[P_A_SWAP] + partner - 1
+    return first_legal(mask, P[P_A_SWAP], P[P_A_LEN])
+
+
+@kernel
+def forced_to_play(phase, mask, P):
+    """A drawn card that must be played (``force_play``: the drawn-card decision has no
+    ``pass``), so that a policy plays even a drawn Wild Draw Four it would not bluff with."""
+    return phase == PH_DRAWN and not mask[P[P_A_PASS]]
 
 
 @kernel
@@ -263,7 +301,9 @@ def random_play_policy(obs, mask, P, prng, b):
     bluff, R-WD4), where RLCard's rules allow it only without one. It calls UNO (those
     benchmarks have no UNO rule; a player that never calls can never win against one
     that catches). Other decisions (catch, challenge, a starting Wild's colour) are
-    uniform at random."""
+    uniform at random. Under the house rules the same: a random stackable card in a
+    stack's penalty decision (accept or challenge at random without one), a random
+    Seven-O partner, always a jump-in (its card is the only one it can play there)."""
     if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
         return P[P_A_UNO]
     card = random_legal_below(mask, P[P_A_DRAW], prng, b)  # card plays come first in action order
@@ -279,7 +319,9 @@ def naive_policy(obs, mask, P, prng, b):
     numbers before Skip, Reverse, Draw Two; a wild names red), drawing only when no
     card can be played; it plays a playable drawn card and calls UNO, but never
     catches, never challenges, and names red for a starting Wild. (A player that never
-    calls UNO can never win against one that always catches, so it does call.)"""
+    calls UNO can never win against one that always catches, so it does call.) House
+    rules: in a stack's penalty decision the first stackable card, else it accepts; the
+    first legal Seven-O swap (the nearest seat clockwise); it always jumps in."""
     return naive_choice(obs_phase(obs, P), mask, P)
 
 
@@ -292,6 +334,8 @@ def naive_choice(phase, mask, P):
         return P[P_A_ACCEPT]
     if phase == PH_CATCH:
         return P[P_A_PASS]
+    if phase == PH_SWAP:
+        return first_legal(mask, P[P_A_SWAP], P[P_A_LEN])
     if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
         return P[P_A_UNO]
     for a in range(P[P_A_DRAW]):
@@ -306,7 +350,12 @@ def keeper_policy(obs, mask, P, prng, b):
     holds most (highest points first, to shed them); wild cards are held until no
     coloured card can be played, then a Wild before a Wild Draw Four (never as a
     bluff), naming its strongest colour. Always calls UNO, catches every exposed
-    opponent (not its partner), accepts every Wild Draw Four."""
+    opponent (not its partner), accepts every Wild Draw Four. House rules: in a stack's
+    penalty decision it answers as it plays (a Draw Two of the colour it holds most, else
+    a Wild Draw Four only when it holds none of the colour in force), else it accepts,
+    never challenging; a 7 swaps with the opponent holding the fewest cards (ties: the
+    nearest clockwise); it always jumps in; a drawn Wild Draw Four that ``force_play``
+    makes it play names its strongest colour."""
     return keeper_choice(keeper_view(obs, P), mask, P)
 
 
@@ -314,11 +363,12 @@ def keeper_policy(obs, mask, P, prng, b):
 def keeper_view(obs, P):
     """What :func:`keeper_policy` reads of an observation besides the mask: (phase, colour
     in force or -1, exposed relative seat in a catch window or -1, copies held of each
-    colour, strongest colour)."""
+    colour, strongest colour, Seven-O partner in a swap decision or -1)."""
     phase = obs_phase(obs, P)
     counts, points = hand_colour_counts(obs, P)
     exposed = obs_exposed_seat(obs, P) if phase == PH_CATCH else -1
-    return phase, obs_colour(obs, P, O_COLOUR), exposed, counts, strongest_of(obs, P, counts, points)
+    partner = obs_swap_partner(obs, P) if phase == PH_SWAP else -1
+    return phase, obs_colour(obs, P, O_COLOUR), exposed, counts, strongest_of(obs, P, counts, points), partner
 
 
 @kernel
@@ -331,7 +381,8 @@ def keeper_view_of_state(cards, ints, P, b, seat):
     strongest = strongest_held(counts, points)
     if strongest < 0:
         strongest = most_played(state_discard_colour_counts(cards, P, b))
-    return phase, np.int64(ints[b, S_COLOUR]), exposed, counts, strongest
+    partner = state_swap_partner(ints, P, b, seat) if phase == PH_SWAP else -1
+    return phase, np.int64(ints[b, S_COLOUR]), exposed, counts, strongest, partner
 
 
 @kernel
@@ -342,6 +393,8 @@ def keeper_choice(view, mask, P):
     decided = simple_choice(phase, strongest, exposed, P, False)
     if decided >= 0:
         return decided
+    if phase == PH_SWAP:
+        return swap_action(view[5], mask, P)
     if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
         return P[P_A_UNO]
     best = -1
@@ -356,7 +409,7 @@ def keeper_choice(view, mask, P):
         return best
     honest = colour < 0 or counts[colour] == 0
     for face in (WILD, FASHION_TREND, WILD_DRAW_FOUR):
-        if face == WILD_DRAW_FOUR and not honest:
+        if face == WILD_DRAW_FOUR and not honest and not forced_to_play(phase, mask, P):
             continue
         if face == FASHION_TREND and P[P_A_FT] < 0:
             continue
@@ -407,6 +460,10 @@ def tactical_weighted(obs, mask, P, prng, b, W):
         if bluff_probability(obs, P, W[TW_PRIOR]) > W[TW_BREAK_EVEN]:
             return P[P_A_CHALLENGE]
         return P[P_A_ACCEPT]
+    if phase == PH_PENALTY:
+        return tactical_penalty(obs, mask, P, W)
+    if phase == PH_SWAP:
+        return swap_action(obs_swap_partner(obs, P), mask, P)
     decided = simple_decision(obs, mask, P, phase, False)
     if decided >= 0:
         return decided
@@ -438,6 +495,7 @@ def tactical_weighted(obs, mask, P, prng, b, W):
     )
     unseen_total = max(unseen[0] + unseen[1] + unseen[2] + unseen[3], 1)
     bluffing = current >= 0 and counts[current] > 0
+    forced = forced_to_play(phase, mask, P)  # force_play: a drawn Wild Draw Four is played, bluff or not
     # who plays on the card left on top: with two players always the opponent (after an
     # extra turn the colour usually stays); with more, the seat the card passes the turn to
     plain_target = 0 if is_partner(P, following) else following
@@ -489,7 +547,7 @@ def tactical_weighted(obs, mask, P, prng, b, W):
             if own > W[TW_WILD_LOW_HAND] and not danger:
                 score -= W[TW_HOLD_WILD]
             if face == WILD_DRAW_FOUR:
-                if bluffing and not (W[TW_BLUFF] > 0 and next_threat and not defended):
+                if bluffing and not forced and not (W[TW_BLUFF] > 0 and next_threat and not defended):
                     continue
                 if next_threat:
                     score += W[TW_DEFEND]
@@ -505,6 +563,53 @@ def tactical_weighted(obs, mask, P, prng, b, W):
     if best >= 0:
         return best
     return draw_or_pass(mask, P)
+
+
+BLUFF_CHALLENGED = 0.5
+"""The chance that a Wild Draw Four played as a bluff in a stack is challenged, as the
+tactical policy assumes it of an unknown next player (see :func:`tactical_penalty`)."""
+
+
+@kernel
+def tactical_penalty(obs, mask, P, W):
+    """The tactical policy's penalty decision of a stack (R-HOUSE-STACK), by the cards it
+    expects to draw itself. UNO first where it may call. A Draw Two answers whenever one
+    stacks (0 cards drawn, the colour it holds most left on top), then a Wild Draw Four
+    played honestly (naming its strongest colour). Otherwise: accepting draws the pending
+    penalty; challenging a Wild Draw Four on top draws the pending penalty plus 2 with
+    the chance ``1 - p`` that it was no bluff (:func:`bluff_probability`), so it
+    challenges when ``p`` beats the break-even ``2 / (pending + 2)`` (the 1/3 of
+    ``TW_BREAK_EVEN`` at a pending 4, scaled); a Wild Draw Four played as a bluff draws
+    the new pending penalty (pending + 4) if the next player challenges it (assumed
+    :data:`BLUFF_CHALLENGED`), so it bluffs only when that expects fewer cards than the
+    better of accepting and challenging (pending above 4 against accepting)."""
+    if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
+        return P[P_A_UNO]
+    pending = obs_pending(obs, P)
+    counts, points = hand_colour_counts(obs, P)
+    best = -1
+    best_count = -1
+    for c in range(4):
+        a = c * 13 + RANK_DRAW_TWO
+        if mask[a] and counts[c] > best_count:
+            best = a
+            best_count = counts[c]
+    if best >= 0:
+        return best
+    wild_four = wild_action(P, WILD_DRAW_FOUR, strongest_of(obs, P, counts, points))
+    current = obs_colour(obs, P, O_COLOUR)
+    if mask[wild_four] and not (current >= 0 and counts[current] > 0):
+        return wild_four
+    choice = P[P_A_ACCEPT]
+    cost = float(pending)
+    if mask[P[P_A_CHALLENGE]]:
+        p = bluff_probability(obs, P, W[TW_PRIOR])
+        if p > W[TW_BREAK_EVEN] * 6.0 / (pending + 2.0):
+            choice = P[P_A_CHALLENGE]
+            cost = (1.0 - p) * (pending + 2.0)
+    if mask[wild_four] and BLUFF_CHALLENGED * (pending + 4.0) < cost:
+        return wild_four
+    return choice
 
 
 @kernel
@@ -523,7 +628,14 @@ def tactical_policy(obs, mask, P, prng, b):
     estimated from the observation (:func:`bluff_probability`) beats the break-even of
     1/3, and bluffs a Wild Draw Four itself only to stop a threatening next player when
     nothing else can. Always calls UNO and catches exposed opponents (never its
-    partner). Weights: :data:`TACTICAL_WEIGHTS`, tuned by measurement (docs/agents.md)."""
+    partner). Weights: :data:`TACTICAL_WEIGHTS`, tuned by measurement (docs/agents.md).
+
+    House rules: a stack's penalty decision as :func:`tactical_penalty` (answer when it
+    can, a Draw Two before a Wild Draw Four; else challenge or accept by the cards it
+    expects to draw); a 7 swaps with the opponent holding the fewest cards (ties: the
+    nearest clockwise); it always jumps in (the jump sheds a card, and the turn it takes
+    is one fewer for every player it skips); with ``force_play`` a
+    drawn Wild Draw Four is played even as a bluff, naming its strongest colour."""
     return tactical_weighted(obs, mask, P, prng, b, TACTICAL_WEIGHTS)
 
 

@@ -31,12 +31,16 @@ from .layout import (
     O_EXPOSED,
     O_HAND,
     O_HAND_SIZES,
+    O_LAST_SWAP,
+    O_NEXT_TURN,
+    O_PENDING,
     O_PHASE,
     O_PREV_COLOUR,
     O_REVEAL,
     O_REVEAL_SEAT,
     O_SCORES,
     O_TOP,
+    O_TOP_PLAYER,
     O_TREND_COLOUR,
     O_TREND_SHOWN,
     O_UNO_CALLED,
@@ -58,12 +62,18 @@ from .layout import (
     P_I_OUTCOME,
     P_I_SCORE,
     P_I_TREND,
+    P_JUMP_IN,
     P_N,
     P_PARTNERS,
+    P_SEVEN_O,
+    P_STACKING,
     PH_CATCH,
     PH_CHALLENGE,
     PH_DRAWN,
+    PH_JUMP,
     PH_OVER,
+    PH_PENALTY,
+    PH_SWAP,
     S_AFTER_WINDOW,
     S_COLOUR,
     S_CURRENT,
@@ -73,13 +83,18 @@ from .layout import (
     S_DRAW_COUNT,
     S_DRAWN,
     S_EXPOSED,
+    S_FOLLOWING,
     S_FORFEIT,
     S_LAST_WINNER,
     S_N_ALIVE,
+    S_PENDING,
     S_PHASE,
     S_PREV_COLOUR,
     S_REVEAL_OWNER,
     S_REVEAL_VIEWER,
+    S_SWAP_FROM,
+    S_SWAP_TO,
+    S_TOP_PLAYER,
     S_TREND_COLOUR,
     S_TREND_VIEWER,
     S_UNO_CALLED,
@@ -87,15 +102,30 @@ from .layout import (
     S_WD4_GUILTY,
     S_WD4_OFFENDER,
     S_WD4_OUT,
+    STACK_OFF,
 )
 
 
 # ---------------------------------------------------------------- reading the observation
 @kernel
+def phase_count(P):
+    """Entries of the ``phase`` slice: the classic six, then the house rules' phases up to
+    the last one whose rule is on (``observation.phases_of``)."""
+    last = PH_OVER
+    if P[P_STACKING] != STACK_OFF:
+        last = PH_PENALTY
+    if P[P_SEVEN_O] != 0:
+        last = PH_SWAP
+    if P[P_JUMP_IN] != 0:
+        last = PH_JUMP
+    return last + 1
+
+
+@kernel
 def obs_phase(obs, P):
     """Decision phase (PH_*) from the one-hot ``phase`` slice."""
     o = P[O_PHASE]
-    for k in range(PH_OVER + 1):
+    for k in range(phase_count(P)):
         if obs[o + k] > 0.5:
             return k
     return PH_OVER
@@ -154,6 +184,29 @@ def obs_exposed_seat(obs, P):
 def is_partner(P, seat):
     """Relative seat ``seat`` (not 0) is the observer's partner (partners sit across, R-VAR-PARTNERS)."""
     return P[P_PARTNERS] != 0 and seat == P[P_N] // 2
+
+
+@kernel
+def obs_pending(obs, P):
+    """Cards of the pending penalty of a stack (``pending_penalty``; 0 without stacking)."""
+    if P[O_PENDING] < 0:
+        return 0
+    return np.int64(obs[P[O_PENDING]])
+
+
+@kernel
+def obs_swap_partner(obs, P):
+    """Seven-O: the relative seat ``k`` (action ``swap k``) of the opponent in play (not a
+    partner) holding the fewest cards, ties to the nearest clockwise; -1 when there is none."""
+    best = -1
+    best_size = 0
+    for k in range(1, P[P_N]):
+        if obs[P[O_ALIVE] + k] > 0.5 and not is_partner(P, k):
+            size = obs_hand_size(obs, P, k)
+            if best < 0 or size < best_size:
+                best = k
+                best_size = size
+    return best
 
 
 @kernel
@@ -228,6 +281,22 @@ def state_discard_colour_counts(cards, P, b):
 
 
 @kernel
+def state_swap_partner(ints, P, b, seat):
+    """:func:`obs_swap_partner` of ``seat``'s observation, read from game b's state."""
+    n = P[P_N]
+    best = -1
+    best_size = 0
+    for k in range(1, n):
+        s = (seat + k) % n
+        if ints[b, P[P_I_ALIVE] + s] != 0 and not is_partner(P, k):
+            size = np.int64(ints[b, P[P_I_HAND_SIZE] + s])
+            if best < 0 or size < best_size:
+                best = k
+                best_size = size
+    return best
+
+
+@kernel
 def face_value(face):
     """Scoring value of a face (R-DECK-3; ``cards.CARD_VALUES``)."""
     return CARD_VALUES[face]
@@ -297,7 +366,16 @@ def _one_hot(obs, start, size):
 def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
     """Write into game ``b`` a full state consistent with observation ``obs``, the
     observer at seat 0 (seats are the observation's relative seats). Returns False
-    when the observation cannot be completed (the card counts do not add up)."""
+    when the observation cannot be completed (the card counts do not add up).
+
+    Under the house rules the public facts come from their slices: the pending penalty,
+    the seat that played the top card (-1 without ``top_card_player``), whose turn
+    follows a Seven-O choice or a jump-in window (``next_turn``), the last swap. The
+    Wild Draw Four on top of a penalty decision was played by the seat before the
+    observer, as in the challenge phase (with stacking the catch window on its player,
+    the exposed seat, comes first); its guilt is judged on the sampled hand, which may
+    hold cards drawn after the play (a catch), where the engine judges the hand at the
+    play (D-HOUSE-STACK-JUDGE)."""
     n = P[P_N]
     F = P[P_F]
     for i in range(P[P_C_LEN]):
@@ -320,6 +398,21 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
         ints[b, S_EXPOSED] = _one_hot(obs, P[O_EXPOSED], n)
         ints[b, S_AFTER_WINDOW] = _one_hot(obs, P[O_AFTER_WINDOW], n)
     ints[b, S_WD4_OFFENDER] = -1
+    # the house rules' public facts (slices present only when their rule is on)
+    ints[b, S_PENDING] = obs_pending(obs, P)
+    ints[b, S_TOP_PLAYER] = _one_hot(obs, P[O_TOP_PLAYER], n) if P[O_TOP_PLAYER] >= 0 else -1
+    ints[b, S_FOLLOWING] = -1
+    if phase >= PH_SWAP and P[O_NEXT_TURN] >= 0:  # a Seven-O choice or a jump-in decision
+        ints[b, S_FOLLOWING] = _one_hot(obs, P[O_NEXT_TURN], n)
+    ints[b, S_SWAP_FROM] = -1
+    ints[b, S_SWAP_TO] = -1
+    if P[O_LAST_SWAP] >= 0:
+        for s in range(n):
+            if obs[P[O_LAST_SWAP] + s] > 0.5:  # an exchange: which of the two is which does not matter
+                if ints[b, S_SWAP_FROM] < 0:
+                    ints[b, S_SWAP_FROM] = s
+                else:
+                    ints[b, S_SWAP_TO] = s
     ints[b, S_REVEAL_VIEWER] = -1
     ints[b, S_REVEAL_OWNER] = -1
     ints[b, S_TREND_VIEWER] = -1
@@ -421,8 +514,10 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
             pool[m] = f
             m += 1
     offender = -1
-    if phase == PH_CHALLENGE:
-        offender = obs_next_seat(obs, P, 0, -direction)
+    if phase == PH_CHALLENGE or (phase == PH_PENALTY and top == WILD_DRAW_FOUR):
+        offender = obs_next_seat(obs, P, 0, -direction)  # the target decides: the seat before it played
+    elif phase == PH_CATCH and top == WILD_DRAW_FOUR and ints[b, S_PENDING] > 0:
+        offender = ints[b, S_EXPOSED]  # stacking: the window on a Wild Draw Four's player comes first
     previous = ints[b, S_PREV_COLOUR]
     base_hands = cards[b, P[P_C_HANDS] : P[P_C_HANDS] + n * F].copy()
     for attempt in range(max_tries):
@@ -455,6 +550,6 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
         ints[b, S_WD4_OFFENDER] = offender
         ints[b, S_WD4_GUILTY] = 1 if K.holds_colour(cards, P, b, offender, previous) else 0
         ints[b, S_WD4_OUT] = 1 if ints[b, P[P_I_HAND_SIZE] + offender] == 0 else 0
-        ints[b, S_WD4_EXPOSED] = 1 if obs[P[O_EXPOSED] + offender] > 0.5 else 0
+        ints[b, S_WD4_EXPOSED] = 1 if phase == PH_CHALLENGE and obs[P[O_EXPOSED] + offender] > 0.5 else 0
     rng[b] = fresh_rng(prng, pb)
     return True
