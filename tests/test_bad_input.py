@@ -314,7 +314,8 @@ HOUSE_BAD_POSITIONS = [
         ),
     ),
     ("top_card_player", STACK, on(PENALTY_W4, top_card_player=2)),
-    ("top_card_player", STACK, on(PENALTY, top_card_player=None, pending_penalty=4)),
+    ("top_card_player", {**STACK, "jump_in": True}, on(PENALTY, top_card_player=None, pending_penalty=4)),
+    ("top_card_player", {**STACK, "jump_in": True}, on(PENALTY_W4, top_card_player=None)),
     ("top_card_player", STACK, on(CATCH_BEFORE_PENALTY, top_card_player=2)),
     ("uno_called", STACK, on(PENALTY, hands=[["R1", "Y2"], ["G3", "B4", "B5"], ["R5"]], uno_called=True)),
     # Seven-O (R-HOUSE-SEVENO)
@@ -356,6 +357,9 @@ HOUSE_BAD_POSITIONS = [
 HOUSE_GOOD_POSITIONS = [
     (STACK, PENALTY),
     (STACK, on(PENALTY, top_card_player=None)),  # a starting Draw Two (R-HOUSE-STACK-4)
+    # without jump_in nothing reads the top card's player: it may be unknown (a sampled state)
+    (STACK, on(PENALTY_W4, top_card_player=None)),
+    ({}, on(CATCH_BEFORE_PENALTY, pending_penalty=0, top_card_player=None)),
     (STACK, on(PENALTY, uno_called=True, hands=[["R1", "Y2"], ["G+2", "B4"], ["R5"]])),
     (STACK, PENALTY_W4),
     (SAME, on(PENALTY_W4, pending_penalty=8)),

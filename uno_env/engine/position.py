@@ -17,7 +17,8 @@ window before it; its ``guilty`` is dumped with stacking, where the offender may
 drawn (a catch) since playing it (D-HOUSE-STACK-JUDGE), and defaults to the
 offender's hand holding the previous colour. ``top_card_player`` defaults to the seat
 that the decision implies, and must be it there: the exposed seat in phase ``catch``,
-the offender under a pending W+4, ``current_player`` in ``swap``.
+the offender under a pending W+4, ``current_player`` in ``swap`` (without jump_in,
+where only the Seven-O choice reads it, ``null`` is accepted too outside ``swap``).
 
 A game that ended in the middle of a decision (truncated at ``max_steps``, or
 forfeited) keeps that decision's keys in phase ``over``, as the engine leaves them;
@@ -788,13 +789,17 @@ def _top_card_player(L: _Loader, value) -> None:
     L.ints[S_TOP_PLAYER] = top_player
     if L.phase == PH_OVER:
         return
-    if expected >= 0 and top_player != expected:
+    # Without jump_in nothing reads the seat but the Seven-O choice (no observation slice, no
+    # window): there an unknown one (null, as a sampled state from an observation has it) is
+    # accepted, except in phase 'swap'.
+    unknown = top_player < 0 and not L.config.jump_in and L.phase != PH_SWAP
+    if expected >= 0 and top_player != expected and not unknown:
         raise PositionError("top_card_player", f"in phase {PHASE_NAMES[L.phase]!r} it is {who}: seat {expected}")
     if top_player >= 0 and not L.alive[top_player]:
         raise PositionError("top_card_player", f"seat {top_player} is eliminated")
     if L.phase == PH_COLOR and top_player >= 0:
         raise PositionError("top_card_player", "a starting Wild has no player: null in phase 'color'")
-    if L.phase == PH_PENALTY and top_player < 0 and L.ints[S_PENDING] != 2:
+    if L.phase == PH_PENALTY and top_player < 0 and L.ints[S_PENDING] != 2 and L.config.jump_in:
         raise PositionError(
             "top_card_player",
             "null (a starting card) in phase 'penalty' only with a starting Draw Two's pending 2 (R-HOUSE-STACK-4)",
