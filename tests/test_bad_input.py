@@ -7,8 +7,11 @@ import pytest
 import uno_env
 from uno_env import UnoGymEnv
 from uno_env.engine import Game, IllegalActionError, PositionError
+from uno_env.engine.checks import invariant_violations
 from uno_env.engine.position import KEY_NAMES, KEYS, position_table
 from uno_env.vector import UnoGymVectorEnv, UnoVectorEnv
+
+from .conftest import make_game
 
 BAD_ACTIONS = [
     pytest.param(60.7, id="float"),
@@ -214,6 +217,212 @@ def test_position_keys_table_is_generated_from_the_key_table():
         assert f"<!-- position-table -->\n{table}\n<!-- /position-table -->" in path.read_text()
     dumped = Game(num_players=2).position(Game(num_players=2).init(seed=0))
     assert set(dumped) == set(KEY_NAMES)  # a dump writes every key the loader knows
+
+
+# ---------------------------------------------------------------------- house-rule positions
+STACK = {"stacking": "mixed"}
+SAME = {"stacking": "same"}
+SEVEN = {"num_players": 4, "seven_o": True}
+JUMP = {"num_players": 4, "jump_in": True}
+FORCE = {"force_play": True}
+# the target of a Draw Two decides on its pending penalty
+PENALTY = {**BASE, "discard_pile": ["R7", "R+2"], "current_player": 1, "phase": "penalty", "pending_penalty": 2}
+PENALTY["top_card_player"] = 0
+# ... of a Wild Draw Four naming blue (its player held no red: not guilty)
+PENALTY_W4 = {
+    **PENALTY,
+    "discard_pile": ["R7", "W+4"],
+    "colour": "B",
+    "previous_colour": "R",
+    "pending_penalty": 4,
+    "wild_draw_four": {"offender": 0, "exposed": False},
+}
+PENALTY_W4["hands"] = [["Y1", "G2"], ["G3", "B4"], ["R5"]]
+PENALTY_W4.pop("top_card_player")  # the offender's by default
+CATCH_BEFORE_PENALTY = {
+    **PENALTY,
+    "hands": [["R1"], ["G3", "B4"], ["R5"]],
+    "phase": "catch",
+    "catch_window": {"exposed": 0, "next_player": 1},
+}
+HANDS4 = [["R1"], ["G3", "B4"], ["R5", "Y5"], ["B9"]]
+# player 1 played a 7 and chooses whom to swap with
+SWAP = {"hands": HANDS4, "discard_pile": ["R3", "R7"], "current_player": 1, "phase": "swap"}
+# player 0 played R5; player 2 holds the other R5 and may jump in before player 1's turn
+JUMP_IN = {
+    "hands": [["R1", "Y1"], ["G3", "B4"], ["R5", "Y5"], ["B9"]],
+    "discard_pile": ["R9", "R5"],
+    "current_player": 2,
+    "phase": "jump",
+    "top_card_player": 0,
+    "next_turn": 1,
+}
+DRAWN = {**BASE, "hands": [["R1", "Y2", "R3"], ["G3", "B4"], ["R5"]], "phase": "drawn", "drawn_card": "R3"}
+INTERRUPTED = {  # truncated in the middle of a stacked Wild Draw Four's catch window
+    **CATCH_BEFORE_PENALTY,
+    "discard_pile": ["R7", "W+4"],
+    "colour": "B",
+    "previous_colour": "R",
+    "pending_penalty": 4,
+    "wild_draw_four": {"offender": 0, "exposed": False, "guilty": False},
+    "phase": "over",
+    "current_player": None,
+    "truncated": True,
+}
+INTERRUPTED["hands"] = [["Y1"], ["G3", "B4"], ["R5"]]
+
+
+def on(position, **changes):
+    return {**position, **changes}
+
+
+HOUSE_BAD_POSITIONS = [
+    # stacking (R-HOUSE-STACK)
+    ("phase", {}, PENALTY),  # no stacking
+    ("pending_penalty", STACK, on(PENALTY, pending_penalty=0)),
+    ("pending_penalty", STACK, on(PENALTY, phase="play")),
+    ("pending_penalty", {}, on(PENALTY, phase="play")),  # stacking off
+    ("pending_penalty", STACK, on(PENALTY, pending_penalty=-2)),
+    ("pending_penalty", STACK, on(PENALTY, pending_penalty=3)),
+    ("pending_penalty", STACK, on(PENALTY_W4, pending_penalty=2)),
+    ("pending_penalty", SAME, on(PENALTY_W4, pending_penalty=6)),
+    ("pending_penalty", STACK, on(CATCH_BEFORE_PENALTY, pending_penalty=0)),
+    ("pending_penalty", STACK, on(PENALTY, phase="drawn", hands=[["R1", "Y2"], ["G3", "R4"], ["R5"]], drawn_card="R4")),
+    ("phase", STACK, on(PENALTY, discard_pile=["R7", "R8"])),  # no draw card on top
+    ("phase", STACK, on(PENALTY_W4, phase="challenge", pending_penalty=0)),
+    ("wild_draw_four", STACK, on(PENALTY_W4, wild_draw_four=None)),
+    ("wild_draw_four", STACK, on(PENALTY, wild_draw_four={"offender": 0})),  # a Draw Two on top
+    ("wild_draw_four", STACK, on(PENALTY_W4, wild_draw_four={"offender": 1})),  # the target
+    ("wild_draw_four", STACK, on(PENALTY_W4, wild_draw_four={"offender": 0, "exposed": True})),
+    ("wild_draw_four", STACK, on(PENALTY_W4, wild_draw_four={"offender": 0, "guilty": True})),
+    ("wild_draw_four", STACK, on(PENALTY_W4, wild_draw_four={"offender": 0, "verdict": True})),
+    # not guilty, yet it holds red and drew nothing since (no catch: two cards)
+    (
+        "wild_draw_four",
+        STACK,
+        on(PENALTY_W4, hands=[["R1", "G2"], ["G3", "B4"], ["R5"]], wild_draw_four={"offender": 0, "guilty": False}),
+    ),
+    (
+        "wild_draw_four",
+        STACK,
+        on(
+            CATCH_BEFORE_PENALTY,
+            discard_pile=["R7", "W+4"],
+            colour="B",
+            pending_penalty=4,
+            wild_draw_four={"offender": 2},
+        ),
+    ),
+    ("top_card_player", STACK, on(PENALTY_W4, top_card_player=2)),
+    ("top_card_player", {**STACK, "jump_in": True}, on(PENALTY, top_card_player=None, pending_penalty=4)),
+    ("top_card_player", {**STACK, "jump_in": True}, on(PENALTY_W4, top_card_player=None)),
+    ("top_card_player", STACK, on(CATCH_BEFORE_PENALTY, top_card_player=2)),
+    ("uno_called", STACK, on(PENALTY, hands=[["R1", "Y2"], ["G3", "B4", "B5"], ["R5"]], uno_called=True)),
+    # Seven-O (R-HOUSE-SEVENO)
+    ("phase", {"num_players": 4}, SWAP),  # no seven_o
+    ("phase", SEVEN, on(SWAP, discard_pile=["R3", "R8"])),
+    ("phase", SEVEN, on(SWAP, hands=[[], ["G3", "B4"], ["R5", "Y5"], []], alive=[False, True, True, False])),
+    ("top_card_player", SEVEN, on(SWAP, top_card_player=0)),
+    ("next_turn", SEVEN, on(SWAP, next_turn=3)),
+    ("next_turn", SEVEN, on(SWAP, phase="play", next_turn=2)),
+    ("next_turn", {"num_players": 4}, on(SWAP, phase="play", next_turn=2)),  # neither seven_o nor jump_in
+    ("uno_called", SEVEN, on(SWAP, uno_called=True)),
+    ("last_swap", {"num_players": 4}, on(SWAP, phase="play", last_swap={"seat": 1, "other": 2})),
+    ("last_swap", SEVEN, on(SWAP, last_swap={"seat": 1, "other": 1})),
+    ("last_swap", SEVEN, on(SWAP, last_swap={"from": 1, "to": 2})),
+    ("last_swap", SEVEN, on(SWAP, last_swap=[1, 2])),
+    # Jump-In (R-HOUSE-JUMP)
+    ("phase", {"num_players": 4}, JUMP_IN),  # no jump_in
+    ("phase", JUMP, on(JUMP_IN, discard_pile=["R9", "W"], colour="R")),
+    ("current_player", JUMP, on(JUMP_IN, current_player=3)),  # holds no R5
+    ("top_card_player", JUMP, on(JUMP_IN, top_card_player=2)),  # it played the R5 itself
+    ("top_card_player", JUMP, on(JUMP_IN, top_card_player=None)),  # no window on a starting card
+    ("next_turn", JUMP, on(JUMP_IN, next_turn=2)),  # its own turn is next
+    ("next_turn", JUMP, on(JUMP_IN, next_turn=None)),
+    ("uno_called", JUMP, on(JUMP_IN, hands=[["R1", "Y1"], ["G3", "B4"], ["R5", "Y5", "G5"], ["B9"]], uno_called=True)),
+    # draw to match and force play (R-HOUSE-DRAW, R-HOUSE-FORCE)
+    ("drawn_card", FORCE, DRAWN),  # a drawn R3 that must be played is not decided on
+    ("uno_called", {}, on(DRAWN, hands=[["R1", "Y2", "G2", "R3"], ["G3", "B4"], ["R5"]], uno_called=True)),
+    # the top card's player in the classic phases
+    ("top_card_player", {}, on(BASE, discard_pile=["W"], colour=None, phase="color", top_card_player=1)),
+    ("top_card_player", {}, on(CATCH_BEFORE_PENALTY, phase="catch", pending_penalty=0, top_card_player=2)),
+    ("top_card_player", {}, on(BASE, top_card_player=3)),
+    # a finished game keeps a decision's keys only when it was cut short in it
+    ("pending_penalty", STACK, on(INTERRUPTED, truncated=False, terminated=True, catch_window=None)),
+    ("drawn_card", {}, on(BASE, phase="over", current_player=None, terminated=True, drawn_card="R1")),
+    ("drawn_card", {}, on(BASE, phase="over", current_player=None, truncated=True, drawn_card="G9")),
+    ("colour", {}, on(BASE, discard_pile=["W"], colour=None, phase="over", current_player=None, terminated=True)),
+]
+
+HOUSE_GOOD_POSITIONS = [
+    (STACK, PENALTY),
+    (STACK, on(PENALTY, top_card_player=None)),  # a starting Draw Two (R-HOUSE-STACK-4)
+    # without jump_in nothing reads the top card's player: it may be unknown (a sampled state)
+    (STACK, on(PENALTY_W4, top_card_player=None)),
+    ({}, on(CATCH_BEFORE_PENALTY, pending_penalty=0, top_card_player=None)),
+    (STACK, on(PENALTY, uno_called=True, hands=[["R1", "Y2"], ["G+2", "B4"], ["R5"]])),
+    (STACK, PENALTY_W4),
+    (SAME, on(PENALTY_W4, pending_penalty=8)),
+    (STACK, on(PENALTY_W4, pending_penalty=6)),
+    # caught in the window before the decision: not guilty although it now holds red (D-HOUSE-STACK-JUDGE)
+    (
+        STACK,
+        on(
+            PENALTY_W4,
+            hands=[["Y1", "R2", "R3"], ["G3", "B4"], ["R5"]],
+            wild_draw_four={"offender": 0, "guilty": False},
+        ),
+    ),
+    (STACK, CATCH_BEFORE_PENALTY),
+    (STACK, INTERRUPTED),
+    (SEVEN, SWAP),
+    (SEVEN, on(SWAP, direction=-1, next_turn=0, last_swap={"seat": 2, "other": 3})),
+    (JUMP, JUMP_IN),
+    (JUMP, on(JUMP_IN, next_turn=0, hands=[["R1", "Y1"], ["G3", "B4"], ["R5", "Y5"], ["B9"]], uno_called=True)),
+    ({"draw_until_playable": True}, on(DRAWN, hands=[["R1", "Y2", "G2", "R3"], ["G3", "B4"], ["R5"]], uno_called=True)),
+    (FORCE, on(DRAWN, hands=[["R1", "R3"], ["G3", "B4"], ["R5"]])),  # UNO may be called first
+    (FORCE, on(DRAWN, drawn_card="W", hands=[["R1", "Y2", "W"], ["G3", "B4"], ["R5"]])),
+    ({**STACK, "seven_o": True, "jump_in": True}, on(BASE, top_card_player=2, last_swap={"seat": 2, "other": 0})),
+]
+
+
+@pytest.mark.parametrize(
+    "key,settings,position",
+    HOUSE_BAD_POSITIONS,
+    ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(HOUSE_BAD_POSITIONS)],
+)
+def test_bad_house_rule_positions_name_the_key(key, settings, position):
+    """A house-rule state that no game could reach, or a house-rule key in a configuration
+    without that rule, is refused naming the key (3 players unless the settings say)."""
+    game = make_game(**{"num_players": 3, **settings})
+    with pytest.raises(PositionError) as info:
+        game.from_position(position, seed=0)
+    assert info.value.key == key
+    assert str(info.value).startswith(key)
+
+
+@pytest.mark.parametrize("settings,position", HOUSE_GOOD_POSITIONS)
+def test_house_rule_positions_load_consistent_and_round_trip(settings, position):
+    game = make_game(**{"num_players": 3, **settings})
+    state = game.from_position(position, seed=0)
+    if not game.is_over(state):
+        assert invariant_violations(game, state) == []
+    dumped = game.position(state)
+    assert game.position(game.from_position(dumped)) == dumped
+    for key in ("phase", "pending_penalty", "top_card_player", "next_turn", "last_swap", "uno_called"):
+        if key in position:
+            assert dumped[key] == position[key], key
+
+
+def test_house_rule_keys_default_to_what_the_decision_implies():
+    swap = make_game(num_players=4, seven_o=True).position(make_game(num_players=4, seven_o=True).from_position(SWAP))
+    assert (swap["top_card_player"], swap["next_turn"], swap["last_swap"]) == (1, 2, None)
+    game = make_game(num_players=3, stacking="mixed")
+    penalty = game.position(game.from_position(PENALTY_W4))
+    assert penalty["top_card_player"] == 0
+    assert penalty["wild_draw_four"] == {"offender": 0, "exposed": False, "guilty": False}
+    classic = Game(num_players=3).position(Game(num_players=3).from_position(BASE))
+    assert (classic["pending_penalty"], classic["top_card_player"], classic["next_turn"]) == (0, None, None)
 
 
 def test_ctrl_c_ends_the_cli_without_a_traceback(monkeypatch, capsys):

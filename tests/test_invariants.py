@@ -68,7 +68,10 @@ def check_scores(game, hands_before, alive_before, scores_before, scores_after, 
         assert scores_after[seat] == scores_before[seat] + added.get(seat, 0)
 
 
-def random_play(settings_dict, steps, seed, check_every_step=True):
+def random_play(settings_dict, steps, seed, check_every_step=True, on_state=None):
+    """Seeded random games, ``steps`` decisions in all (wrong cards now and then); the
+    invariants checked after every step, and ``on_state(game, state)`` called on every
+    state reached (the first of each game, then after each step)."""
     game = Game(**{"target_score": 60, "max_steps": 600, **settings_dict})
     rng = np.random.default_rng(seed)
     done = 0
@@ -76,6 +79,8 @@ def random_play(settings_dict, steps, seed, check_every_step=True):
     while done < steps:
         state = game.init(seed=int(rng.integers(2**31)))
         assert invariant_violations(game, state) == []
+        if on_state is not None:
+            on_state(game, state)
         while not game.is_over(state) and done < steps:
             player = game.current_player(state)
             mask = game.legal_mask(state)
@@ -96,6 +101,8 @@ def random_play(settings_dict, steps, seed, check_every_step=True):
                 assert game.config.illegal_action == "raise" and state == before
                 continue
             done += 1
+            if on_state is not None:
+                on_state(game, state)
             check_scores(game, hands_before, alive_before, scores_before, game.scores(state), result.events)
             if check_every_step:
                 assert invariant_violations(game, state) == [], result.events

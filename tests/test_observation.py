@@ -61,9 +61,11 @@ def permute_hidden(game, position, observer, rng):
     """The same position with every card the observer cannot see shuffled among the
     places it cannot see (other hands, draw pile), sizes kept."""
     n = game.num_players
-    pinned = None
+    pinned = None  # a card that the decision says its player holds
     if position["phase"] == "drawn" and position["current_player"] != observer:
         pinned = (position["current_player"], position["drawn_card"])
+    if position["phase"] == "jump" and position["current_player"] != observer:  # asked: holds the top card
+        pinned = (position["current_player"], position["discard_pile"][-1])
     pools = []
     for seat in range(n):
         if seat != observer:
@@ -75,6 +77,8 @@ def permute_hidden(game, position, observer, rng):
     hidden = [c for *_, cards in pools for c in cards]
     hidden = [hidden[i] for i in rng.permutation(len(hidden))]
     out = dict(position, hands=[list(h) for h in position["hands"]])
+    if position["wild_draw_four"]:  # its verdict (hidden) judged again on the shuffled hand
+        out["wild_draw_four"] = {k: v for k, v in position["wild_draw_four"].items() if k != "guilty"}
     k = 0
     for kind, seat, size, _ in pools:
         part = hidden[k : k + size]

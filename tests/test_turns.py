@@ -27,6 +27,22 @@ def test_r_turn_1_match_by_colour_number_or_symbol_or_wild():
     assert legal(game, state) == {"play B5", "draw"}
 
 
+def test_r_turn_1_the_python_match_rule_is_the_kernels():
+    """cards.matches_on (positions, anything in Python) and the compiled kernels.matches_on
+    (the engine) agree on every (face, colour in force, top card) triple."""
+    from uno_env.engine import kernels
+    from uno_env.engine.cards import NUM_FASHION_FACES, matches_on, parse_card
+
+    faces = range(NUM_FASHION_FACES)
+    for face in faces:
+        for colour in range(-1, 4):  # -1: no colour yet (a starting Wild)
+            for top in faces:
+                assert matches_on(face, colour, top) == kernels.matches_on(face, colour, top), (face, colour, top)
+    R7, Y7, R8, W = (parse_card(text) for text in ("R7", "Y7", "R8", "W"))
+    assert matches_on(R7, 1, Y7) and not matches_on(Y7, 0, R8) and matches_on(W, 0, R8)
+    assert matches_on(R7, 0, W) and not matches_on(Y7, 0, W)  # on a Wild, the colour it named
+
+
 def test_r_turn_2_drawing_is_always_allowed():
     game = make_game(num_players=2)
     state = setup(game, [["R2", "R3"], ["Y1"]], ["R7"], draw_pile=["G5", "..."])

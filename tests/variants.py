@@ -176,6 +176,7 @@ VARIANTS = (
     ),
     Variant("4p-house-all-raise", {**HOUSE_ALL, "num_players": 4, "illegal_action": "raise"}, ("pettingzoo",)),
     Variant("4p-house-all-max300", {**HOUSE_ALL, "num_players": 4, "max_steps": 300}, ("agreement",)),
+    Variant("4p-house-all-max17", {**HOUSE_ALL, "num_players": 4, "max_steps": 17}),  # cut short mid-decision
     Variant(
         "2p-stacking-jump-in-force",
         {"num_players": 2, "stacking": "mixed", "jump_in": True, "force_play": True},

@@ -43,6 +43,19 @@ def face_rank(face: int) -> int:
     return face % RANKS_PER_COLOUR if face < WILD else -1
 
 
+def matches_on(face: int, colour: int, top: int) -> bool:
+    """R-TURN-1: ``face`` may be played on ``top`` with ``colour`` in force: the same colour,
+    the same number or symbol as a coloured top card, or a wild-type card (always). The
+    Python definition of the rule, for everything outside the compiled kernels; the
+    kernels' ``matches_on`` is the same rule compiled (a test compares them on every
+    triple)."""
+    if face >= WILD:
+        return True
+    return bool(
+        face // RANKS_PER_COLOUR == colour or (top < WILD and top % RANKS_PER_COLOUR == face % RANKS_PER_COLOUR)
+    )
+
+
 def is_wild_type(face: int) -> bool:
     """Wild, Wild Draw Four and Fashion Trend: the player names a colour."""
     return face >= WILD

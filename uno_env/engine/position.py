@@ -7,6 +7,23 @@ their defaults. The keys are parsed in this order by the parsers of :data:`KEYS`
 that does not fit, or a position that no game could reach, raises
 :class:`PositionError` naming the key (``error.key``), and nothing is loaded.
 
+The house rules (HOUSE_RULES.md) add their phases and keys: a dump writes them in
+every configuration (``null`` or ``0`` where the rule is off), and a load refuses a
+phase or a value that needs a rule the configuration does not have:
+``pending_penalty`` needs stacking, ``last_swap`` seven_o, ``next_turn`` seven_o or
+jump_in (in phase ``swap`` it defaults to the next seat in play). ``wild_draw_four``
+is set in phase ``challenge``, or with stacking in phase ``penalty`` and in the catch
+window before it; its ``guilty`` is dumped with stacking, where the offender may have
+drawn (a catch) since playing it (D-HOUSE-STACK-JUDGE), and defaults to the
+offender's hand holding the previous colour. ``top_card_player`` defaults to the seat
+that the decision implies, and must be it there: the exposed seat in phase ``catch``,
+the offender under a pending W+4, ``current_player`` in ``swap`` (without jump_in,
+where only the Seven-O choice reads it, ``null`` is accepted too outside ``swap``).
+
+A game that ended in the middle of a decision (truncated at ``max_steps``, or
+forfeited) keeps that decision's keys in phase ``over``, as the engine leaves them;
+they are then checked as values only.
+
 <!-- position-table -->
 | key | default | meaning |
 |---|---|---|
@@ -16,7 +33,7 @@ that does not fit, or a position that no game could reach, raises
 | `discard_pile` | required | card texts, **top last** (at least the top card) |
 | `draw_pile` | `["..."]` | card texts, **top first**; a final `"..."` puts the rest of the deck below, seeded |
 | `rng` | from the seed | engine generator state as a hex string (`"0x..."`, as dumped) |
-| `phase` | `"play"` | `play`, `drawn`, `color`, `challenge`, `catch` or `over` |
+| `phase` | `"play"` | `play`, `drawn`, `color`, `challenge`, `catch`, `over`; `penalty`, `swap`, `jump` (house rules) |
 | `colour` | the top card's colour | current colour `R`/`Y`/`G`/`B`; `null` only in phase `color` (a starting Wild) |
 | `previous_colour` | `null` | colour before the top card was played (judges a Wild Draw Four) |
 | `direction` | `1` | `1` (clockwise) or `-1` |
@@ -32,10 +49,14 @@ that does not fit, or a position that no game could reach, raises
 | `forfeit` | `null` | seat that lost by an illegal action |
 | `last_winner` | `null` | seat that won the last round |
 | `current_player` | required (`null` in phase `over`) | seat whose decision it is; it must be in the game |
-| `uno_called` | `false` | the acting player called UNO this turn (two cards in hand, phase `play` or `drawn`) |
+| `uno_called` | `false` | the acting player called UNO this turn (two cards; `play`, `drawn`, `penalty`, `jump`) |
 | `drawn_card` | `null` | the playable card drawn this turn (phase `drawn` only, required there) |
 | `catch_window` | `null` | `{"exposed": seat, "next_player": seat}` (phase `catch` only; `current_player` is asked) |
-| `wild_draw_four` | `null` | `{"offender": seat, "exposed": bool}` (phase `challenge` only; a W+4 on top) |
+| `pending_penalty` | `0` | cards a stack's target draws unless it answers (phase `penalty`, or `catch` before it) |
+| `wild_draw_four` | `null` | `{"offender": s, "exposed": b, "guilty": b}` (a W+4 on top, its decision pending) |
+| `top_card_player` | the phase's, else `null` | seat that played the top card, `null` for the starting card |
+| `next_turn` | `null` | seat whose turn begins after phase `swap` or `jump` (only there; required in `jump`) |
+| `last_swap` | `null` | `{"seat": s, "other": t}`: the last 7 swap of the round, `s` played the 7 |
 | `challenge_reveal` | `null` | `{"viewer": seat, "owner": seat, "hand": [cards]}`: a hand shown to its challenger |
 | `fashion_trend` | `null` | `{"player": seat, "colour": c, "shown": [card or null per seat]}` (Fashion Trend deck) |
 <!-- /position-table -->
@@ -48,7 +69,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import COLOURS, WILD, WILD_DRAW_FOUR, card_to_str, deck_counts, face_colour, parse_card, parse_colour
+from .cards import (
+    COLOURS,
+    RANK_DRAW_TWO,
+    RANK_SEVEN,
+    WILD,
+    WILD_DRAW_FOUR,
+    card_to_str,
+    deck_counts,
+    face_colour,
+    face_rank,
+    matches_on,
+    parse_card,
+    parse_colour,
+)
 from .config import RuleConfig
 from .layout import (
     P_C_DCOUNT,
@@ -67,8 +101,11 @@ from .layout import (
     PH_CHALLENGE,
     PH_COLOR,
     PH_DRAWN,
+    PH_JUMP,
     PH_OVER,
+    PH_PENALTY,
     PH_PLAY,
+    PH_SWAP,
     S_AFTER_WINDOW,
     S_COLOUR,
     S_CURRENT,
@@ -78,16 +115,21 @@ from .layout import (
     S_DRAW_COUNT,
     S_DRAWN,
     S_EXPOSED,
+    S_FOLLOWING,
     S_FORFEIT,
     S_LAST_WINNER,
     S_N_ALIVE,
+    S_PENDING,
     S_PHASE,
     S_PREV_COLOUR,
     S_REVEAL_OWNER,
     S_REVEAL_VIEWER,
     S_ROUND,
     S_STEP,
+    S_SWAP_FROM,
+    S_SWAP_TO,
     S_TERMINATED,
+    S_TOP_PLAYER,
     S_TREND_COLOUR,
     S_TREND_VIEWER,
     S_TRUNCATED,
@@ -160,6 +202,13 @@ def _seat_or_none(value: int):
     return None if value < 0 else int(value)
 
 
+def _wild_draw_four_record(game, ints) -> dict:
+    record = {"offender": int(ints[S_WD4_OFFENDER]), "exposed": bool(ints[S_WD4_EXPOSED])}
+    if game.config.stacking != "off":  # the offender may have drawn since (D-HOUSE-STACK-JUDGE)
+        record["guilty"] = bool(ints[S_WD4_GUILTY])
+    return record
+
+
 def dump_position(game, state, b: int = 0) -> dict:
     P = game.params
     n = game.num_players
@@ -188,9 +237,11 @@ def dump_position(game, state, b: int = 0) -> dict:
         "catch_window": None
         if ints[S_EXPOSED] < 0
         else {"exposed": int(ints[S_EXPOSED]), "next_player": int(ints[S_AFTER_WINDOW])},
-        "wild_draw_four": None
-        if ints[S_WD4_OFFENDER] < 0
-        else {"offender": int(ints[S_WD4_OFFENDER]), "exposed": bool(ints[S_WD4_EXPOSED])},
+        "pending_penalty": int(ints[S_PENDING]),
+        "wild_draw_four": None if ints[S_WD4_OFFENDER] < 0 else _wild_draw_four_record(game, ints),
+        "top_card_player": _seat_or_none(ints[S_TOP_PLAYER]),
+        "next_turn": _seat_or_none(ints[S_FOLLOWING]),
+        "last_swap": None if ints[S_SWAP_FROM] < 0 else {"seat": int(ints[S_SWAP_FROM]), "other": int(ints[S_SWAP_TO])},
         "challenge_reveal": None
         if ints[S_REVEAL_VIEWER] < 0
         else {
@@ -296,6 +347,31 @@ class _Loader:
     def hand_face_counts(self, faces: list[int]) -> np.ndarray:
         return np.bincount(np.array(faces, dtype=np.int64), minlength=self.F)
 
+    # ------------------------------------------------------------ parsed facts
+    @property
+    def top(self) -> int:
+        return self.discard[-1]
+
+    @property
+    def stacking(self) -> bool:
+        return self.config.stacking != "off"
+
+    def interrupted(self) -> bool:
+        """Phase ``over`` reached by a truncation or a forfeit: the engine leaves the decision
+        it interrupted in the state, so the keys of that decision may still be set (they are
+        then checked as values only, the seat that was deciding being gone)."""
+        return self.phase == PH_OVER and (self.ints[S_TRUNCATED] != 0 or self.ints[S_FORFEIT] >= 0)
+
+    def next_in_play(self, seat: int) -> int:
+        """The next seat in the game after ``seat`` in the direction of play."""
+        direction = int(self.ints[S_DIRECTION])
+        s = seat
+        for _ in range(self.n):
+            s = (s + direction) % self.n
+            if self.alive[s]:
+                return s
+        return seat
+
 
 def _num_players(L: _Loader, value) -> None:
     if value is not MISSING and (isinstance(value, bool) or value != L.n):
@@ -374,12 +450,34 @@ def _rng(L: _Loader, value) -> None:
     L.state.rng[0] = np.uint64(state)
 
 
+HOUSE_PHASES = {PH_PENALTY: "stacking", PH_SWAP: "seven_o", PH_JUMP: "jump_in"}
+"""The house rules' phases and the setting that each needs (HOUSE_RULES.md)."""
+
+
 def _phase(L: _Loader, value) -> None:
     name = "play" if value is MISSING else value
     if not isinstance(name, str) or name not in PHASE_NAMES:
         raise PositionError("phase", f"expected one of {', '.join(PHASE_NAMES)}, got {name!r}")
     L.phase = PHASE_NAMES.index(name)
     L.ints[S_PHASE] = L.phase
+    setting = HOUSE_PHASES.get(L.phase)
+    if setting is not None and getattr(L.config, setting) in ("off", False):
+        raise PositionError("phase", f"phase {name!r} needs the house rule {setting} (off in this configuration)")
+    top = L.top
+    if L.phase == PH_CHALLENGE and L.stacking:
+        raise PositionError(
+            "phase", "with stacking a Wild Draw Four is accepted or challenged in phase 'penalty' (D-HOUSE-STACK-ASKED)"
+        )
+    if L.phase == PH_PENALTY and top != WILD_DRAW_FOUR and face_rank(top) != RANK_DRAW_TWO:
+        raise PositionError("phase", f"'penalty' needs a Draw Two or Wild Draw Four on top, not {card_to_str(top)}")
+    if L.phase == PH_SWAP and face_rank(top) != RANK_SEVEN:
+        raise PositionError(
+            "phase", f"'swap' needs the 7 just played on top, not {card_to_str(top)} (R-HOUSE-SEVENO-1)"
+        )
+    if L.phase == PH_JUMP and top >= WILD:
+        raise PositionError(
+            "phase", f"'jump' needs a coloured card on top: {card_to_str(top)} is never jumped on (R-HOUSE-JUMP-1)"
+        )
 
 
 def _colour(L: _Loader, value) -> None:
@@ -387,7 +485,7 @@ def _colour(L: _Loader, value) -> None:
     if value is MISSING:
         value = COLOURS[face_colour(top)] if top < WILD else None
     L.colour = -1 if value is None else L.colour_of("colour", value)
-    if L.colour < 0 and L.phase != PH_COLOR:
+    if L.colour < 0 and L.phase not in (PH_COLOR, PH_OVER):  # phase over: see _current_player
         raise PositionError("colour", "a current colour is needed (the top card is a wild)")
     if L.phase == PH_COLOR and top < WILD:
         raise PositionError("phase", "'color' needs a Wild or Fashion Trend on top of the discard pile")
@@ -423,6 +521,10 @@ def _alive(L: _Loader, value) -> None:
     L.ints[S_N_ALIVE] = sum(L.alive)
     if L.ints[S_N_ALIVE] < 2 and L.phase != PH_OVER:
         raise PositionError("alive", "at least two players must be in the game")
+    if L.phase == PH_SWAP and L.ints[S_N_ALIVE] < 3:
+        raise PositionError(
+            "phase", "with two players in the game a 7 swaps without a decision: no phase 'swap' (R-HOUSE-SEVENO-1)"
+        )
 
 
 def _drew_on(L: _Loader, value) -> None:
@@ -481,27 +583,42 @@ def _current_player(L: _Loader, value) -> None:
     current = L.seat("current_player", value, allow_none=L.phase == PH_OVER)
     if L.phase == PH_OVER:
         current = -1
+        if L.colour < 0 and not L.interrupted():
+            raise PositionError("colour", "a current colour is needed (null only while a starting Wild waits for it)")
     elif not L.alive[current]:
         raise PositionError("current_player", f"seat {current} is eliminated")
+    if L.phase == PH_JUMP and L.top not in L.hands[current]:
+        raise PositionError(
+            "current_player",
+            f"in phase 'jump' only a holder of the card on top ({card_to_str(L.top)}) is asked; "
+            f"player {current} holds none (R-HOUSE-JUMP-2)",
+        )
     L.current = current
     L.ints[S_CURRENT] = current
 
 
 def _uno_called(L: _Loader, value) -> None:
     called = False if value is MISSING else L.flag("uno_called", value)
-    if called:
-        if L.config.uno_call == "off":
-            raise PositionError("uno_called", "there is no UNO call with uno_call='off'")
-        if L.phase not in (PH_PLAY, PH_DRAWN):
-            raise PositionError("uno_called", f"true only in phase 'play' or 'drawn', not {PHASE_NAMES[L.phase]!r}")
+    if called and L.config.uno_call == "off":
+        raise PositionError("uno_called", "there is no UNO call with uno_call='off'")
+    if called and not L.interrupted():
+        if L.phase not in (PH_PLAY, PH_DRAWN, PH_PENALTY, PH_JUMP):
+            raise PositionError(
+                "uno_called", f"true only in phase 'play', 'drawn', 'penalty' or 'jump', not {PHASE_NAMES[L.phase]!r}"
+            )
         # D-UNO: called with two cards; a player who called and then drew (drawing is always
-        # legal) holds three while deciding on the drawn card.
-        allowed = (2,) if L.phase == PH_PLAY else (2, 3)
-        if len(L.hands[L.current]) not in allowed:
+        # legal) holds three while deciding on the drawn card, or more after drawing until a
+        # card could be played (R-HOUSE-DRAW-1).
+        size = len(L.hands[L.current])
+        if L.phase != PH_DRAWN:
+            fits = size == 2
+        else:
+            fits = size >= 2 if L.config.draw_until_playable else size in (2, 3)
+        if not fits:
             raise PositionError(
                 "uno_called",
                 f"UNO is called with two cards (three after drawing); player {L.current} holds "
-                f"{len(L.hands[L.current])} in phase {PHASE_NAMES[L.phase]!r} (D-UNO)",
+                f"{size} in phase {PHASE_NAMES[L.phase]!r} (D-UNO)",
             )
     L.ints[S_UNO_CALLED] = int(called)
 
@@ -510,17 +627,27 @@ def _drawn_card(L: _Loader, value) -> None:
     drawn = None if value is MISSING else value
     L.ints[S_DRAWN] = -1
     if L.phase != PH_DRAWN:
-        if drawn is not None:
+        if drawn is not None and not L.interrupted():
             raise PositionError("drawn_card", "only set in phase 'drawn'")
+        if drawn is not None:  # the decision on it was interrupted: the card is still held
+            face = parse_cards([drawn], "drawn_card")[0]
+            if not any(face in hand for hand in L.hands):
+                raise PositionError("drawn_card", f"{drawn} is in no hand")
+            L.ints[S_DRAWN] = face
         return
     if drawn is None:
         raise PositionError("drawn_card", "phase 'drawn' needs drawn_card")
     face = parse_cards([drawn], "drawn_card")[0]
     if face not in L.hands[L.current]:
         raise PositionError("drawn_card", f"{drawn} is not in the hand of player {L.current}")
-    top = L.discard[-1]
-    if not (face >= WILD or face_colour(face) == L.colour or (top < WILD and face % 13 == top % 13)):
+    if not matches_on(face, L.colour, L.top):
         raise PositionError("drawn_card", f"{drawn} cannot be played, so there is no decision on it (D-DRAWN)")
+    if L.config.force_play and face < WILD and (L.config.uno_call == "off" or len(L.hands[L.current]) != 2):
+        raise PositionError(
+            "drawn_card",
+            f"with force_play a drawn {drawn} is played at once: a coloured drawn card is decided on only "
+            "where UNO can be called first (R-HOUSE-FORCE-1)",
+        )
     L.ints[S_DRAWN] = face
 
 
@@ -528,7 +655,8 @@ def _catch_window(L: _Loader, value) -> None:
     window = None if value is MISSING else value
     L.ints[S_EXPOSED] = -1
     L.ints[S_AFTER_WINDOW] = -1
-    if L.phase != PH_CATCH:
+    interrupted = window is not None and L.interrupted()
+    if L.phase != PH_CATCH and not interrupted:
         if window is not None:
             raise PositionError("catch_window", "only set in phase 'catch'")
         return
@@ -544,28 +672,196 @@ def _catch_window(L: _Loader, value) -> None:
     L.ints[S_AFTER_WINDOW] = L.seat("catch_window", window["next_player"], where="catch_window.next_player")
 
 
+def _pending_penalty(L: _Loader, value) -> None:
+    pending = 0 if value is MISSING else L.integer("pending_penalty", value, 0)
+    L.ints[S_PENDING] = pending
+    top = L.top
+    draw_card_on_top = top == WILD_DRAW_FOUR or face_rank(top) == RANK_DRAW_TWO
+    if pending == 0:
+        if L.phase == PH_PENALTY:
+            raise PositionError(
+                "pending_penalty", "phase 'penalty' needs pending_penalty > 0: the cards its target draws"
+            )
+        if L.phase == PH_CATCH and L.stacking and draw_card_on_top:
+            raise PositionError(
+                "pending_penalty",
+                f"with stacking the catch window after a {card_to_str(top)} comes before its target's penalty "
+                "decision: pending_penalty > 0 (D-HOUSE-STACK-UNO)",
+            )
+        return
+    if not L.stacking:
+        raise PositionError("pending_penalty", "a pending penalty needs stacking (R-HOUSE-STACK-1), not stacking='off'")
+    if not draw_card_on_top:
+        raise PositionError(
+            "pending_penalty", f"a pending penalty needs a Draw Two or Wild Draw Four on top, not {card_to_str(top)}"
+        )
+    if L.phase not in (PH_PENALTY, PH_CATCH) and not L.interrupted():
+        raise PositionError(
+            "pending_penalty",
+            f"> 0 only in phase 'penalty' or in the catch window before it, not in {PHASE_NAMES[L.phase]!r}",
+        )
+    if pending % 2 or (top == WILD_DRAW_FOUR and pending < 4):
+        raise PositionError(
+            "pending_penalty", f"{pending} cannot be stacked: Draw Twos add 2 and Wild Draw Fours 4 (R-HOUSE-STACK-2)"
+        )
+    if L.config.stacking == "same" and top == WILD_DRAW_FOUR and pending % 4:
+        raise PositionError(
+            "pending_penalty",
+            f"{pending}: with stacking='same' only Wild Draw Fours stack under a Wild Draw Four (R-HOUSE-STACK-2)",
+        )
+
+
 def _wild_draw_four(L: _Loader, value) -> None:
     wd4 = None if value is MISSING else value
     L.ints[S_WD4_OFFENDER] = -1
-    if L.phase != PH_CHALLENGE:
+    # with stacking a Wild Draw Four's pending penalty (its catch window first) is decided on
+    # in phase 'penalty' (R-HOUSE-STACK-3)
+    stacked = L.stacking and L.phase in (PH_PENALTY, PH_CATCH) and L.top == WILD_DRAW_FOUR
+    interrupted = wd4 is not None and L.interrupted()
+    if not (L.phase == PH_CHALLENGE or stacked or interrupted):
         if wd4 is not None:
-            raise PositionError("wild_draw_four", "only set in phase 'challenge'")
+            raise PositionError(
+                "wild_draw_four",
+                "only set in phase 'challenge', or with stacking while a Wild Draw Four's penalty is pending",
+            )
         return
     if wd4 is None:
         raise PositionError(
-            "wild_draw_four", "phase 'challenge' needs wild_draw_four: {'offender': seat, 'exposed': bool}"
+            "wild_draw_four",
+            f"phase {PHASE_NAMES[L.phase]!r} with a W+4 on top needs wild_draw_four: {{'offender': seat, ...}}",
         )
-    wd4 = L.record("wild_draw_four", wd4, {"offender": True, "exposed": False})
-    if L.discard[-1] != WILD_DRAW_FOUR:
-        raise PositionError("wild_draw_four", "phase 'challenge' needs a W+4 on top of the discard pile")
+    wd4 = L.record("wild_draw_four", wd4, {"offender": True, "exposed": False, "guilty": False})
+    if L.top != WILD_DRAW_FOUR:
+        raise PositionError("wild_draw_four", "needs a W+4 on top of the discard pile")
     offender = L.seat("wild_draw_four", wd4["offender"], where="wild_draw_four.offender")
     if offender == L.current:
-        raise PositionError("wild_draw_four", "only the next player may challenge (R-WD4-5)")
+        target = "challenge (R-WD4-5)" if L.phase == PH_CHALLENGE else "be the target of its penalty (R-HOUSE-STACK-3)"
+        raise PositionError("wild_draw_four", f"only the next player may {target}", "wild_draw_four.offender")
+    if L.phase == PH_CATCH and offender != L.ints[S_EXPOSED]:
+        raise PositionError(
+            "wild_draw_four",
+            "in the catch window before the penalty decision the exposed player is the offender (D-HOUSE-STACK-UNO)",
+            "wild_draw_four.offender",
+        )
+    exposed = L.flag("wild_draw_four", wd4.get("exposed", False), "wild_draw_four.exposed")
+    if exposed and L.stacking:
+        raise PositionError(
+            "wild_draw_four",
+            "with stacking the catch window comes before the penalty decision: exposed is false (D-HOUSE-STACK-UNO)",
+            "wild_draw_four.exposed",
+        )
     previous = L.ints[S_PREV_COLOUR]
+    holds = bool(previous >= 0 and any(face_colour(f) == previous for f in L.hands[offender]))
+    guilty = holds if "guilty" not in wd4 else L.flag("wild_draw_four", wd4["guilty"], "wild_draw_four.guilty")
+    if guilty and not holds:
+        raise PositionError(
+            "wild_draw_four",
+            f"guilty, but player {offender} holds no card of the previous colour",
+            "wild_draw_four.guilty",
+        )
+    # D-HOUSE-STACK-JUDGE: judged on the hand held when playing it; only a catch in the window
+    # before the penalty decision (two cards onto the last one) can bring the colour in since
+    caught = L.stacking and (L.phase == PH_PENALTY or interrupted) and len(L.hands[offender]) >= 3
+    if holds and not guilty and not caught:
+        raise PositionError(
+            "wild_draw_four",
+            f"not guilty, but player {offender} holds a card of the previous colour {COLOURS[previous]} "
+            "and drew none since playing it",
+            "wild_draw_four.guilty",
+        )
     L.ints[S_WD4_OFFENDER] = offender
-    L.ints[S_WD4_GUILTY] = int(previous >= 0 and any(face_colour(f) == previous for f in L.hands[offender]))
+    L.ints[S_WD4_GUILTY] = int(guilty)
     L.ints[S_WD4_OUT] = int(not L.hands[offender])
-    L.ints[S_WD4_EXPOSED] = int(L.flag("wild_draw_four", wd4.get("exposed", False), "wild_draw_four.exposed"))
+    L.ints[S_WD4_EXPOSED] = int(exposed)
+
+
+def _top_card_player(L: _Loader, value) -> None:
+    # where the decision tells who played the top card, that seat (and the default)
+    expected, who = -1, ""
+    if L.phase == PH_CATCH:
+        expected, who = int(L.ints[S_EXPOSED]), "the exposed player (catch_window.exposed)"
+    elif L.ints[S_WD4_OFFENDER] >= 0 and L.phase != PH_OVER:
+        expected, who = int(L.ints[S_WD4_OFFENDER]), "the Wild Draw Four's player (wild_draw_four.offender)"
+    elif L.phase == PH_SWAP:
+        expected, who = L.current, "the player of the 7, who chooses (current_player)"
+    default = None if expected < 0 else expected
+    top_player = L.seat("top_card_player", default if value is MISSING else value, allow_none=True)
+    L.ints[S_TOP_PLAYER] = top_player
+    if L.phase == PH_OVER:
+        return
+    # Without jump_in nothing reads the seat but the Seven-O choice (no observation slice, no
+    # window): there an unknown one (null, as a sampled state from an observation has it) is
+    # accepted, except in phase 'swap'.
+    unknown = top_player < 0 and not L.config.jump_in and L.phase != PH_SWAP
+    if expected >= 0 and top_player != expected and not unknown:
+        raise PositionError("top_card_player", f"in phase {PHASE_NAMES[L.phase]!r} it is {who}: seat {expected}")
+    if top_player >= 0 and not L.alive[top_player]:
+        raise PositionError("top_card_player", f"seat {top_player} is eliminated")
+    if L.phase == PH_COLOR and top_player >= 0:
+        raise PositionError("top_card_player", "a starting Wild has no player: null in phase 'color'")
+    if L.phase == PH_PENALTY and top_player < 0 and L.ints[S_PENDING] != 2 and L.config.jump_in:
+        raise PositionError(
+            "top_card_player",
+            "null (a starting card) in phase 'penalty' only with a starting Draw Two's pending 2 (R-HOUSE-STACK-4)",
+        )
+    if L.phase == PH_JUMP and top_player < 0:
+        raise PositionError(
+            "top_card_player", "phase 'jump' needs the seat that played the top card: no window on a starting card"
+        )
+    if L.phase == PH_JUMP and top_player == L.current:
+        raise PositionError(
+            "top_card_player", f"player {top_player} played the top card and is never asked to jump in (R-HOUSE-JUMP-2)"
+        )
+
+
+def _next_turn(L: _Loader, value) -> None:
+    given = None if value is MISSING else value
+    L.ints[S_FOLLOWING] = -1
+    if given is not None and not (L.config.seven_o or L.config.jump_in):
+        raise PositionError("next_turn", "needs seven_o or jump_in (phase 'swap' or 'jump')")
+    if L.phase not in (PH_SWAP, PH_JUMP):
+        if given is not None and not L.interrupted():
+            raise PositionError("next_turn", "only set in phase 'swap' or 'jump'")
+        if given is not None:
+            L.ints[S_FOLLOWING] = L.seat("next_turn", given)
+        return
+    after = L.next_in_play(L.current)
+    if given is None and L.phase == PH_JUMP:
+        raise PositionError("next_turn", "phase 'jump' needs next_turn: the seat whose turn begins after the window")
+    seat = L.seat("next_turn", after if given is None else given)
+    if not L.alive[seat]:
+        raise PositionError("next_turn", f"seat {seat} is eliminated")
+    if L.phase == PH_SWAP and seat != after:
+        raise PositionError(
+            "next_turn", f"after a 7 the turn passes to the next player in play, seat {after} (R-HOUSE-SEVENO-3)"
+        )
+    if L.phase == PH_JUMP and seat == L.current:
+        raise PositionError(
+            "next_turn", f"player {seat} would begin the next turn and is not asked to jump in (R-HOUSE-JUMP-2)"
+        )
+    L.ints[S_FOLLOWING] = seat
+
+
+def _last_swap(L: _Loader, value) -> None:
+    swap = None if value is MISSING else value
+    L.ints[S_SWAP_FROM] = -1
+    L.ints[S_SWAP_TO] = -1
+    if swap is None:
+        return
+    if not L.config.seven_o:
+        raise PositionError("last_swap", "needs seven_o (R-HOUSE-SEVENO)")
+    swap = L.record("last_swap", swap, {"seat": True, "other": True})
+    seat = L.seat("last_swap", swap["seat"], where="last_swap.seat")
+    other = L.seat("last_swap", swap["other"], where="last_swap.other")
+    if seat == other:
+        raise PositionError("last_swap", f"a player swaps with another player, not with itself (seat {seat})")
+    for field, s in (("seat", seat), ("other", other)):
+        if L.phase != PH_OVER and not L.alive[s]:
+            raise PositionError(
+                "last_swap", f"seat {s} is eliminated: it swapped in an earlier round", f"last_swap.{field}"
+            )
+    L.ints[S_SWAP_FROM] = seat
+    L.ints[S_SWAP_TO] = other
 
 
 def _challenge_reveal(L: _Loader, value) -> None:
@@ -643,7 +939,12 @@ KEYS: tuple[Key, ...] = (
         _draw_pile,
     ),
     Key("rng", "from the seed", 'engine generator state as a hex string (`"0x..."`, as dumped)', _rng),
-    Key("phase", '`"play"`', "`play`, `drawn`, `color`, `challenge`, `catch` or `over`", _phase),
+    Key(
+        "phase",
+        '`"play"`',
+        "`play`, `drawn`, `color`, `challenge`, `catch`, `over`; `penalty`, `swap`, `jump` (house rules)",
+        _phase,
+    ),
     Key(
         "colour",
         "the top card's colour",
@@ -679,7 +980,7 @@ KEYS: tuple[Key, ...] = (
     Key(
         "uno_called",
         "`false`",
-        "the acting player called UNO this turn (two cards in hand, phase `play` or `drawn`)",
+        "the acting player called UNO this turn (two cards; `play`, `drawn`, `penalty`, `jump`)",
         _uno_called,
     ),
     Key("drawn_card", "`null`", "the playable card drawn this turn (phase `drawn` only, required there)", _drawn_card),
@@ -690,10 +991,34 @@ KEYS: tuple[Key, ...] = (
         _catch_window,
     ),
     Key(
+        "pending_penalty",
+        "`0`",
+        "cards a stack's target draws unless it answers (phase `penalty`, or `catch` before it)",
+        _pending_penalty,
+    ),
+    Key(
         "wild_draw_four",
         "`null`",
-        '`{"offender": seat, "exposed": bool}` (phase `challenge` only; a W+4 on top)',
+        '`{"offender": s, "exposed": b, "guilty": b}` (a W+4 on top, its decision pending)',
         _wild_draw_four,
+    ),
+    Key(
+        "top_card_player",
+        "the phase's, else `null`",
+        "seat that played the top card, `null` for the starting card",
+        _top_card_player,
+    ),
+    Key(
+        "next_turn",
+        "`null`",
+        "seat whose turn begins after phase `swap` or `jump` (only there; required in `jump`)",
+        _next_turn,
+    ),
+    Key(
+        "last_swap",
+        "`null`",
+        '`{"seat": s, "other": t}`: the last 7 swap of the round, `s` played the 7',
+        _last_swap,
     ),
     Key(
         "challenge_reveal",
