@@ -400,7 +400,10 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
     ints[b, S_WD4_OFFENDER] = -1
     # the house rules' public facts (slices present only when their rule is on)
     ints[b, S_PENDING] = obs_pending(obs, P)
-    ints[b, S_TOP_PLAYER] = _one_hot(obs, P[O_TOP_PLAYER], n) if P[O_TOP_PLAYER] >= 0 else -1
+    if P[O_TOP_PLAYER] >= 0:
+        ints[b, S_TOP_PLAYER] = _one_hot(obs, P[O_TOP_PLAYER], n)
+    else:  # without jump_in only a Seven-O choice reads it: the chooser played the 7
+        ints[b, S_TOP_PLAYER] = ints[b, S_CURRENT] if phase == PH_SWAP else -1
     ints[b, S_FOLLOWING] = -1
     if phase >= PH_SWAP and P[O_NEXT_TURN] >= 0:  # a Seven-O choice or a jump-in decision
         ints[b, S_FOLLOWING] = _one_hot(obs, P[O_NEXT_TURN], n)
