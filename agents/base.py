@@ -23,7 +23,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from uno_env import policies as PO
+from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.seeding import hash_seed, seed_to_rng
 from uno_env.learner import CompiledPolicy
@@ -115,8 +115,8 @@ class CompiledAgent(Agent):
     """An agent that plays a compiled policy of :mod:`uno_env.policies`."""
 
     def __init__(self, policy: str, rules: RuleConfig | Game | None = None, seed: int = 0):
-        self.policy_id = PO.policy_id_of(policy)
-        self.name = PO.policy_name(self.policy_id)
+        self.policy_id = policy_kernels.policy_id_of(policy)
+        self.name = policy_kernels.policy_name(self.policy_id)
         self._batch_prng = np.zeros(0, dtype=np.uint64)
         super().__init__(rules, seed)
 
@@ -139,5 +139,5 @@ class CompiledAgent(Agent):
             extra = [seed_to_rng(hash_seed(self.seed, 1 + b)) for b in range(start, rows)]
             self._batch_prng = np.concatenate([self._batch_prng, np.array(extra, dtype=np.uint64)])
         out = np.empty(rows, dtype=np.int64)
-        PO.policy_act_batch(self.policy_id, obs, legal, self.params, self._batch_prng, out)
+        policy_kernels.policy_act_batch(self.policy_id, obs, legal, self.params, self._batch_prng, out)
         return out

@@ -135,7 +135,7 @@ class HumanAgent(Agent):
         if "pending_penalty" in view and view["pending_penalty"][0] > 0:
             lines.append(f"pending draw penalty: {int(view['pending_penalty'][0])} cards")
         if "last_swap" in view and view["last_swap"].any():
-            pair = [self.seat_name(r) for r in np.flatnonzero(view["last_swap"])]
+            pair = [self.seat_name(int(r)) for r in np.flatnonzero(view["last_swap"])]
             lines.append(f"last 7 swap: {' and '.join(pair)}")
         if "next_turn" in view and view["next_turn"].any():
             lines.append(f"then it is {self.seat_name(int(np.argmax(view['next_turn'])))}'s turn")

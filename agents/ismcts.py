@@ -40,21 +40,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from uno_env import policies as PO
+from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine import kernels as K
 from uno_env.engine.game import seed_to_rng
 from uno_env.engine.jit import allocating, kernel
 from uno_env.engine.layout import (
     P_A_CATCH,
-    P_A_LEN,
     P_A_PASS,
     P_A_UNO,
-    P_C_LEN,
+    P_C_SIZE,
     P_I_ALIVE,
-    P_I_LEN,
-    P_N,
-    P_O_LEN,
+    P_I_SIZE,
+    P_NUM_ACTIONS,
+    P_NUM_PLAYERS,
+    P_O_SIZE,
     P_PARTNERS,
     PH_CATCH,
     PH_OVER,
@@ -74,13 +74,13 @@ SEARCH_ROUND = 32  # determinizations between two racing checks
 def _team_won(P, winner):
     if winner == 0:
         return True
-    return P[P_PARTNERS] != 0 and winner == P[P_N] // 2
+    return P[P_PARTNERS] != 0 and winner == P[P_NUM_PLAYERS] // 2
 
 
 @kernel
 def _teams_in(ints, P, b):
     count = 0
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     for s in range(n):
         if ints[b, P[P_I_ALIVE] + s] != 0 and (P[P_PARTNERS] == 0 or s < n // 2):
             count += 1
@@ -92,7 +92,9 @@ def rollout_value(cards, ints, rng, prng, P, seat_policies, max_steps, obs, mask
     """Play game 1 out with the compiled policies until its round ends; the value of the
     hand for seat 0: 1 if its team went out, 0 if another did, 1/teams when cut short."""
     if ints[1, S_PHASE] != PH_OVER and ints[1, S_ROUND] == 0:
-        PO.play_game(cards, ints, rng, prng, P, 1, seat_policies, True, max_steps, obs, mask, step_rw, rw, ev, evn)
+        policy_kernels.play_game(
+            cards, ints, rng, prng, P, 1, seat_policies, True, max_steps, obs, mask, step_rw, rw, ev, evn
+        )
     if ints[1, S_ROUND] != 0 or (ints[1, S_PHASE] == PH_OVER and ints[1, S_TRUNCATED] == 0):
         winner = ints[1, S_LAST_WINNER]
         if winner >= 0:
@@ -130,14 +132,14 @@ def search(
     mean advantage among those whose advantage minus ``confidence`` standard errors
     is positive replaces the default. ``values[k]`` gets the mean rollout value of
     ``candidates[k]`` (over its samples). Returns the chosen action."""
-    n = P[P_N]
-    cards = np.zeros((2, P[P_C_LEN]), dtype=np.int8)
-    ints = np.zeros((2, P[P_I_LEN]), dtype=np.int32)
+    n = P[P_NUM_PLAYERS]
+    cards = np.zeros((2, P[P_C_SIZE]), dtype=np.int8)
+    ints = np.zeros((2, P[P_I_SIZE]), dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
     roll_prng = np.zeros(2, dtype=np.uint64)
     seat_policies = np.full(n, rollout_policy, dtype=np.int64)
-    scratch_obs = np.empty(P[P_O_LEN], dtype=np.float32)
-    scratch_mask = np.empty(P[P_A_LEN], dtype=np.int8)
+    scratch_obs = np.empty(P[P_O_SIZE], dtype=np.float32)
+    scratch_mask = np.empty(P[P_NUM_ACTIONS], dtype=np.int8)
     step_rw = np.zeros((2, n), dtype=np.float32)
     rw = np.zeros((2, n), dtype=np.float32)
     ev = np.zeros((2, 0, 4), dtype=np.int32)
@@ -146,7 +148,7 @@ def search(
     samples = np.zeros((count, determinizations), dtype=np.float64)
     counts = np.zeros(count, dtype=np.int64)
     active = np.ones(count, dtype=np.bool_)
-    default = PO.policy_act(rollout_policy, obs, mask, P, prng, 0)
+    default = policy_kernels.policy_act(rollout_policy, obs, mask, P, prng, 0)
     base = -1
     for k in range(count):
         if candidates[k] == default:
@@ -160,9 +162,9 @@ def search(
         for k in range(count):
             if not active[k]:
                 continue
-            for i in range(P[P_C_LEN]):
+            for i in range(P[P_C_SIZE]):
                 cards[1, i] = cards[0, i]
-            for i in range(P[P_I_LEN]):
+            for i in range(P[P_I_SIZE]):
                 ints[1, i] = ints[0, i]
             rng[1] = base_rng
             roll_prng[1] = base_prng
@@ -223,7 +225,7 @@ def forced_action(obs, mask, P):
     """The action taken without search, -1 when there is a choice to search."""
     count = 0
     only = -1
-    for a in range(P[P_A_LEN]):
+    for a in range(P[P_NUM_ACTIONS]):
         if mask[a]:
             count += 1
             only = a
@@ -266,13 +268,13 @@ class ISMCTSAgent(Agent):
         if isinstance(determinizations, bool) or not isinstance(determinizations, int) or determinizations < 1:
             raise ValueError(f"ismcts: determinizations must be a positive integer, got {determinizations!r}")
         try:
-            rollout_id = PO.policy_id_of(rollout)
+            rollout_id = policy_kernels.policy_id_of(rollout)
         except ValueError as err:
             raise ValueError(f"ismcts: unknown rollout policy {rollout!r} ({err})") from None
         if isinstance(max_rollout_steps, bool) or not isinstance(max_rollout_steps, int) or max_rollout_steps < 1:
             raise ValueError(f"ismcts: max_rollout_steps must be a positive integer, got {max_rollout_steps!r}")
         if bluff_prior is None:
-            bluff_prior = float(PO.TACTICAL_WEIGHTS[PO.TW_PRIOR])
+            bluff_prior = float(policy_kernels.TACTICAL_WEIGHTS[policy_kernels.WEIGHT_PRIOR])
         if not 0.0 <= float(bluff_prior) <= 1.0:
             raise ValueError(f"ismcts: bluff_prior must be within 0..1, got {bluff_prior!r}")
         self.determinizations = determinizations

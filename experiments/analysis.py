@@ -38,7 +38,7 @@ from experiments.arena import (
     mixed_lineups,
     wilson_interval,
 )
-from uno_env import policies as PO
+from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine import kernels as K
 from uno_env.engine import readers as R
@@ -52,16 +52,16 @@ from uno_env.engine.layout import (
     P_A_CHALLENGE,
     P_A_COLOR,
     P_A_DRAW,
-    P_A_LEN,
     P_A_PASS,
     P_A_UNO,
     P_A_W,
     P_A_W4,
     P_C_HANDS,
-    P_F,
+    P_FACES,
     P_I_OUTCOME,
     P_I_SCORE,
-    P_O_LEN,
+    P_NUM_ACTIONS,
+    P_O_SIZE,
     PH_CATCH,
     PH_CHALLENGE,
     PH_COLOR,
@@ -156,8 +156,10 @@ class TacticalVariant(Agent):
         for key, value in (("uno", uno), ("catch", catch), ("bluff", bluff)):
             if not isinstance(value, bool):
                 raise ValueError(f"tactical_variant: {key} must be true or false, got {value!r}")
-        self.threshold = float(PO.TACTICAL_WEIGHTS[PO.TW_BREAK_EVEN] if threshold is None else threshold)
-        self.prior = float(PO.TACTICAL_WEIGHTS[PO.TW_PRIOR] if prior is None else prior)
+        self.threshold = float(
+            policy_kernels.TACTICAL_WEIGHTS[policy_kernels.WEIGHT_BREAK_EVEN] if threshold is None else threshold
+        )
+        self.prior = float(policy_kernels.TACTICAL_WEIGHTS[policy_kernels.WEIGHT_PRIOR] if prior is None else prior)
         self.uno, self.catch, self.colour, self.bluff = uno, catch, colour, bluff
         super().__init__(rules, seed)
 
@@ -171,7 +173,7 @@ class TacticalVariant(Agent):
         P = self.params
         phase = R.obs_phase(obs, P)
         if phase == PH_CHALLENGE:
-            challenge = PO.bluff_probability(obs, P, self.prior) > self.threshold
+            challenge = policy_kernels.bluff_probability(obs, P, self.prior) > self.threshold
             return int(P[P_A_CHALLENGE] if challenge else P[P_A_ACCEPT])
         if phase == PH_CATCH and not self.catch:
             return int(P[P_A_PASS])
@@ -184,11 +186,11 @@ class TacticalVariant(Agent):
         if not self.bluff and bluffing:
             legal = legal.copy()
             legal[P[P_A_W4] : P[P_A_W4] + 4] = 0
-        action = int(PO.policy_act(PO.TACTICAL, obs, legal, P, self.prng, 0))
+        action = int(policy_kernels.policy_act(policy_kernels.TACTICAL, obs, legal, P, self.prng, 0))
         if self.colour != "tactical" and P[P_A_W] <= action < P[P_A_DRAW]:
-            face = PO.action_face(P, action)
+            face = policy_kernels.action_face(P, action)
             colour = self.rng.integers(4) if self.colour == "random" else 0
-            action = int(PO.wild_action(P, face, colour))
+            action = int(policy_kernels.wild_action(P, face, colour))
         return action
 
 
@@ -267,13 +269,13 @@ class PlayLog:
 
 
 def _colour_counts(state: State, P, seat: int) -> np.ndarray:
-    F = P[P_F]
+    F = P[P_FACES]
     start = P[P_C_HANDS] + seat * F
     return state.cards[0, start : start + WILD].reshape(4, 13).sum(axis=1)
 
 
 def _hand_faces(state: State, P, seat: int) -> np.ndarray:
-    F = P[P_F]
+    F = P[P_FACES]
     start = P[P_C_HANDS] + seat * F
     return state.cards[0, start : start + F].astype(np.int64)
 
@@ -324,13 +326,13 @@ def play_logged(
         "start_points": np.zeros((hands, n), dtype=np.int64),
     }
     events = []
-    values = np.array([PO.face_value(f) for f in range(P[P_F])], dtype=np.int64)
-    action_faces = np.array([PO.action_face(P, a) for a in range(P[P_A_LEN])], dtype=np.int64)
+    values = np.array([policy_kernels.face_value(f) for f in range(P[P_FACES])], dtype=np.int64)
+    action_faces = np.array([policy_kernels.action_face(P, a) for a in range(P[P_NUM_ACTIONS])], dtype=np.int64)
     state = game.new_state(1)
-    obs = np.zeros(P[P_O_LEN], dtype=np.float32)
-    mask = np.zeros(P[P_A_LEN], dtype=np.int8)
+    obs = np.zeros(P[P_O_SIZE], dtype=np.float32)
+    mask = np.zeros(P[P_NUM_ACTIONS], dtype=np.int8)
     rewards = np.zeros((1, n), dtype=np.float32)
-    prior = float(PO.TACTICAL_WEIGHTS[PO.TW_PRIOR])
+    prior = float(policy_kernels.TACTICAL_WEIGHTS[policy_kernels.WEIGHT_PRIOR])
     snapshots = []
 
     def keep_events(h: int) -> None:
@@ -376,7 +378,7 @@ def play_logged(
             entrant = int(lineup[seat])
             player = players[seat]
             if player is None:
-                action = int(PO.policy_act(entrants[entrant].policy_id, obs, mask, P, prng, 0))
+                action = int(policy_kernels.policy_act(entrants[entrant].policy_id, obs, mask, P, prng, 0))
             else:
                 action = int(player(obs, mask))
             wild_play = P[P_A_W] <= action < P[P_A_DRAW]
@@ -398,13 +400,13 @@ def play_logged(
                 rec["colour_rank"].append(-1)
             if phase == PH_CHALLENGE:
                 rec["guilty"].append(int(state.ints[0, S_WD4_GUILTY]))
-                estimates.append(float(PO.bluff_probability(obs, P, prior)))
-                raw.append(float(PO.bluff_probability(obs, P, 1.0)))
+                estimates.append(float(policy_kernels.bluff_probability(obs, P, prior)))
+                raw.append(float(policy_kernels.bluff_probability(obs, P, 1.0)))
             else:
                 rec["guilty"].append(-1)
                 estimates.append(math.nan)
                 raw.append(math.nan)
-            cf = -1 if cf_id is None else int(PO.policy_act(cf_id, obs, mask, P, cf_prng, 0))
+            cf = -1 if cf_id is None else int(policy_kernels.policy_act(cf_id, obs, mask, P, cf_prng, 0))
             rec["counterfactual"].append(cf)
             status = K.step_game(state.cards, state.ints, state.rng, P, 0, action, rewards, state.ev, state.evn)
             if status < 0:
@@ -462,7 +464,7 @@ def starter_frequencies(config: RuleConfig, deals: int, seed: int = 0, chunk: in
     exact_counts = {"number card": 76, "Skip": 8, "Reverse": 8, "Draw Two": 8, "Wild": 4}
     if config.deck == "fashion_trend":
         exact_counts["Fashion Trend"] = 4
-    kinds = np.array([starter_kind(int(f)) for f in range(P[P_F])])[faces]
+    kinds = np.array([starter_kind(int(f)) for f in range(P[P_FACES])])[faces]
     result = {}
     for kind, copies in exact_counts.items():
         result[kind] = {"count": int((kinds == kind).sum()), "deals": deals, "exact": copies / (deck - 4)}
@@ -491,14 +493,16 @@ def play_out(
         if status < 0:
             raise ValueError(f"play_out: {game.action_to_string(int(action))!r} refused in position {b}")
     prng = seeds_to_rng(seed, size)
-    seat_policies = np.full((size, n), PO.POLICY_IDS[policy], dtype=np.int64)
+    seat_policies = np.full((size, n), policy_kernels.POLICY_IDS[policy], dtype=np.int64)
     rewards[:] = 0.0
     steps = np.zeros(size, dtype=np.int64)
-    PO.play_batch(cards, ints, rng, prng, P, seat_policies, False, game.config.max_steps + 1, rewards, steps)
+    policy_kernels.play_batch(
+        cards, ints, rng, prng, P, seat_policies, False, game.config.max_steps + 1, rewards, steps
+    )
     outcome = ints[:, P[P_I_OUTCOME] : P[P_I_OUTCOME] + n].astype(np.int64)
     scores = ints[:, P[P_I_SCORE] : P[P_I_SCORE] + n].astype(np.int64)
-    F = P[P_F]
-    values = np.array([PO.face_value(f) for f in range(F)], dtype=np.int64)
+    F = P[P_FACES]
+    values = np.array([policy_kernels.face_value(f) for f in range(F)], dtype=np.int64)
     held = cards[:, P[P_C_HANDS] : P[P_C_HANDS] + n * F].reshape(size, n, F).astype(np.int64)
     return outcome, scores, held @ values
 
@@ -522,16 +526,16 @@ def uno_call_value(config: RuleConfig, hands: int, seed: int = 0, policy: str = 
         return bool(mask[uno])
 
     log = play_logged(config, [policy], hands, seed, snapshot=may_call)
-    pid = PO.POLICY_IDS[policy]
+    pid = policy_kernels.POLICY_IDS[policy]
     states, seats, call, forgot = [], [], [], []
-    obs = np.zeros(P[P_O_LEN], dtype=np.float32)
-    mask = np.zeros(P[P_A_LEN], dtype=np.int8)
+    obs = np.zeros(P[P_O_SIZE], dtype=np.float32)
+    mask = np.zeros(P[P_NUM_ACTIONS], dtype=np.int8)
     prng = np.array([seed_to_rng(seed)], dtype=np.uint64)
     for _, seat, state in log.snapshots:
         K.observe(state.cards, state.ints, P, 0, seat, obs)
         K.legal_mask(state.cards, state.ints, P, 0, mask)
         mask[uno] = 0
-        action = int(PO.policy_act(pid, obs, mask, P, prng, 0))
+        action = int(policy_kernels.policy_act(pid, obs, mask, P, prng, 0))
         if action >= P[P_A_DRAW]:
             continue  # no card played without the call: nothing to forget
         states.append(state)
@@ -554,7 +558,7 @@ def uno_call_value(config: RuleConfig, hands: int, seed: int = 0, policy: str = 
             seat = game.current_player(copy)
             K.observe(copy.cards, copy.ints, P, 0, seat, obs)
             K.legal_mask(copy.cards, copy.ints, P, 0, mask)
-            seen += game.step(copy, int(PO.policy_act(pid, obs, mask, P, prng, 0))).events
+            seen += game.step(copy, int(policy_kernels.policy_act(pid, obs, mask, P, prng, 0))).events
         caught[b] = any(e["type"] == "draw" and e["reason"] == "uno_caught" for e in seen)
     result["caught"] = caught
     return result

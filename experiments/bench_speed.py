@@ -246,7 +246,7 @@ def bench_play(args, policy: str, size: int) -> dict:
 
 def bench_play_batch(args, size: int) -> dict:
     """The existing ``policies.play_batch``: whole hands, observe + mask + policy every decision."""
-    from uno_env import policies as PO
+    from uno_env import policies as policy_kernels
     from uno_env.engine import Game
     from uno_env.engine.seeding import policy_seeds, seeds_to_rng
 
@@ -264,7 +264,9 @@ def bench_play_batch(args, size: int) -> dict:
         prng = policy_seeds(state.rng.copy())
         rewards = np.zeros((size, game.num_players), dtype=np.float32)
         steps = np.zeros(size, dtype=np.int64)
-        PO.play_batch(state.cards, state.ints, state.rng, prng, game.params, seat_policies, True, 10**9, rewards, steps)
+        policy_kernels.play_batch(
+            state.cards, state.ints, state.rng, prng, game.params, seat_policies, True, 10**9, rewards, steps
+        )
         return int(steps.sum()), size
 
     chunk()  # compile
@@ -545,7 +547,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     import numba
 
-    from uno_env import policies as PO
+    from uno_env import policies as policy_kernels
     from uno_env.vector import PARALLEL_THRESHOLD
 
     def say(text):
@@ -585,7 +587,7 @@ def main(argv: list[str] | None = None) -> int:
     learner = bench_vector(args, min(size, args.play_size), "auto", seats=[None] + ["random"] * (args.players - 1))
     add("d", f"(d) learner adapter path N={learner['num_envs']} (learner decisions)", learner, seats="learner")
     say("measuring (e) compiled policies inside the kernel ...")
-    for name in PO.POLICY_IDS:
+    for name in policy_kernels.POLICY_IDS:
         add(
             "e",
             f"(e) play() all seats {name!r} N={args.play_size}",

@@ -8,7 +8,7 @@ import pytest
 
 from agents import CompiledAgent, ISMCTSAgent, agent_names, make_agent, parse_agent_spec
 from agents.ismcts import determinized_position, forced_action
-from uno_env import policies as PO
+from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.cards import deck_counts, parse_card
 from uno_env.engine.checks import invariant_violations
@@ -75,7 +75,7 @@ def test_registry_names_specs_and_errors():
     )
     config = RuleConfig(num_players=3)
     agent = make_agent("keeper", config, seed=1)
-    assert agent.policy_id == PO.POLICY_IDS["keeper"] and agent.config == config
+    assert agent.policy_id == policy_kernels.POLICY_IDS["keeper"] and agent.config == config
     assert make_agent("ismcts", config).policy_id is None
     with pytest.raises(ValueError, match="unknown agent 'alphauno'.*known agents: random, naive"):
         make_agent("alphauno", config)
@@ -124,7 +124,7 @@ def test_compiled_agent_matches_the_compiled_policy():
     prng = np.array([seed_to_rng(9)], dtype=np.uint64)
     agent = CompiledAgent("random", game, seed=9)
     assert [agent(obs, mask) for _ in range(20)] == [
-        int(PO.policy_act(PO.RANDOM, obs, mask, game.params, prng, 0)) for _ in range(20)
+        int(policy_kernels.policy_act(policy_kernels.RANDOM, obs, mask, game.params, prng, 0)) for _ in range(20)
     ]
 
 
@@ -194,7 +194,7 @@ def test_tactical_leaves_on_top_a_colour_the_opponent_drew_on():
     assert choose("tactical", game, setup(game, hands, ["Y5"])) == "play R5"
     # the opponent drew instead of playing on green and has not played since (public, drew_on)
     state = setup(game, hands, ["Y5"], colour="Y", drew_on=[[], ["G"]])
-    assert PO.drew_on(game.observe(state, 0), game.params, 1, 2)
+    assert policy_kernels.drew_on(game.observe(state, 0), game.params, 1, 2)
     assert choose("tactical", game, state) == "play G5"
     # what seat 0 drew on itself does not matter
     state = setup(game, hands, ["Y5"], colour="Y", drew_on=[["G"], []])
@@ -220,9 +220,9 @@ def test_bluff_probability_is_the_hypergeometric_posterior():
     q = 1 - math.comb(unseen - blue, 5) / math.comb(unseen, 5)
     for prior in (0.0, 0.1, 1.0):
         expected = prior * q / (prior * q + 1 - q)
-        assert PO.bluff_probability(obs, game.params, prior) == pytest.approx(expected, rel=1e-9)
+        assert policy_kernels.bluff_probability(obs, game.params, prior) == pytest.approx(expected, rel=1e-9)
     # the tactical policy challenges when the estimate with its prior beats 1/3
-    prior = PO.TACTICAL_WEIGHTS[PO.TW_PRIOR]
+    prior = policy_kernels.TACTICAL_WEIGHTS[policy_kernels.WEIGHT_PRIOR]
     expected = prior * q / (prior * q + 1 - q)
     assert choose("tactical", game, state) == ("challenge" if expected > 1 / 3 else "accept")
     small = setup(game, [["R1", "R2", "Y3"], ["G1", "G2"]], ["R7", "B2", "W+4"], current=0, **wd4)

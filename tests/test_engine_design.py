@@ -107,3 +107,18 @@ def test_numba_cache_dir_has_its_own_stamp(tmp_path, monkeypatch):
     assert numba_cache.refresh(tmp_path) is True  # the in-tree stamp is current, this one is not
     assert not (folder / "kernels.step-3.py311.nbi").exists() and stamp_file.exists()
     assert numba_cache.refresh(tmp_path) is False
+
+
+def test_the_short_names_block_of_layout_is_generated_from_the_enums():
+    """layout.py's block of S_/PH_/P_/O_... names is what short_name_lines() makes of the
+    enums (python -m uno_env.docs --write): a new member has its short name."""
+    from uno_env.engine import layout
+
+    text = (ENGINE / "layout.py").read_text()
+    block = layout.BLOCK.search(text)
+    assert block is not None
+    written = text[block.end(1) : block.start(2)].splitlines()
+    assert written == layout.short_name_lines()
+    for line in written:
+        name, _ = line.split(" = ")
+        assert isinstance(getattr(layout, name), int)

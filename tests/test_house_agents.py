@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from uno_env import policies as PO
+from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.cards import RANK_DRAW_TWO, WILD_DRAW_FOUR, card_to_str, parse_card
 from uno_env.engine.checks import invariant_violations
@@ -27,7 +27,13 @@ HOUSE_RULES = [
 ]
 """Each house rule (both stacking modes), then all five together."""
 TABLES = [{"num_players": 2}, {"num_players": 4, "partners": True}, {"num_players": 6}]
-COMPILED = [PO.RANDOM, PO.NAIVE, PO.KEEPER, PO.TACTICAL, PO.RANDOM_PLAY]  # every compiled policy but ppo
+COMPILED = [
+    policy_kernels.RANDOM,
+    policy_kernels.NAIVE,
+    policy_kernels.KEEPER,
+    policy_kernels.TACTICAL,
+    policy_kernels.RANDOM_PLAY,
+]  # every compiled policy but ppo
 DECISIONS = 100_000  # in-kernel decisions per house-rule variant, over the three tables
 
 
@@ -57,7 +63,7 @@ def test_compiled_policies_make_only_legal_decisions_under_the_house_rules(house
             policies = np.array(COMPILED, dtype=np.int64)[chooser.integers(0, len(COMPILED), (size, n))]
             steps = np.zeros(size, np.int64)
             rewards = np.zeros((size, n), np.float32)
-            PO.play_batch_serial(
+            policy_kernels.play_batch_serial(
                 state.cards, state.ints, state.rng, prng, game.params, policies, True, 1500, rewards, steps
             )
             for b in np.flatnonzero(steps < 0):
@@ -65,7 +71,8 @@ def test_compiled_policies_make_only_legal_decisions_under_the_house_rules(house
                 refused += 1
                 mask = game.legal_mask(state, b)
                 pytest.fail(
-                    f"{table}: {PO.policy_name(int(policies[b, seat]))} at seat {seat} chose an action the engine "
+                    f"{table}: {policy_kernels.policy_name(int(policies[b, seat]))} at seat {seat} "
+                    "chose an action the engine "
                     f"refused in phase {game.phase(state, b)} (legal: "
                     f"{[game.action_to_string(a) for a in np.flatnonzero(mask)]})"
                 )
@@ -106,7 +113,7 @@ def house_decisions(settings, games, limit=1500):
 
 def choice(game, policy, obs, mask):
     prng = np.array([seed_to_rng(1)], dtype=np.uint64)
-    return game.action_to_string(int(PO.policy_act(policy, obs, mask, game.params, prng, 0)))
+    return game.action_to_string(int(policy_kernels.policy_act(policy, obs, mask, game.params, prng, 0)))
 
 
 def legal_texts(game, mask):
@@ -152,7 +159,9 @@ def test_the_heuristics_stack_draw_cards_their_way(settings):
         position = game.position(state)
         hand, colour = position["hands"][seat], position["colour"]
         legal = legal_texts(game, mask)
-        naive, keeper, tactical = (choice(game, p, obs, mask) for p in (PO.NAIVE, PO.KEEPER, PO.TACTICAL))
+        naive, keeper, tactical = (
+            choice(game, p, obs, mask) for p in (policy_kernels.NAIVE, policy_kernels.KEEPER, policy_kernels.TACTICAL)
+        )
         assert "draw" not in legal and "pass" not in legal
         if "uno" in legal:
             assert naive == keeper == tactical == "uno"
@@ -175,7 +184,9 @@ def test_the_heuristics_stack_draw_cards_their_way(settings):
             assert keeper == "accept"
             seen["not"] += 1
             pending = int(obs[game.obs_spec.by_name["pending_penalty"].offset])
-            p = PO.bluff_probability(obs, game.params, PO.TACTICAL_WEIGHTS[PO.TW_PRIOR])
+            p = policy_kernels.bluff_probability(
+                obs, game.params, policy_kernels.TACTICAL_WEIGHTS[policy_kernels.WEIGHT_PRIOR]
+            )
             challenge = "challenge" in legal and p > 2 / (pending + 2)
             cost = (1 - p) * (pending + 2) if challenge else pending
             if wild_fours and 0.5 * (pending + 4) < cost:  # a bluff expected to cost fewer cards
@@ -201,8 +212,12 @@ def test_the_heuristics_swap_with_the_opponent_holding_fewest_cards(settings):
             continue
         swaps += 1
         expected = fewest_cards_opponent(game, state, seat)
-        assert choice(game, PO.KEEPER, obs, mask) == choice(game, PO.TACTICAL, obs, mask) == expected
-        assert choice(game, PO.NAIVE, obs, mask) == legal_texts(game, mask)[0] == "swap 1"
+        assert (
+            choice(game, policy_kernels.KEEPER, obs, mask)
+            == choice(game, policy_kernels.TACTICAL, obs, mask)
+            == expected
+        )
+        assert choice(game, policy_kernels.NAIVE, obs, mask) == legal_texts(game, mask)[0] == "swap 1"
     assert swaps >= 5
 
 
@@ -220,7 +235,9 @@ def test_the_heuristics_jump_in_whenever_they_can(settings):
         legal = legal_texts(game, mask)
         top = game.position(state)["discard_pile"][-1]
         expected = "uno" if "uno" in legal else f"play {top}"
-        assert {choice(game, p, obs, mask) for p in (PO.NAIVE, PO.KEEPER, PO.TACTICAL)} == {expected}
+        assert {
+            choice(game, p, obs, mask) for p in (policy_kernels.NAIVE, policy_kernels.KEEPER, policy_kernels.TACTICAL)
+        } == {expected}
     assert jumps >= 5
 
 
@@ -235,7 +252,7 @@ def test_the_heuristics_play_a_drawn_card_that_force_play_requires():
         legal = legal_texts(game, mask)
         assert "pass" not in legal
         wild_fours += int(game.position(state)["drawn_card"] == card_to_str(WILD_DRAW_FOUR))
-        for policy in (PO.NAIVE, PO.KEEPER, PO.TACTICAL):
+        for policy in (policy_kernels.NAIVE, policy_kernels.KEEPER, policy_kernels.TACTICAL):
             picked = choice(game, policy, obs, mask)
             assert picked in legal and (picked == "uno" or picked.startswith("play "))
     assert forced > 0 and wild_fours > 0

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from uno_env.engine import Game, IllegalActionError
 from uno_env.engine.cards import CARD_VALUES, parse_card
 from uno_env.engine.checks import invariant_violations
-from uno_env.engine.layout import P_C_HANDS, P_F, P_I_SCORE
+from uno_env.engine.layout import P_C_HANDS, P_FACES, P_I_SCORE
 
 from . import variants
 
@@ -28,7 +28,7 @@ def config_id(settings_dict):
 
 def hands_of(game, state):
     P = game.params
-    n, F = game.num_players, int(P[P_F])
+    n, F = game.num_players, int(P[P_FACES])
     return state.cards[0, P[P_C_HANDS] : P[P_C_HANDS] + n * F].reshape(n, F).astype(np.int64).copy()
 
 

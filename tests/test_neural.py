@@ -13,7 +13,7 @@ import pytest
 from agents import make_agent
 from uno_env import neural
 from uno_env.engine import Game
-from uno_env.engine.layout import NUM_PARAMS, P_A_LEN, P_A_UNO, P_O_FIRST, P_O_LEN, ObsSlot
+from uno_env.engine.layout import NUM_PARAMS, P_A_UNO, P_NUM_ACTIONS, P_O_FIRST, P_O_SIZE, ObsSlot
 from uno_env.vector import UnoVectorEnv
 
 from . import variants
@@ -267,7 +267,7 @@ def test_the_shipped_file_records_names_and_no_index_into_P():
     assert network is not None
     assert network.gather.tolist() == [[int(ObsSlot[s.name.upper()]), s.offset, s.size] for s in spec.slices]
     assert network.params.shape == game.params.shape
-    for slot in neural.ACTION_SLOTS + (P_A_LEN,):
+    for slot in neural.ACTION_SLOTS + (P_NUM_ACTIONS,):
         assert network.params[slot] == game.params[slot]
 
 
@@ -382,13 +382,13 @@ def test_the_kernel_tables_follow_a_changed_layout(monkeypatch):
     reverse order. Loaded under that layout, the shipped file finds every slice and action
     block where the new P keeps it and gives the same logits (the pure-Python forward pass,
     since the compiled kernels hold the real layout's constants)."""
-    old_slots = (*neural.ACTION_SLOTS, P_A_LEN)
+    old_slots = (*neural.ACTION_SLOTS, P_NUM_ACTIONS)
     # old index in P -> new index: sizes and settings stay, the action kinds move past them
-    moved = {i: i for i in range(P_O_FIRST) if i not in old_slots and i != P_O_LEN}
+    moved = {i: i for i in range(P_O_FIRST) if i not in old_slots and i != P_O_SIZE}
     for k, i in enumerate(sorted(old_slots)):
         moved[i] = P_O_FIRST + 3 + len(old_slots) - 1 - k
-    moved[P_O_LEN] = max(moved.values()) + 1
-    first = moved[P_O_LEN] + 3
+    moved[P_O_SIZE] = max(moved.values()) + 1
+    first = moved[P_O_SIZE] + 3
     names = tuple(reversed(neural.SLICE_NAMES))
     for j, name in enumerate(neural.SLICE_NAMES):
         moved[P_O_FIRST + j] = first + names.index(name)
@@ -415,7 +415,7 @@ def test_the_kernel_tables_follow_a_changed_layout(monkeypatch):
     monkeypatch.setattr(neural, "NUM_PARAMS", size)
     monkeypatch.setattr(neural, "ACTION_BLOCKS", {k: moved[v] for k, v in neural.ACTION_BLOCKS.items()})
     monkeypatch.setattr(neural, "ACTION_SLOTS", tuple(moved[s] for s in neural.ACTION_SLOTS))
-    for name in ("P_A_W", "P_A_FT", "P_A_PASS", "P_A_LEN"):
+    for name in ("P_A_W", "P_A_FT", "P_A_PASS", "P_NUM_ACTIONS"):
         monkeypatch.setattr(neural, name, moved[getattr(neural, name)])
     for name in ("block_end", "output_index"):  # the Python functions, which read the patched globals
         monkeypatch.setattr(neural, name, getattr(neural, name).py_func)
@@ -474,7 +474,7 @@ def test_an_action_kind_unknown_to_the_network_takes_the_pass_logit(monkeypatch)
     game = Game(num_players=4)
     new_slot = NUM_PARAMS
     P = np.append(game.params, game.num_actions)  # the new block's first id
-    P[P_A_LEN] += 3  # three actions of the new kind
+    P[P_NUM_ACTIONS] += 3  # three actions of the new kind
     compiled_output_index = neural.output_index
     monkeypatch.setattr(neural, "NUM_PARAMS", NUM_PARAMS + 1)
     monkeypatch.setattr(neural, "ACTION_SLOTS", (*neural.ACTION_SLOTS, new_slot))

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from uno_env import policies as PO
+from uno_env import policies as policy_kernels
 from uno_env.engine import Game
 from uno_env.engine import kernels as K
 from uno_env.engine.checks import invariant_violations
@@ -27,7 +27,7 @@ def test_random_policy_picks_legal_actions_uniformly():
     mask = game.legal_mask(state)
     obs = game.observe(state, game.current_player(state))
     prng = np.array([seed_to_rng(1)], dtype=np.uint64)
-    picks = [PO.random_policy(obs, mask, game.params, prng, 0) for _ in range(3000)]
+    picks = [policy_kernels.random_policy(obs, mask, game.params, prng, 0) for _ in range(3000)]
     counts = np.bincount(picks, minlength=game.num_actions)
     assert set(np.flatnonzero(counts)) == set(np.flatnonzero(mask))
     expected = 3000 / mask.sum()
@@ -40,7 +40,9 @@ def test_play_batch_finishes_hands_and_keeps_invariants():
     policies = np.zeros((16, 4), dtype=np.int64)
     rewards = np.zeros((16, 4), dtype=np.float32)
     steps = np.zeros(16, dtype=np.int64)
-    PO.play_batch(state.cards, state.ints, state.rng, prng, game.params, policies, True, 4000, rewards, steps)
+    policy_kernels.play_batch(
+        state.cards, state.ints, state.rng, prng, game.params, policies, True, 4000, rewards, steps
+    )
     for b in range(16):
         assert game.is_over(state, b) and invariant_violations(game, state, b) == []
         assert steps[b] == game.step_count(state, b)
@@ -61,14 +63,14 @@ def test_play_batch_is_deterministic_serial_or_parallel_and_matches_single_game_
     a, prng_a = fresh_batch(game, 4, seed=7)
     b, prng_b = fresh_batch(game, 4, seed=7)
     policies = np.zeros((4, 2), dtype=np.int64)
-    run_batch(PO.play_batch, game, a, prng_a, policies, True, 3000)
-    run_batch(PO.play_batch_serial, game, b, prng_b, policies, True, 3000)
+    run_batch(policy_kernels.play_batch, game, a, prng_a, policies, True, 3000)
+    run_batch(policy_kernels.play_batch_serial, game, b, prng_b, policies, True, 3000)
     assert a == b
     # the same game stepped one decision at a time from Python
     single, prng = fresh_batch(game, 1, seed=7)
     while not game.is_over(single):
         obs = game.observe(single, game.current_player(single))
-        action = PO.policy_act(PO.RANDOM, obs, game.legal_mask(single), game.params, prng, 0)
+        action = policy_kernels.policy_act(policy_kernels.RANDOM, obs, game.legal_mask(single), game.params, prng, 0)
         game.step(single, int(action))
     assert game.position(single) == game.position(a, 0)
 
@@ -76,10 +78,10 @@ def test_play_batch_is_deterministic_serial_or_parallel_and_matches_single_game_
 @pytest.mark.parametrize("threads", [1, 3, 16])
 def test_play_batch_splits_the_batch_over_threads_into_the_same_games(threads):
     game = Game(num_players=3, episode="round")
-    ids = [PO.POLICY_IDS[name] for name in ("keeper", "tactical", "random_play")]
+    ids = [policy_kernels.POLICY_IDS[name] for name in ("keeper", "tactical", "random_play")]
     policies = np.array([np.roll(ids, k) for k in range(7)], dtype=np.int64)
     results = []
-    for play in (lambda *a: PO.play_batch(*a, threads=threads), PO.play_batch_serial):
+    for play in (lambda *a: policy_kernels.play_batch(*a, threads=threads), policy_kernels.play_batch_serial):
         state, prng = fresh_batch(game, 7, seed=11)
         steps = np.zeros(7, np.int64)
         rewards = np.zeros((7, 3), np.float32)
@@ -93,10 +95,10 @@ def test_play_batch_runs_again_and_again_in_parallel_like_serial():
     """Repeated parallel calls with allocating policies (the network) leave memory intact:
     play_batch once borrowed views of its own scratch arrays, which numba had freed."""
     game = Game(num_players=2, episode="round")
-    policies = np.tile(np.array([PO.POLICY_IDS["ppo"], PO.POLICY_IDS["random"]]), (100, 1))
+    policies = np.tile(np.array([policy_kernels.POLICY_IDS["ppo"], policy_kernels.POLICY_IDS["random"]]), (100, 1))
     for seed in range(3):
         results = []
-        for play in (PO.play_batch, PO.play_batch_serial):
+        for play in (policy_kernels.play_batch, policy_kernels.play_batch_serial):
             state, prng = fresh_batch(game, 100, seed=seed)
             steps = run_batch(play, game, state, prng, policies, False, 20001)
             results.append((steps, state.ints.copy()))
@@ -121,13 +123,13 @@ def test_keeper_and_naive_read_from_the_state_what_the_observation_shows(setting
                 break
             seat = game.current_player(state)
             obs, mask = game.observe(state, seat), game.legal_mask(state)
-            view = PO.keeper_view_of_state(state.cards, state.ints, P, 0, seat)
-            assert view == PO.keeper_view(obs, P), (seed, decision)
+            view = policy_kernels.keeper_view_of_state(state.cards, state.ints, P, 0, seat)
+            assert view == policy_kernels.keeper_view(obs, P), (seed, decision)
             phase = int(state.ints[0, K.S_PHASE])
-            assert PO.naive_choice(phase, mask, P) == PO.naive_policy(obs, mask, P, prng, 0)
+            assert policy_kernels.naive_choice(phase, mask, P) == policy_kernels.naive_policy(obs, mask, P, prng, 0)
             phases.add(phase)
-            policy = (PO.RANDOM, PO.KEEPER, PO.NAIVE)[decision % 3]
-            game.step(state, int(PO.policy_act(policy, obs, mask, P, prng, 0)))
+            policy = (policy_kernels.RANDOM, policy_kernels.KEEPER, policy_kernels.NAIVE)[decision % 3]
+            game.step(state, int(policy_kernels.policy_act(policy, obs, mask, P, prng, 0)))
     # play, drawn card, colour, and the catch window where UNO calls are on
     assert len(phases) >= (3 if settings.get("uno_call") == "off" else 4)
     for rule, phase in HOUSE_PHASES.items():
@@ -141,17 +143,23 @@ def test_play_batch_plays_the_games_of_the_observation_policies(settings):
     every policy reading the observation: the same games, decision by decision."""
     game = Game(**{**settings, "episode": "round", "max_steps": 3000})
     n = game.num_players
-    ids = [PO.NAIVE, PO.KEEPER, PO.TACTICAL, PO.KEEPER, PO.RANDOM_PLAY]
+    ids = [
+        policy_kernels.NAIVE,
+        policy_kernels.KEEPER,
+        policy_kernels.TACTICAL,
+        policy_kernels.KEEPER,
+        policy_kernels.RANDOM_PLAY,
+    ]
     policies = np.array([[ids[(k + s) % len(ids)] for s in range(n)] for k in range(5)], dtype=np.int64)
     batch, prng = fresh_batch(game, 5, seed=30)
-    steps = run_batch(PO.play_batch_serial, game, batch, prng, policies, True, 3000)
+    steps = run_batch(policy_kernels.play_batch_serial, game, batch, prng, policies, True, 3000)
     for k in range(5):
         single, single_prng = fresh_batch(game, 1, seed=30 + k)
         taken = 0
         while not game.is_over(single):
             seat = game.current_player(single)
             obs, mask = game.observe(single, seat), game.legal_mask(single)
-            game.step(single, int(PO.policy_act(policies[k, seat], obs, mask, game.params, single_prng, 0)))
+            game.step(single, int(policy_kernels.policy_act(policies[k, seat], obs, mask, game.params, single_prng, 0)))
             taken += 1
         assert taken == steps[k]
         assert game.position(single) == game.position(batch, k)

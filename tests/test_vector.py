@@ -6,10 +6,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from uno_env import policies as PO
+from uno_env import policies as policy_kernels
 from uno_env.engine import Game, IllegalActionError
 from uno_env.engine.game import seed_to_rng
-from uno_env.engine.layout import P_C_HANDS, P_C_LEN, P_F, P_I_LEN, PH_DRAWN, PH_PLAY, S_EPISODES, S_PHASE, S_STEP
+from uno_env.engine.layout import P_C_HANDS, P_C_SIZE, P_FACES, P_I_SIZE, PH_DRAWN, PH_PLAY, S_EPISODES, S_PHASE, S_STEP
 from uno_env.vector import (
     UnoGymVectorEnv,
     UnoVectorEnv,
@@ -22,7 +22,7 @@ from uno_env.vector.fused import EXTERNAL
 from . import variants
 from .conftest import setup
 
-HEURISTIC = next((name for name in PO.POLICY_IDS if name != "random"), "random")
+HEURISTIC = next((name for name in policy_kernels.POLICY_IDS if name != "random"), "random")
 
 
 def pick_actions(env, chooser, wrong_rate=0.0):
@@ -33,7 +33,7 @@ def pick_actions(env, chooser, wrong_rate=0.0):
         for i in range(env.num_envs):
             if chooser.random() < wrong_rate and env.ints[i, S_PHASE] in (PH_PLAY, PH_DRAWN):
                 seat = int(env.seat[i])
-                base = int(P[P_C_HANDS] + seat * P[P_F])
+                base = int(P[P_C_HANDS] + seat * P[P_FACES])
                 held = np.flatnonzero(env.cards[i, base : base + 52])  # coloured faces = action ids
                 wrong = [int(f) for f in held if not env.mask[i, f]]
                 if wrong:
@@ -273,7 +273,9 @@ class Reference:
             if self.policies[seat] == EXTERNAL:
                 return rewards, ended
             obs = game.observe(state, seat)
-            action = PO.policy_act(self.policies[seat], obs, game.legal_mask(state), game.params, self.prng, 0)
+            action = policy_kernels.policy_act(
+                self.policies[seat], obs, game.legal_mask(state), game.params, self.prng, 0
+            )
             result = game.step(state, int(action))
             if reporting:
                 rewards += result.rewards
@@ -463,5 +465,5 @@ def test_bad_input_gives_clear_errors():
 def test_state_stays_within_a_kilobyte_per_game_for_two_players():
     env = UnoVectorEnv(64, num_players=2)
     params = env.game.params
-    assert env.state.nbytes_per_game() == params[P_C_LEN] + 4 * params[P_I_LEN] + 8  # int8, int32, uint64 rng
+    assert env.state.nbytes_per_game() == params[P_C_SIZE] + 4 * params[P_I_SIZE] + 8  # int8, int32, uint64 rng
     assert env.nbytes_per_game <= 1024

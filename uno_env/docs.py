@@ -1,7 +1,8 @@
 """Doc tables generated from the code: the action table, the observation table, the
-settings table and the position keys. ``python -m uno_env.docs --write`` rewrites them wherever they
-appear between ``<!-- name -->`` and ``<!-- /name -->`` markers (the env module's
-and the position module's docstrings and the README); a test checks that they are up to date.
+settings table and the position keys. ``python -m uno_env.docs --write`` rewrites them
+wherever they appear between ``<!-- name -->`` and ``<!-- /name -->`` markers (the env
+module's and the position module's docstrings and the README), and the block of short
+names of ``engine/layout.py``; tests check that they are up to date.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from .engine import RuleConfig
 from .engine.actions import ActionTable
 from .engine.config import setting_docs
+from .engine.layout import write_short_names
 from .engine.observation import ObservationSpec
 from .engine.position import position_table
 
@@ -100,6 +102,8 @@ def main(argv=None) -> int:
         for path in stale:
             path.write_text(fill(path.read_text()))
             print(f"updated {path}")
+        if write_short_names():
+            print("updated the short names of uno_env/engine/layout.py")
         return 0
     for path in stale:
         print(f"stale tables in {path}; run python -m uno_env.docs --write")

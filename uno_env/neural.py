@@ -77,12 +77,12 @@ from .engine.layout import (
     P_A_COLOR,
     P_A_DRAW,
     P_A_FT,
-    P_A_LEN,
     P_A_PASS,
     P_A_SWAP,
     P_A_UNO,
     P_A_W,
     P_A_W4,
+    P_NUM_ACTIONS,
     P_O_FIRST,
     Param,
 )
@@ -123,7 +123,9 @@ ACTION_BLOCKS: dict[str, int] = {
 """Per block name of ``ActionTable.offsets``, the entry of ``P`` that holds its first id.
 A network file names its blocks; a name missing here is refused on load and on save."""
 
-ACTION_SLOTS = tuple(int(member) for member in Param if member.name.startswith("A_") and member is not Param.A_LEN)
+ACTION_SLOTS = tuple(
+    int(member) for member in Param if member.name.startswith("A_") and member is not Param.NUM_ACTIONS
+)
 """Every entry of ``P`` that starts an action block (the ``A_*`` members of ``Param`` but
 ``A_LEN``): :func:`output_index` finds the acting action's block among them, so a kind
 added to the engine and to ``Param`` is found (and falls back to ``pass``) even before a
@@ -164,7 +166,7 @@ class Network:
     blocks, by name. Rebuilt from them for the current layout: ``gather`` (slices, 3): per
     slice the index of its offset in ``P``, its offset in the network input and its size;
     ``params`` (a vector like ``P``, -1 but at the ``P_A_*`` entries): the first output of
-    each action block, and ``P_A_LEN`` the number of outputs. ``meta``: a dict (training
+    each action block, and ``P_NUM_ACTIONS`` the number of outputs. ``meta``: a dict (training
     configuration, command, seed, figures)."""
 
     # the arrays of ARRAYS, set in __init__
@@ -311,12 +313,12 @@ def kernel_gather(inputs: Sequence[InputSlice]) -> np.ndarray:
 def kernel_outputs(actions: Sequence[ActionBlock]) -> np.ndarray:
     """The kernels' ``params`` for the current layout: a vector like ``P``, -1 but the first
     output of each action block at its ``P_A_*`` entry and the number of outputs at
-    ``P_A_LEN`` (the coloured plays start at output 0)."""
+    ``P_NUM_ACTIONS`` (the coloured plays start at output 0)."""
     params = np.full(NUM_PARAMS, -1, dtype=np.int64)
     for b in actions:
         if b.name != PLAY_BLOCK:
             params[ACTION_BLOCKS[b.name]] = b.first
-    params[P_A_LEN] = sum(b.size for b in actions)
+    params[P_NUM_ACTIONS] = sum(b.size for b in actions)
     return params
 
 
@@ -523,7 +525,7 @@ def upgrade_network(source, target) -> Network:
 @kernel
 def block_end(PT, first):
     """The end of the training configuration's action block that starts at output ``first``."""
-    end = PT[P_A_LEN]
+    end = PT[P_NUM_ACTIONS]
     for k in ACTION_SLOTS:
         start = PT[k]
         if first < start < end:

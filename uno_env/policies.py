@@ -32,22 +32,22 @@ from .engine.jit import allocating, kernel
 from .engine.layout import (
     O_ALIVE,
     O_COLOUR,
-    O_DISCARD,
+    O_DISCARD_PILE,
     O_HAND,
-    O_PREV_COLOUR,
+    O_PREVIOUS_COLOUR,
     P_A_ACCEPT,
     P_A_CATCH,
     P_A_CHALLENGE,
     P_A_COLOR,
     P_A_DRAW,
     P_A_FT,
-    P_A_LEN,
     P_A_PASS,
     P_A_SWAP,
     P_A_UNO,
-    P_F,
-    P_N,
-    P_O_LEN,
+    P_FACES,
+    P_NUM_ACTIONS,
+    P_NUM_PLAYERS,
+    P_O_SIZE,
     PH_CATCH,
     PH_CHALLENGE,
     PH_COLOR,
@@ -148,7 +148,7 @@ def random_legal_below(mask, stop, prng, b):
 @kernel
 def random_policy(obs, mask, P, prng, b):
     """Uniform over the legal actions."""
-    return random_legal_below(mask, P[P_A_LEN], prng, b)
+    return random_legal_below(mask, P[P_NUM_ACTIONS], prng, b)
 
 
 @kernel
@@ -204,7 +204,7 @@ def bluff_probability(obs, P, prior):
     plays the Wild Draw Four less often than one who does not; ``prior`` is that
     likelihood ratio (0: never bluffs, 1: bluffs as often as it plays it legally), so
     the posterior is ``prior q / (prior q + 1 - q)``."""
-    previous = obs_colour(obs, P, O_PREV_COLOUR)
+    previous = obs_colour(obs, P, O_PREVIOUS_COLOUR)
     if previous < 0:
         return 0.0
     offender = obs_next_seat(obs, P, 0, -obs_direction(obs, P))
@@ -213,8 +213,8 @@ def bluff_probability(obs, P, prior):
         return 0.0  # the offender went out: the play was legal (R-END-2)
     unseen = 0
     unseen_colour = 0
-    for f in range(P[P_F]):
-        k = face_copies(f) - np.int64(obs[P[O_HAND] + f]) - np.int64(obs[P[O_DISCARD] + f])
+    for f in range(P[P_FACES]):
+        k = face_copies(f) - np.int64(obs[P[O_HAND] + f]) - np.int64(obs[P[O_DISCARD_PILE] + f])
         if k > 0:
             unseen += k
             if f < WILD and f // 13 == previous:
@@ -248,7 +248,7 @@ def draw_or_pass(mask, P):
         return P[P_A_PASS]
     if mask[P[P_A_ACCEPT]]:
         return P[P_A_ACCEPT]
-    return first_legal(mask, 0, P[P_A_LEN])
+    return first_legal(mask, 0, P[P_NUM_ACTIONS])
 
 
 @kernel
@@ -257,7 +257,7 @@ def swap_action(partner, mask, P):
     :func:`~uno_env.engine.readers.obs_swap_partner`), the first legal swap when it is -1."""
     if partner > 0 and mask[P[P_A_SWAP] + partner - 1]:
         return P[P_A_SWAP] + partner - 1
-    return first_legal(mask, P[P_A_SWAP], P[P_A_LEN])
+    return first_legal(mask, P[P_A_SWAP], P[P_NUM_ACTIONS])
 
 
 @kernel
@@ -335,7 +335,7 @@ def naive_choice(phase, mask, P):
     if phase == PH_CATCH:
         return P[P_A_PASS]
     if phase == PH_SWAP:
-        return first_legal(mask, P[P_A_SWAP], P[P_A_LEN])
+        return first_legal(mask, P[P_A_SWAP], P[P_NUM_ACTIONS])
     if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
         return P[P_A_UNO]
     for a in range(P[P_A_DRAW]):
@@ -377,7 +377,7 @@ def keeper_view_of_state(cards, ints, P, b, seat):
     writing the observation (the compiled play loops; tested equal at every decision)."""
     phase = np.int64(ints[b, S_PHASE])
     counts, points = seat_colour_counts(cards, P, b, seat)
-    exposed = K.rel_seat(np.int64(ints[b, S_EXPOSED]), seat, P[P_N]) if phase == PH_CATCH else -1
+    exposed = K.rel_seat(np.int64(ints[b, S_EXPOSED]), seat, P[P_NUM_PLAYERS]) if phase == PH_CATCH else -1
     strongest = strongest_held(counts, points)
     if strongest < 0:
         strongest = most_played(state_discard_colour_counts(cards, P, b))
@@ -420,20 +420,20 @@ def keeper_choice(view, mask, P):
 
 
 # ---------------------------------------------------------------- tactical
-TW_COLOUR = 0  # per card held of the colour the play leaves on top
-TW_HOLD_WILD = 1  # cost of spending a wild-type card while nobody threatens
-TW_THREAT = 2  # an opponent with this many cards or fewer is close to going out
-TW_DEFEND = 3  # value of a Skip / Draw Two / Wild Draw Four on a threatening next player
-TW_DUMP = 4  # per point of the card played while an opponent is close to going out
-TW_TEMPO = 5  # with two players: value of Skip / Reverse / Draw Two / Wild Draw Four (play again)
-TW_BLUFF = 6  # 1: bluff a Wild Draw Four on a threatening next player when nothing else defends
-TW_PRIOR = 7  # bluff likelihood ratio used to judge a Wild Draw Four (see bluff_probability)
-TW_BREAK_EVEN = 8  # challenge when the bluff probability exceeds this (1/3: 4 cards won vs 2 lost)
-TW_REVERSE = 9  # value of a Reverse that turns play away from a threatening next player (3+ players)
-TW_WILD_LOW_HAND = 10  # hand size at or below which wilds are no longer held back
-TW_SCARCE = 11  # cost per unseen card (share of all unseen) of the colour the play leaves on top
-TW_SCARCE_RANK = 12  # the same for unseen cards of the rank it leaves on top
-TW_DREW = 13  # leaving on top a colour the opponent who plays on it drew on (drew_on)
+WEIGHT_COLOUR = 0  # per card held of the colour the play leaves on top
+WEIGHT_HOLD_WILD = 1  # cost of spending a wild-type card while nobody threatens
+WEIGHT_THREAT = 2  # an opponent with this many cards or fewer is close to going out
+WEIGHT_DEFEND = 3  # value of a Skip / Draw Two / Wild Draw Four on a threatening next player
+WEIGHT_DUMP = 4  # per point of the card played while an opponent is close to going out
+WEIGHT_TEMPO = 5  # with two players: value of Skip / Reverse / Draw Two / Wild Draw Four (play again)
+WEIGHT_BLUFF = 6  # 1: bluff a Wild Draw Four on a threatening next player when nothing else defends
+WEIGHT_PRIOR = 7  # bluff likelihood ratio used to judge a Wild Draw Four (see bluff_probability)
+WEIGHT_BREAK_EVEN = 8  # challenge when the bluff probability exceeds this (1/3: 4 cards won vs 2 lost)
+WEIGHT_REVERSE = 9  # value of a Reverse that turns play away from a threatening next player (3+ players)
+WEIGHT_WILD_LOW_HAND = 10  # hand size at or below which wilds are no longer held back
+WEIGHT_SCARCE = 11  # cost per unseen card (share of all unseen) of the colour the play leaves on top
+WEIGHT_SCARCE_RANK = 12  # the same for unseen cards of the rank it leaves on top
+WEIGHT_DREW = 13  # leaving on top a colour the opponent who plays on it drew on (drew_on)
 NUM_TACTICAL_WEIGHTS = 14
 TACTICAL_WEIGHTS = np.array([1.0, 40.0, 1.0, 40.0, 0.5, 4.0, 1.0, 0.4, 1.0 / 3.0, 20.0, 1.0, 300.0, 50.0, 10.0])
 
@@ -447,7 +447,7 @@ def unseen_of_rank(obs, P, rank):
     u = 0.0
     for c in range(4):
         f = c * 13 + rank
-        u += face_copies(f) - obs[P[O_HAND] + f] - obs[P[O_DISCARD] + f]
+        u += face_copies(f) - obs[P[O_HAND] + f] - obs[P[O_DISCARD_PILE] + f]
     return u
 
 
@@ -457,7 +457,7 @@ def tactical_weighted(obs, mask, P, prng, b, W):
     :data:`TACTICAL_WEIGHTS`; tuning scripts pass other weights."""
     phase = obs_phase(obs, P)
     if phase == PH_CHALLENGE:
-        if bluff_probability(obs, P, W[TW_PRIOR]) > W[TW_BREAK_EVEN]:
+        if bluff_probability(obs, P, W[WEIGHT_PRIOR]) > W[WEIGHT_BREAK_EVEN]:
             return P[P_A_CHALLENGE]
         return P[P_A_ACCEPT]
     if phase == PH_PENALTY:
@@ -469,13 +469,13 @@ def tactical_weighted(obs, mask, P, prng, b, W):
         return decided
     if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
         return P[P_A_UNO]
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     players = obs_players_in(obs, P)
     direction = obs_direction(obs, P)
     following = obs_next_seat(obs, P, 0, direction)
     preceding = obs_next_seat(obs, P, 0, -direction)
     skipped_to = obs_next_seat(obs, P, following, direction)
-    threat = W[TW_THREAT]
+    threat = W[WEIGHT_THREAT]
     next_threat = not is_partner(P, following) and obs_hand_size(obs, P, following) <= threat
     previous_threat = not is_partner(P, preceding) and obs_hand_size(obs, P, preceding) <= threat
     danger = False
@@ -523,40 +523,40 @@ def tactical_weighted(obs, mask, P, prng, b, W):
         target = plain_target
         if face == WILD_DRAW_FOUR:
             target = skip_target
-        score = -W[TW_SCARCE] * unseen[colour] / unseen_total
+        score = -W[WEIGHT_SCARCE] * unseen[colour] / unseen_total
         if face < WILD:
             rank = face % 13
             if rank in (RANK_SKIP, RANK_DRAW_TWO):
                 target = skip_target
             elif rank == RANK_REVERSE:
                 target = reverse_target
-            score -= W[TW_SCARCE_RANK] * unseen_of_rank(obs, P, rank) / unseen_total
-            score += W[TW_COLOUR] * (counts[colour] - 1)
+            score -= W[WEIGHT_SCARCE_RANK] * unseen_of_rank(obs, P, rank) / unseen_total
+            score += W[WEIGHT_COLOUR] * (counts[colour] - 1)
             if rank >= RANK_SKIP:
                 if players == 2:
-                    score += W[TW_TEMPO]
+                    score += W[WEIGHT_TEMPO]
                     if next_threat:
-                        score += W[TW_DEFEND]
+                        score += W[WEIGHT_DEFEND]
                 elif next_threat:
                     if rank in (RANK_SKIP, RANK_DRAW_TWO):
-                        score += W[TW_DEFEND]
+                        score += W[WEIGHT_DEFEND]
                     elif not previous_threat:
-                        score += W[TW_REVERSE]
+                        score += W[WEIGHT_REVERSE]
         else:
-            score += W[TW_COLOUR] * counts[colour]
-            if own > W[TW_WILD_LOW_HAND] and not danger:
-                score -= W[TW_HOLD_WILD]
+            score += W[WEIGHT_COLOUR] * counts[colour]
+            if own > W[WEIGHT_WILD_LOW_HAND] and not danger:
+                score -= W[WEIGHT_HOLD_WILD]
             if face == WILD_DRAW_FOUR:
-                if bluffing and not forced and not (W[TW_BLUFF] > 0 and next_threat and not defended):
+                if bluffing and not forced and not (W[WEIGHT_BLUFF] > 0 and next_threat and not defended):
                     continue
                 if next_threat:
-                    score += W[TW_DEFEND]
+                    score += W[WEIGHT_DEFEND]
                 if players == 2:
-                    score += W[TW_TEMPO]
+                    score += W[WEIGHT_TEMPO]
         if target > 0 and drew_on(obs, P, target, colour):
-            score += W[TW_DREW]
+            score += W[WEIGHT_DREW]
         if danger:
-            score += W[TW_DUMP] * face_value(face)
+            score += W[WEIGHT_DUMP] * face_value(face)
         if score > best_score:
             best = a
             best_score = score
@@ -579,7 +579,7 @@ def tactical_penalty(obs, mask, P, W):
     penalty; challenging a Wild Draw Four on top draws the pending penalty plus 2 with
     the chance ``1 - p`` that it was no bluff (:func:`bluff_probability`), so it
     challenges when ``p`` beats the break-even ``2 / (pending + 2)`` (the 1/3 of
-    ``TW_BREAK_EVEN`` at a pending 4, scaled); a Wild Draw Four played as a bluff draws
+    ``WEIGHT_BREAK_EVEN`` at a pending 4, scaled); a Wild Draw Four played as a bluff draws
     the new pending penalty (pending + 4) if the next player challenges it (assumed
     :data:`BLUFF_CHALLENGED`), so it bluffs only when that expects fewer cards than the
     better of accepting and challenging (pending above 4 against accepting)."""
@@ -603,8 +603,8 @@ def tactical_penalty(obs, mask, P, W):
     choice = P[P_A_ACCEPT]
     cost = float(pending)
     if mask[P[P_A_CHALLENGE]]:
-        p = bluff_probability(obs, P, W[TW_PRIOR])
-        if p > W[TW_BREAK_EVEN] * 6.0 / (pending + 2.0):
+        p = bluff_probability(obs, P, W[WEIGHT_PRIOR])
+        if p > W[WEIGHT_BREAK_EVEN] * 6.0 / (pending + 2.0):
             choice = P[P_A_CHALLENGE]
             cost = (1.0 - p) * (pending + 2.0)
     if mask[wild_four] and BLUFF_CHALLENGED * (pending + 4.0) < cost:
@@ -720,8 +720,8 @@ def play_batch_serial(cards, ints, rng, prng, P, seat_policies, stop_at_round_en
     step_rw = np.zeros_like(rw)
     ev = np.zeros((batch, 0, 4), dtype=np.int32)
     evn = np.zeros(batch, dtype=np.int32)
-    obs = np.zeros(P[P_O_LEN], dtype=np.float32)
-    mask = np.zeros(P[P_A_LEN], dtype=np.int8)
+    obs = np.zeros(P[P_O_SIZE], dtype=np.float32)
+    mask = np.zeros(P[P_NUM_ACTIONS], dtype=np.int8)
     # only the arguments are borrowed (the caller holds them): a borrowed view of an array
     # allocated here would outlive the array, which numba frees after its last use
     cards, ints, rng = borrow(cards), borrow(ints), borrow(rng)

@@ -59,7 +59,7 @@ def read_results(game, state, b: int, rec: dict, row: int) -> None:
 
 def play_compiled(config, lineups: list[tuple[int, ...]], policy_ids: list[int], jobs: list[int], seed: int):
     """Table games whose seats all play compiled policies, in one call over every numba thread."""
-    from uno_env import policies as PO
+    from uno_env import policies as policy_kernels
     from uno_env.engine import Game
     from uno_env.engine import kernels as K
     from uno_env.engine.game import seed_to_rng
@@ -78,7 +78,7 @@ def play_compiled(config, lineups: list[tuple[int, ...]], policy_ids: list[int],
     rewards = np.zeros((size, n), dtype=np.float32)
     steps = np.zeros(size, dtype=np.int64)
     start = time.perf_counter()
-    PO.play_batch(  # on numba.get_num_threads() threads: 1 in a worker process or Ray task
+    policy_kernels.play_batch(  # on numba.get_num_threads() threads: 1 in a worker process or Ray task
         state.cards,
         state.ints,
         state.rng,
@@ -125,7 +125,7 @@ class TablePlayer:
 
     def play(self, job: int, lineup: tuple[int, ...]) -> dict:
         from agents import hash_seed
-        from uno_env import policies as PO
+        from uno_env import policies as policy_kernels
         from uno_env.engine import IllegalActionError
         from uno_env.engine.game import seed_to_rng
 
@@ -139,7 +139,7 @@ class TablePlayer:
         agent_seconds = np.zeros(n)
 
         def compiled(policy_id: int):
-            return lambda obs, mask: PO.policy_act(policy_id, obs, mask, P, prng, 0)
+            return lambda obs, mask: policy_kernels.policy_act(policy_id, obs, mask, P, prng, 0)
 
         def timed(agent, seat: int):
             def act(obs, mask):

@@ -6,11 +6,11 @@ import numpy as np
 
 from .cards import RANK_DRAW_TWO, RANK_SEVEN, WILD, WILD_DRAW_FOUR, deck_counts
 from .layout import (
-    P_C_DCOUNT,
     P_C_DISCARD,
+    P_C_DISCARD_COUNTS,
     P_C_DRAW,
     P_C_HANDS,
-    P_F,
+    P_FACES,
     P_I_ALIVE,
     P_I_HAND_SIZE,
     PH_CATCH,
@@ -36,7 +36,7 @@ def invariant_violations(game, state, index: int = 0) -> list[str]:
     """What is wrong with a state; an empty list when it is consistent."""
     P = game.params
     n = game.num_players
-    F = int(P[P_F])
+    F = int(P[P_FACES])
     cards = state.cards[index].astype(np.int64)
     ints = state.ints[index]
     problems = []
@@ -53,7 +53,7 @@ def invariant_violations(game, state, index: int = 0) -> list[str]:
     sizes = ints[P[P_I_HAND_SIZE] : P[P_I_HAND_SIZE] + n]
     if not np.array_equal(sizes, hands.sum(axis=1)):
         problems.append(f"hand sizes {sizes.tolist()} != counts {hands.sum(axis=1).tolist()}")
-    if not np.array_equal(cards[P[P_C_DCOUNT] : P[P_C_DCOUNT] + F], np.bincount(discard, minlength=F)):
+    if not np.array_equal(cards[P[P_C_DISCARD_COUNTS] : P[P_C_DISCARD_COUNTS] + F], np.bincount(discard, minlength=F)):
         problems.append("discard counts out of date")
     alive = ints[P[P_I_ALIVE] : P[P_I_ALIVE] + n]
     if alive.sum() != ints[S_N_ALIVE]:

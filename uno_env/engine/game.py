@@ -27,12 +27,12 @@ from .config import RuleConfig
 from .events import EVENT_WIDTH, MAX_EVENTS, decode
 from .layout import (
     P_C_DRAW,
-    P_C_LEN,
+    P_C_SIZE,
     P_I_ALIVE,
     P_I_HAND_SIZE,
-    P_I_LEN,
     P_I_OUTCOME,
     P_I_SCORE,
+    P_I_SIZE,
     PH_CATCH,
     PH_CHALLENGE,
     PH_COLOR,
@@ -275,8 +275,8 @@ class Game(K.PicklesWithoutEntryPoints):
         """Zeroed arrays for ``batch_size`` games (call a reset before use)."""
         P = self.params
         return State(
-            np.zeros((batch_size, P[P_C_LEN]), dtype=np.int8),
-            np.zeros((batch_size, P[P_I_LEN]), dtype=np.int32),
+            np.zeros((batch_size, P[P_C_SIZE]), dtype=np.int8),
+            np.zeros((batch_size, P[P_I_SIZE]), dtype=np.int32),
             np.zeros(batch_size, dtype=np.uint64),
             np.zeros((batch_size, MAX_EVENTS if events else 0, EVENT_WIDTH), dtype=np.int32),
             np.zeros(batch_size, dtype=np.int32),

@@ -76,26 +76,26 @@ from .layout import (
     O_ACTING,
     O_AFTER_WINDOW,
     O_ALIVE,
+    O_CHALLENGE_REVEAL,
+    O_CHALLENGE_REVEAL_SEAT,
     O_COLOUR,
     O_DEALER,
     O_DIRECTION,
-    O_DISCARD,
-    O_DRAW_SIZE,
-    O_DRAWN,
+    O_DISCARD_PILE,
+    O_DRAW_PILE_SIZE,
+    O_DRAWN_CARD,
     O_DREW_ON,
     O_EXPOSED,
     O_HAND,
     O_HAND_SIZES,
     O_LAST_SWAP,
     O_NEXT_TURN,
-    O_PENDING,
+    O_PENDING_PENALTY,
     O_PHASE,
-    O_PREV_COLOUR,
-    O_REVEAL,
-    O_REVEAL_SEAT,
+    O_PREVIOUS_COLOUR,
     O_SCORES,
-    O_TOP,
-    O_TOP_PLAYER,
+    O_TOP_CARD,
+    O_TOP_CARD_PLAYER,
     O_TREND_COLOUR,
     O_TREND_SHOWN,
     O_UNO_CALLED,
@@ -105,35 +105,35 @@ from .layout import (
     P_A_COLOR,
     P_A_DRAW,
     P_A_FT,
-    P_A_LEN,
     P_A_PASS,
     P_A_SWAP,
     P_A_UNO,
     P_A_W,
     P_A_W4,
-    P_C_DCOUNT,
     P_C_DISCARD,
+    P_C_DISCARD_COUNTS,
     P_C_DRAW,
     P_C_HANDS,
-    P_C_LEN,
     P_C_REVEAL,
-    P_D,
+    P_C_SIZE,
+    P_DECK_SIZE,
     P_DRAW_UNTIL_PLAYABLE,
     P_EPISODE,
-    P_F,
+    P_FACES,
     P_FORCE_PLAY,
     P_I_ALIVE,
     P_I_DREW_ON,
     P_I_HAND_SIZE,
-    P_I_LEN,
     P_I_OUTCOME,
     P_I_SCORE,
+    P_I_SIZE,
     P_I_TREND,
     P_ILLEGAL,
     P_JUMP_IN,
     P_MAX_STEPS,
-    P_N,
-    P_O_LEN,
+    P_NUM_ACTIONS,
+    P_NUM_PLAYERS,
+    P_O_SIZE,
     P_PARTNERS,
     P_REWARD,
     P_SCORING,
@@ -187,8 +187,8 @@ from .layout import (
     S_WD4_OUT,
     SCORING_ALTERNATIVE,
     SCORING_STANDARD,
-    STACK_MIXED,
-    STACK_OFF,
+    STACKING_MIXED,
+    STACKING_OFF,
     UNO_AUTO,
     UNO_OFF,
 )
@@ -196,15 +196,15 @@ from .layout import (
 HAND_START = 7  # R-SETUP-2
 
 # action kinds (as in actions.py)
-K_PLAY = 0
-K_DRAW = 1
-K_PASS = 2
-K_UNO = 3
-K_CHALLENGE = 4
-K_ACCEPT = 5
-K_CATCH = 6
-K_COLOR = 7
-K_SWAP = 8
+KIND_PLAY = 0
+KIND_DRAW = 1
+KIND_PASS = 2
+KIND_UNO = 3
+KIND_CHALLENGE = 4
+KIND_ACCEPT = 5
+KIND_CATCH = 6
+KIND_COLOUR = 7
+KIND_SWAP = 8
 
 # step status: >= 0 the action was applied, < 0 it was refused and nothing changed
 ST_OK = 0
@@ -263,7 +263,7 @@ def emit(ev, evn, b, kind, x, y, z):
 @kernel("int64(int32[:, ::1], int64[::1], int64, int64, int64)")  # typed like emit
 def next_alive(ints, P, b, seat, direction):
     """The next seat in play from ``seat`` in ``direction``."""
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     alive = P[P_I_ALIVE]
     s = seat
     for _ in range(n):
@@ -276,7 +276,7 @@ def next_alive(ints, P, b, seat, direction):
 @kernel(inline="always")
 def same_team(P, s, t):
     if P[P_PARTNERS] != 0:
-        half = P[P_N] // 2
+        half = P[P_NUM_PLAYERS] // 2
         return s % half == t % half
     return s == t
 
@@ -306,7 +306,7 @@ def matches(cards, ints, P, b, face):
 def holds_colour(cards, P, b, seat, colour):
     if colour < 0:
         return False
-    base = P[P_C_HANDS] + seat * P[P_F] + colour * RANKS_PER_COLOUR
+    base = P[P_C_HANDS] + seat * P[P_FACES] + colour * RANKS_PER_COLOUR
     for r in range(RANKS_PER_COLOUR):
         if cards[b, base + r] > 0:
             return True
@@ -315,9 +315,9 @@ def holds_colour(cards, P, b, seat, colour):
 
 @kernel
 def hand_value(cards, P, b, seat):
-    base = P[P_C_HANDS] + seat * P[P_F]
+    base = P[P_C_HANDS] + seat * P[P_FACES]
     total = 0
-    for f in range(P[P_F]):
+    for f in range(P[P_FACES]):
         c = cards[b, base + f]
         if c > 0:
             total += CARD_VALUES[f] * c
@@ -326,7 +326,7 @@ def hand_value(cards, P, b, seat):
 
 @kernel
 def has_legal_play(cards, ints, P, b, seat):
-    F = P[P_F]
+    F = P[P_FACES]
     base = P[P_C_HANDS] + seat * F
     hand = cards[b, base : base + F]
     colour = ints[b, S_COLOUR]
@@ -348,15 +348,15 @@ def stackable(cards, ints, P, b, face):
             return False
         if face == WILD_DRAW_FOUR:
             return True
-        return P[P_STACKING] == STACK_MIXED and draw_two and face // RANKS_PER_COLOUR == ints[b, S_COLOUR]
+        return P[P_STACKING] == STACKING_MIXED and draw_two and face // RANKS_PER_COLOUR == ints[b, S_COLOUR]
     if draw_two:
         return True
-    return P[P_STACKING] == STACK_MIXED and face == WILD_DRAW_FOUR
+    return P[P_STACKING] == STACKING_MIXED and face == WILD_DRAW_FOUR
 
 
 @kernel
 def has_stackable(cards, ints, P, b, seat):
-    base = P[P_C_HANDS] + seat * P[P_F]
+    base = P[P_C_HANDS] + seat * P[P_FACES]
     for c in range(4):
         f = c * RANKS_PER_COLOUR + RANK_DRAW_TWO
         if cards[b, base + f] > 0 and stackable(cards, ints, P, b, f):
@@ -396,11 +396,11 @@ def next_jumper(cards, ints, P, b, after):
     origin = ints[b, S_TOP_PLAYER]
     index = P[P_C_HANDS] + top_face(cards, ints, P, b)
     s = after
-    for _ in range(P[P_N]):
+    for _ in range(P[P_NUM_PLAYERS]):
         s = next_alive(ints, P, b, s, ints[b, S_DIRECTION])
         if s == following:
             return -1
-        if s != origin and cards[b, index + s * P[P_F]] > 0:
+        if s != origin and cards[b, index + s * P[P_FACES]] > 0:
             return s
     return -1
 
@@ -428,7 +428,7 @@ def begin_next(cards, ints, P, b, seat):
 def exchange_hands(cards, ints, P, b, s, t):
     """Seats ``s`` and ``t`` exchange their hands (Seven-O); what each drew on no longer
     describes the hand it holds."""
-    F = P[P_F]
+    F = P[P_FACES]
     hs = P[P_C_HANDS] + s * F
     ht = P[P_C_HANDS] + t * F
     for f in range(F):
@@ -468,7 +468,7 @@ def push_discard(cards, ints, P, b, face):
     k = ints[b, S_DISCARD_COUNT]
     cards[b, P[P_C_DISCARD] + k] = face
     ints[b, S_DISCARD_COUNT] = k + 1
-    cards[b, P[P_C_DCOUNT] + face] += 1
+    cards[b, P[P_C_DISCARD_COUNTS] + face] += 1
 
 
 @kernel
@@ -479,7 +479,7 @@ def reshuffle(cards, ints, rng, P, b, ev, evn):
         return
     discard = P[P_C_DISCARD]
     draw = P[P_C_DRAW] + ints[b, S_DRAW_COUNT]
-    dcount = P[P_C_DCOUNT]
+    dcount = P[P_C_DISCARD_COUNTS]
     moved = count - 1
     for i in range(moved):
         f = cards[b, discard + i]
@@ -502,7 +502,7 @@ def draw_one(cards, ints, rng, P, b, seat, reason, ev, evn):
     k = ints[b, S_DRAW_COUNT] - 1
     face = np.int64(cards[b, P[P_C_DRAW] + k])
     ints[b, S_DRAW_COUNT] = k
-    cards[b, P[P_C_HANDS] + seat * P[P_F] + face] += 1
+    cards[b, P[P_C_HANDS] + seat * P[P_FACES] + face] += 1
     ints[b, P[P_I_HAND_SIZE] + seat] += 1
     emit(ev, evn, b, EV_DRAW, seat, face, reason)
     return face
@@ -519,7 +519,7 @@ def draw_cards(cards, ints, rng, P, b, seat, count, reason, ev, evn):
 # ---------------------------------------------------------------- rounds
 @kernel
 def clear_round_info(cards, ints, P, b):
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     ints[b, S_DRAWN] = -1
     ints[b, S_UNO_CALLED] = 0
     ints[b, S_EXPOSED] = -1
@@ -543,7 +543,7 @@ def clear_round_info(cards, ints, P, b):
     for s in range(n):
         ints[b, P[P_I_TREND] + s] = -1
         ints[b, P[P_I_DREW_ON] + s] = 0
-    for f in range(P[P_F]):
+    for f in range(P[P_FACES]):
         cards[b, P[P_C_REVEAL] + f] = 0
 
 
@@ -551,7 +551,7 @@ def clear_round_info(cards, ints, P, b):
 def fill_deck(cards, P, b, start):
     """Write the whole deck in face order at ``start``; returns the card count."""
     k = 0
-    for f in range(P[P_F]):
+    for f in range(P[P_FACES]):
         copies = FACE_COPIES[f]
         for _ in range(copies):
             cards[b, start + k] = f
@@ -562,14 +562,14 @@ def fill_deck(cards, P, b, start):
 @kernel
 def gather_and_shuffle(cards, ints, rng, P, b):
     """All cards back into the draw pile, shuffled (R-SETUP-5)."""
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     hands = P[P_C_HANDS]
-    for i in range(n * P[P_F]):
+    for i in range(n * P[P_FACES]):
         cards[b, hands + i] = 0
     for s in range(n):
         ints[b, P[P_I_HAND_SIZE] + s] = 0
-    for f in range(P[P_F]):
-        cards[b, P[P_C_DCOUNT] + f] = 0
+    for f in range(P[P_FACES]):
+        cards[b, P[P_C_DISCARD_COUNTS] + f] = 0
     ints[b, S_DISCARD_COUNT] = 0
     count = fill_deck(cards, P, b, P[P_C_DRAW])
     ints[b, S_DRAW_COUNT] = count
@@ -585,7 +585,7 @@ def deal_and_start(cards, ints, rng, P, b, dealer, ev, evn):
     emit(ev, evn, b, EV_DEAL, dealer, ints[b, S_ROUND], 0)
     draw = P[P_C_DRAW]
     hands = P[P_C_HANDS]
-    F = P[P_F]
+    F = P[P_FACES]
     for _ in range(HAND_START):
         seat = dealer
         for _ in range(ints[b, S_N_ALIVE]):
@@ -614,7 +614,7 @@ def deal_and_start(cards, ints, rng, P, b, dealer, ev, evn):
         return
     ints[b, S_COLOUR] = face // RANKS_PER_COLOUR
     rank = face % RANKS_PER_COLOUR
-    if rank == RANK_DRAW_TWO and P[P_STACKING] != STACK_OFF:  # R-HOUSE-STACK-4: it may be answered
+    if rank == RANK_DRAW_TWO and P[P_STACKING] != STACKING_OFF:  # R-HOUSE-STACK-4: it may be answered
         ints[b, S_PENDING] = 2
         begin_next(cards, ints, P, b, first)
     elif rank == RANK_DRAW_TWO:
@@ -641,7 +641,7 @@ def start_round(cards, ints, rng, P, b, dealer, ev, evn):
 @kernel
 def choose_dealer(cards, ints, rng, P, b, ev, evn):
     """R-SETUP-1 / D-DEALER: highest number deals, action cards count 0, ties redraw."""
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     count = fill_deck(cards, P, b, P[P_C_DRAW])
     start = P[P_C_DRAW]
     shuffle_segment(cards, rng, b, start, count)
@@ -680,9 +680,9 @@ def choose_dealer(cards, ints, rng, P, b, ev, evn):
 def reset_game(cards, ints, rng, P, b, dealer, deck_given, ev, evn):
     """A new game. ``dealer < 0`` draws for the dealer; ``deck_given`` deals the draw
     pile as written (top last) instead of shuffling."""
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     episodes = ints[b, S_EPISODES]
-    for i in range(P[P_I_LEN]):
+    for i in range(P[P_I_SIZE]):
         ints[b, i] = 0
     ints[b, S_EPISODES] = episodes
     for s in range(n):
@@ -690,11 +690,11 @@ def reset_game(cards, ints, rng, P, b, dealer, deck_given, ev, evn):
     ints[b, S_N_ALIVE] = n
     ints[b, S_LAST_WINNER] = -1
     ints[b, S_FORFEIT] = -1
-    for i in range(P[P_C_LEN]):
-        if not deck_given or i < P[P_C_DRAW] or i >= P[P_C_DRAW] + P[P_D]:
+    for i in range(P[P_C_SIZE]):
+        if not deck_given or i < P[P_C_DRAW] or i >= P[P_C_DRAW] + P[P_DECK_SIZE]:
             cards[b, i] = 0
     if deck_given:
-        ints[b, S_DRAW_COUNT] = P[P_D]
+        ints[b, S_DRAW_COUNT] = P[P_DECK_SIZE]
         deal_and_start(cards, ints, rng, P, b, max(dealer, 0), ev, evn)
         return
     if dealer < 0:
@@ -705,7 +705,7 @@ def reset_game(cards, ints, rng, P, b, dealer, deck_given, ev, evn):
 @kernel
 def finish_game(ints, P, b, rw, ev, evn):
     """Terminal bookkeeping once outcomes are set: rewards (R-SCORE-2) and the over phase."""
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     for s in range(n):
         o = ints[b, P[P_I_OUTCOME] + s]
         if o > 0:
@@ -720,7 +720,7 @@ def finish_game(ints, P, b, rw, ev, evn):
 @kernel
 def end_round(cards, ints, rng, P, b, winner, rw, ev, evn):
     """R-END-1, R-SCORE, R-VAR-ALT/PARTNERS/CHALLENGE: score, then next round or game end."""
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     alive = P[P_I_ALIVE]
     score = P[P_I_SCORE]
     scoring = P[P_SCORING]
@@ -821,14 +821,14 @@ def close_window(cards, ints, P, b):
 def fashion_trend(cards, ints, rng, P, b, player, colour, ev, evn):
     """R-VAR-FASHION / D-FT-LAST: each other player in turn shows their lowest card of
     the colour to the player; the first who cannot draws 2 and the trend stops."""
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     for s in range(n):
         ints[b, P[P_I_TREND] + s] = -1
     ints[b, S_TREND_VIEWER] = player
     ints[b, S_TREND_COLOUR] = colour
     direction = ints[b, S_DIRECTION]
     base = P[P_C_HANDS]
-    F = P[P_F]
+    F = P[P_FACES]
     s = next_alive(ints, P, b, player, direction)
     while s != player:
         shown = -1
@@ -851,7 +851,7 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     n_alive = ints[b, S_N_ALIVE]
     previous = ints[b, S_COLOUR]
     guilty = face == WILD_DRAW_FOUR and holds_colour(cards, P, b, player, previous)
-    cards[b, P[P_C_HANDS] + player * P[P_F] + face] -= 1
+    cards[b, P[P_C_HANDS] + player * P[P_FACES] + face] -= 1
     size = ints[b, P[P_I_HAND_SIZE] + player] - 1
     ints[b, P[P_I_HAND_SIZE] + player] = size
     push_discard(cards, ints, P, b, face)
@@ -866,7 +866,7 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     # D-HOUSE-SEVENO-UNO: a 7 or 0 played as the next-to-last card exposes nobody
     exposed = size == 1 and ints[b, S_UNO_CALLED] == 0 and P[P_UNO] != UNO_OFF and not swaps
     direction = ints[b, S_DIRECTION]
-    stacking = P[P_STACKING] != STACK_OFF
+    stacking = P[P_STACKING] != STACKING_OFF
     if face >= WILD:
         ints[b, S_COLOUR] = colour
         if face == WILD_DRAW_FOUR:  # the target decides first (R-WD4-3, R-END-2)
@@ -1009,7 +1009,7 @@ def clear_wild_draw_four(ints, b):
 @kernel(inline="always")
 def reveal_hand(cards, ints, P, b, viewer, owner):
     """R-WD4-4: ``owner``'s hand as it is now, shown to ``viewer`` only."""
-    F = P[P_F]
+    F = P[P_FACES]
     base = P[P_C_HANDS] + owner * F
     for f in range(F):
         cards[b, P[P_C_REVEAL] + f] = cards[b, base + f]
@@ -1021,28 +1021,28 @@ def reveal_hand(cards, ints, P, b, viewer, owner):
 def decode_action(P, action):
     """(kind, face, colour) of an action id (see actions.py for the table)."""
     if action < WILD:
-        return K_PLAY, action, action // RANKS_PER_COLOUR
+        return KIND_PLAY, action, action // RANKS_PER_COLOUR
     if action < P[P_A_DRAW]:
         if P[P_A_FT] >= 0 and action >= P[P_A_FT]:
-            return K_PLAY, FASHION_TREND, action - P[P_A_FT]
+            return KIND_PLAY, FASHION_TREND, action - P[P_A_FT]
         if action >= P[P_A_W4]:
-            return K_PLAY, WILD_DRAW_FOUR, action - P[P_A_W4]
-        return K_PLAY, WILD, action - P[P_A_W]
+            return KIND_PLAY, WILD_DRAW_FOUR, action - P[P_A_W4]
+        return KIND_PLAY, WILD, action - P[P_A_W]
     if action >= P[P_A_COLOR]:
         if P[P_A_SWAP] >= 0 and action >= P[P_A_SWAP]:
-            return K_SWAP, -1, action - P[P_A_SWAP] + 1  # seats clockwise, in the colour slot
-        return K_COLOR, -1, action - P[P_A_COLOR]
+            return KIND_SWAP, -1, action - P[P_A_SWAP] + 1  # seats clockwise, in the colour slot
+        return KIND_COLOUR, -1, action - P[P_A_COLOR]
     if action == P[P_A_DRAW]:
-        return K_DRAW, -1, -1
+        return KIND_DRAW, -1, -1
     if action == P[P_A_PASS]:
-        return K_PASS, -1, -1
+        return KIND_PASS, -1, -1
     if action == P[P_A_UNO]:
-        return K_UNO, -1, -1
+        return KIND_UNO, -1, -1
     if action == P[P_A_CHALLENGE]:
-        return K_CHALLENGE, -1, -1
+        return KIND_CHALLENGE, -1, -1
     if action == P[P_A_ACCEPT]:
-        return K_ACCEPT, -1, -1
-    return K_CATCH, -1, -1
+        return KIND_ACCEPT, -1, -1
+    return KIND_CATCH, -1, -1
 
 
 @kernel(inline="always")
@@ -1065,8 +1065,8 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     direction = ints[b, S_DIRECTION]
     phase = ints[b, S_PHASE]
     if phase == PH_PLAY or phase == PH_DRAWN:
-        if kind == K_PLAY:
-            if face >= P[P_F] or cards[b, P[P_C_HANDS] + player * P[P_F] + face] == 0:
+        if kind == KIND_PLAY:
+            if face >= P[P_FACES] or cards[b, P[P_C_HANDS] + player * P[P_FACES] + face] == 0:
                 return ST_NOT_HELD
             if phase == PH_PLAY:
                 legal = face == WILD_DRAW_FOUR or matches(cards, ints, P, b, face)
@@ -1084,39 +1084,39 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
             draw_cards(cards, ints, rng, P, b, player, 2, R_WRONG_CARD, ev, evn)
             begin_turn(ints, b, next_alive(ints, P, b, player, direction))
             return ST_WRONG_PENALIZED
-        if kind == K_DRAW and phase == PH_PLAY:
+        if kind == KIND_DRAW and phase == PH_PLAY:
             draw_on_turn(cards, ints, rng, P, b, player, rw, ev, evn)
             return ST_OK
-        if kind == K_PASS and phase == PH_DRAWN and P[P_FORCE_PLAY] == 0:
+        if kind == KIND_PASS and phase == PH_DRAWN and P[P_FORCE_PLAY] == 0:
             emit(ev, evn, b, EV_PASS, player, 0, 0)
             begin_turn(ints, b, next_alive(ints, P, b, player, direction))
             return ST_OK
-        if kind == K_UNO and uno_available(cards, ints, P, b):
+        if kind == KIND_UNO and uno_available(cards, ints, P, b):
             ints[b, S_UNO_CALLED] = 1
             emit(ev, evn, b, EV_UNO, player, 0, 0)
             return ST_OK
         return ST_NOT_AVAILABLE
     if phase == PH_COLOR:
-        if kind != K_COLOR:
+        if kind != KIND_COLOUR:
             return ST_NOT_AVAILABLE
         ints[b, S_COLOUR] = colour
         emit(ev, evn, b, EV_COLOR, player, colour, 0)
         begin_turn(ints, b, player)
         return ST_OK
     if phase == PH_CHALLENGE:
-        if kind != K_CHALLENGE and kind != K_ACCEPT:
+        if kind != KIND_CHALLENGE and kind != KIND_ACCEPT:
             return ST_NOT_AVAILABLE
-        resolve_challenge(cards, ints, rng, P, b, kind == K_CHALLENGE, rw, ev, evn)
+        resolve_challenge(cards, ints, rng, P, b, kind == KIND_CHALLENGE, rw, ev, evn)
         return ST_OK
     if phase == PH_PENALTY or phase == PH_SWAP or phase == PH_JUMP:
         return apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
-    if kind == K_CATCH:  # the catch window
+    if kind == KIND_CATCH:  # the catch window
         exposed = ints[b, S_EXPOSED]
         emit(ev, evn, b, EV_CATCH, player, exposed, 0)
         draw_cards(cards, ints, rng, P, b, exposed, 2, R_UNO_CAUGHT, ev, evn)
         close_window(cards, ints, P, b)
         return ST_OK
-    if kind == K_PASS:
+    if kind == KIND_PASS:
         emit(ev, evn, b, EV_DECLINE, player, 0, 0)
         asked = next_alive(ints, P, b, player, direction)
         if asked == ints[b, S_EXPOSED]:
@@ -1151,23 +1151,23 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
     """The decisions of the house rules: a stack's penalty, the Seven-O choice, a jump-in."""
     player = ints[b, S_CURRENT]
     phase = ints[b, S_PHASE]
-    if kind == K_UNO and phase != PH_SWAP:
+    if kind == KIND_UNO and phase != PH_SWAP:
         if not uno_available(cards, ints, P, b):
             return ST_NOT_AVAILABLE
         ints[b, S_UNO_CALLED] = 1
         emit(ev, evn, b, EV_UNO, player, 0, 0)
         return ST_OK
     if phase == PH_SWAP:
-        if kind != K_SWAP:
+        if kind != KIND_SWAP:
             return ST_NOT_AVAILABLE
-        other = (player + colour) % P[P_N]
+        other = (player + colour) % P[P_NUM_PLAYERS]
         if ints[b, P[P_I_ALIVE] + other] == 0:
             return ST_NOT_AVAILABLE
         swap_hands(cards, ints, P, b, player, other, ev, evn)
         begin_next(cards, ints, P, b, ints[b, S_FOLLOWING])
         return ST_OK
     if phase == PH_JUMP:  # R-HOUSE-JUMP-3/4
-        if kind == K_PASS:
+        if kind == KIND_PASS:
             emit(ev, evn, b, EV_JUMP_PASS, player, 0, 0)
             jumper = next_jumper(cards, ints, P, b, player)
             if jumper >= 0:
@@ -1178,9 +1178,9 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
                 ints[b, S_FOLLOWING] = -1
                 begin_turn(ints, b, following)
             return ST_OK
-        if kind != K_PLAY:
+        if kind != KIND_PLAY:
             return ST_NOT_AVAILABLE
-        if face >= P[P_F] or cards[b, P[P_C_HANDS] + player * P[P_F] + face] == 0:
+        if face >= P[P_FACES] or cards[b, P[P_C_HANDS] + player * P[P_FACES] + face] == 0:
             return ST_NOT_HELD
         if face != top_face(cards, ints, P, b):
             return ST_NOT_AVAILABLE
@@ -1189,12 +1189,12 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
         play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
         return ST_OK
     # the penalty decision of a stack (R-HOUSE-STACK)
-    if kind == K_ACCEPT or (kind == K_CHALLENGE and top_face(cards, ints, P, b) == WILD_DRAW_FOUR):
-        resolve_penalty(cards, ints, rng, P, b, kind == K_CHALLENGE, rw, ev, evn)
+    if kind == KIND_ACCEPT or (kind == KIND_CHALLENGE and top_face(cards, ints, P, b) == WILD_DRAW_FOUR):
+        resolve_penalty(cards, ints, rng, P, b, kind == KIND_CHALLENGE, rw, ev, evn)
         return ST_OK
-    if kind != K_PLAY:
+    if kind != KIND_PLAY:
         return ST_NOT_AVAILABLE
-    if face >= P[P_F] or cards[b, P[P_C_HANDS] + player * P[P_F] + face] == 0:
+    if face >= P[P_FACES] or cards[b, P[P_C_HANDS] + player * P[P_FACES] + face] == 0:
         return ST_NOT_HELD
     if stackable(cards, ints, P, b, face):
         play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
@@ -1224,13 +1224,13 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
 def step_game(cards, ints, rng, P, b, action, rw, ev, evn):
     """Apply one action of the acting player to game b. Returns a status; a negative
     status means the action was refused and the state is unchanged."""
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     for s in range(n):
         rw[b, s] = 0.0
     evn[b] = 0
     if ints[b, S_PHASE] == PH_OVER:
         return ST_GAME_OVER
-    if action < 0 or action >= P[P_A_LEN]:
+    if action < 0 or action >= P[P_NUM_ACTIONS]:
         return ST_OUT_OF_RANGE
     kind, face, colour = decode_action(P, action)
     status = apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
@@ -1289,13 +1289,13 @@ def copy_counts(cards, b, start, out, offset, count):
 def house_mask(cards, ints, P, b, phase, out):
     """The legal actions of the house rules' decisions (``out`` already zeroed)."""
     player = ints[b, S_CURRENT]
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     if phase == PH_SWAP:
         for k in range(1, n):
             if ints[b, P[P_I_ALIVE] + (player + k) % n] != 0:
                 out[P[P_A_SWAP] + k - 1] = 1
         return
-    base = P[P_C_HANDS] + player * P[P_F]
+    base = P[P_C_HANDS] + player * P[P_FACES]
     top = top_face(cards, ints, P, b)
     if phase == PH_JUMP:
         out[top] = 1
@@ -1317,7 +1317,7 @@ def house_mask(cards, ints, P, b, phase, out):
 @kernel(forceinline=True)
 def legal_mask(cards, ints, P, b, out):
     """Write the acting player's legal actions (1) into ``out`` (length = actions)."""
-    for a in range(P[P_A_LEN]):
+    for a in range(P[P_NUM_ACTIONS]):
         out[a] = 0
     phase = ints[b, S_PHASE]
     if phase == PH_OVER:
@@ -1340,7 +1340,7 @@ def legal_mask(cards, ints, P, b, out):
     # a view of the hand and the matching inputs read once: the loop then indexes from 0
     # and reads nothing that its writes to ``out`` could change (measured 1.3x faster)
     player = ints[b, S_CURRENT]
-    F = P[P_F]
+    F = P[P_FACES]
     base = P[P_C_HANDS] + player * F
     hand = cards[b, base : base + F]
     colour = ints[b, S_COLOUR]
@@ -1372,18 +1372,18 @@ def legal_mask(cards, ints, P, b, out):
 @kernel(forceinline=True)
 def observe(cards, ints, P, b, observer, out):
     """Write what ``observer`` knows into ``out`` (length = observation size)."""
-    for i in range(P[P_O_LEN]):
+    for i in range(P[P_O_SIZE]):
         out[i] = 0.0
-    n = P[P_N]
-    F = P[P_F]
+    n = P[P_NUM_PLAYERS]
+    F = P[P_FACES]
     copy_counts(cards, b, P[P_C_HANDS] + observer * F, out, P[O_HAND], F)
-    copy_counts(cards, b, P[P_C_DCOUNT], out, P[O_DISCARD], F)
+    copy_counts(cards, b, P[P_C_DISCARD_COUNTS], out, P[O_DISCARD_PILE], F)
     if ints[b, S_DISCARD_COUNT] > 0:
-        out[P[O_TOP] + top_face(cards, ints, P, b)] = 1.0
+        out[P[O_TOP_CARD] + top_face(cards, ints, P, b)] = 1.0
     if ints[b, S_COLOUR] >= 0:
         out[P[O_COLOUR] + ints[b, S_COLOUR]] = 1.0
     if ints[b, S_PREV_COLOUR] >= 0:
-        out[P[O_PREV_COLOUR] + ints[b, S_PREV_COLOUR]] = 1.0
+        out[P[O_PREVIOUS_COLOUR] + ints[b, S_PREV_COLOUR]] = 1.0
     out[P[O_DIRECTION]] = ints[b, S_DIRECTION]
     phase = ints[b, S_PHASE]
     current = ints[b, S_CURRENT]
@@ -1403,9 +1403,9 @@ def observe(cards, ints, P, b, observer, out):
         out[o_sizes + r] = ints[b, i_sizes + s]
         out[o_scores + r] = ints[b, i_scores + s]
         out[o_alive + r] = ints[b, i_alive + s]
-    out[P[O_DRAW_SIZE]] = ints[b, S_DRAW_COUNT]
+    out[P[O_DRAW_PILE_SIZE]] = ints[b, S_DRAW_COUNT]
     if phase == PH_DRAWN and current == observer:
-        out[P[O_DRAWN] + ints[b, S_DRAWN]] = 1.0
+        out[P[O_DRAWN_CARD] + ints[b, S_DRAWN]] = 1.0
     out[P[O_UNO_CALLED]] = uno_called
     if ints[b, S_EXPOSED] >= 0:
         out[P[O_EXPOSED] + rel_seat(ints[b, S_EXPOSED], observer, n)] = 1.0
@@ -1420,12 +1420,12 @@ def observe(cards, ints, P, b, observer, out):
                 if bits & (1 << c):
                     out[base + c] = 1.0
     if ints[b, S_REVEAL_VIEWER] == observer:
-        copy_counts(cards, b, P[P_C_REVEAL], out, P[O_REVEAL], F)
-        out[P[O_REVEAL_SEAT] + rel_seat(ints[b, S_REVEAL_OWNER], observer, n)] = 1.0
-    if P[O_PENDING] >= 0:
-        out[P[O_PENDING]] = ints[b, S_PENDING]
-    if P[O_TOP_PLAYER] >= 0 and ints[b, S_TOP_PLAYER] >= 0:
-        out[P[O_TOP_PLAYER] + rel_seat(ints[b, S_TOP_PLAYER], observer, n)] = 1.0
+        copy_counts(cards, b, P[P_C_REVEAL], out, P[O_CHALLENGE_REVEAL], F)
+        out[P[O_CHALLENGE_REVEAL_SEAT] + rel_seat(ints[b, S_REVEAL_OWNER], observer, n)] = 1.0
+    if P[O_PENDING_PENALTY] >= 0:
+        out[P[O_PENDING_PENALTY]] = ints[b, S_PENDING]
+    if P[O_TOP_CARD_PLAYER] >= 0 and ints[b, S_TOP_PLAYER] >= 0:
+        out[P[O_TOP_CARD_PLAYER] + rel_seat(ints[b, S_TOP_PLAYER], observer, n)] = 1.0
     if P[O_NEXT_TURN] >= 0 and ints[b, S_CURRENT] == observer and phase >= PH_SWAP:
         out[P[O_NEXT_TURN] + rel_seat(ints[b, S_FOLLOWING], observer, n)] = 1.0
     if P[O_LAST_SWAP] >= 0 and ints[b, S_SWAP_FROM] >= 0:
@@ -1446,7 +1446,7 @@ def observe_and_mask(cards, ints, P, b, observer, obs, mask):
     if ints[b, S_CURRENT] == observer:
         legal_mask(cards, ints, P, b, mask)
     else:
-        for a in range(P[P_A_LEN]):
+        for a in range(P[P_NUM_ACTIONS]):
             mask[a] = 0
 
 
@@ -1465,7 +1465,7 @@ def step_summary(cards, ints, rng, P, b, action, rw, ev, evn):
     reads from Python); its fields are the ``SUMMARY_*`` (shift, mask) pairs."""
     status = step_game(cards, ints, rng, P, b, action, rw, ev, evn)
     rewarded = 0
-    for s in range(P[P_N]):
+    for s in range(P[P_NUM_PLAYERS]):
         if rw[b, s] != 0.0:
             rewarded = 1
     return (

@@ -16,6 +16,8 @@ configuration: sizes, settings and offsets, so no size is a module constant.
 
 from __future__ import annotations
 
+import pathlib
+import re
 from enum import IntEnum
 
 import numpy as np
@@ -74,9 +76,9 @@ class Param(IntEnum):
     """Entries of the kernels' parameter vector ``P`` (sizes, settings, offsets); the
     observation's slice offsets follow at ``P_O_FIRST`` (:data:`ObsSlot`)."""
 
-    N = 0  # players
-    F = 1  # card faces of the deck
-    D = 2  # cards in the deck
+    NUM_PLAYERS = 0
+    FACES = 1  # card faces of the deck
+    DECK_SIZE = 2  # cards in the deck
     PARTNERS = 3
     SCORING = 4  # a Scoring
     TARGET = 5
@@ -93,16 +95,16 @@ class Param(IntEnum):
     C_HANDS = 11  # offsets in ``cards``: hands (seat-major, per face)
     C_DRAW = 12  # the draw pile, top last
     C_DISCARD = 13  # the discard pile, top last
-    C_DCOUNT = 14  # copies of each face in the discard pile
+    C_DISCARD_COUNTS = 14  # copies of each face in the discard pile
     C_REVEAL = 15  # the hand shown by the last challenge
-    C_LEN = 16
+    C_SIZE = 16
     I_HAND_SIZE = 17  # offsets of the per-seat blocks in ``ints``
     I_SCORE = 18
     I_ALIVE = 19
     I_TREND = 20
     I_OUTCOME = 21
     I_DREW_ON = 22
-    I_LEN = 23
+    I_SIZE = 23
     A_W = 24  # first action id of each action kind
     A_W4 = 25
     A_FT = 26
@@ -114,8 +116,8 @@ class Param(IntEnum):
     A_CATCH = 32
     A_COLOR = 33
     A_SWAP = 41  # Seven-O's swap block (-1 without seven_o)
-    A_LEN = 34  # number of actions
-    O_LEN = 35  # observation size
+    NUM_ACTIONS = 34
+    O_SIZE = 35  # observation size
     O_FIRST = 42  # offset of the first observation slice (then one per SLICE_NAMES)
 
 
@@ -161,6 +163,9 @@ NUM_PARAMS = Param.O_FIRST + len(SLICE_NAMES)
 # The short names of the kernels and the Python hot paths: plain ints taken from the members
 # above. numba compiles them as constants either way, but numpy compares and indexes with an
 # IntEnum member through Enum.__getattr__, microseconds per operation (Game.step ran 2.5x slower).
+# The block below is generated from the enums by short_name_lines() (`python -m uno_env.docs
+# --write`); tests/test_engine_design.py checks that it is up to date.
+# <generated short names>
 S_PHASE = int(Scalar.PHASE)
 S_CURRENT = int(Scalar.CURRENT)
 S_DIRECTION = int(Scalar.DIRECTION)
@@ -194,7 +199,6 @@ S_TOP_PLAYER = int(Scalar.TOP_PLAYER)
 S_FOLLOWING = int(Scalar.FOLLOWING)
 S_SWAP_FROM = int(Scalar.SWAP_FROM)
 S_SWAP_TO = int(Scalar.SWAP_TO)
-
 PH_PLAY = int(Phase.PLAY)
 PH_DRAWN = int(Phase.DRAWN)
 PH_COLOR = int(Phase.COLOR)
@@ -204,10 +208,6 @@ PH_OVER = int(Phase.OVER)
 PH_PENALTY = int(Phase.PENALTY)
 PH_SWAP = int(Phase.SWAP)
 PH_JUMP = int(Phase.JUMP)
-STACK_OFF = int(Stacking.OFF)
-STACK_SAME = int(Stacking.SAME)
-STACK_MIXED = int(Stacking.MIXED)
-
 SCORING_STANDARD = int(Scoring.STANDARD)
 SCORING_ALTERNATIVE = int(Scoring.ALTERNATIVE)
 SCORING_CHALLENGE = int(Scoring.CHALLENGE)
@@ -221,10 +221,12 @@ EPISODE_GAME = int(Episode.GAME)
 EPISODE_ROUND = int(Episode.ROUND)
 REWARD_WIN = int(Reward.WIN)
 REWARD_POINTS = int(Reward.POINTS)
-
-P_N = int(Param.N)
-P_F = int(Param.F)
-P_D = int(Param.D)
+STACKING_OFF = int(Stacking.OFF)
+STACKING_SAME = int(Stacking.SAME)
+STACKING_MIXED = int(Stacking.MIXED)
+P_NUM_PLAYERS = int(Param.NUM_PLAYERS)
+P_FACES = int(Param.FACES)
+P_DECK_SIZE = int(Param.DECK_SIZE)
 P_PARTNERS = int(Param.PARTNERS)
 P_SCORING = int(Param.SCORING)
 P_TARGET = int(Param.TARGET)
@@ -233,24 +235,19 @@ P_ILLEGAL = int(Param.ILLEGAL)
 P_EPISODE = int(Param.EPISODE)
 P_REWARD = int(Param.REWARD)
 P_MAX_STEPS = int(Param.MAX_STEPS)
-P_STACKING = int(Param.STACKING)
-P_SEVEN_O = int(Param.SEVEN_O)
-P_JUMP_IN = int(Param.JUMP_IN)
-P_DRAW_UNTIL_PLAYABLE = int(Param.DRAW_UNTIL_PLAYABLE)
-P_FORCE_PLAY = int(Param.FORCE_PLAY)
 P_C_HANDS = int(Param.C_HANDS)
 P_C_DRAW = int(Param.C_DRAW)
 P_C_DISCARD = int(Param.C_DISCARD)
-P_C_DCOUNT = int(Param.C_DCOUNT)
+P_C_DISCARD_COUNTS = int(Param.C_DISCARD_COUNTS)
 P_C_REVEAL = int(Param.C_REVEAL)
-P_C_LEN = int(Param.C_LEN)
+P_C_SIZE = int(Param.C_SIZE)
 P_I_HAND_SIZE = int(Param.I_HAND_SIZE)
 P_I_SCORE = int(Param.I_SCORE)
 P_I_ALIVE = int(Param.I_ALIVE)
 P_I_TREND = int(Param.I_TREND)
 P_I_OUTCOME = int(Param.I_OUTCOME)
 P_I_DREW_ON = int(Param.I_DREW_ON)
-P_I_LEN = int(Param.I_LEN)
+P_I_SIZE = int(Param.I_SIZE)
 P_A_W = int(Param.A_W)
 P_A_W4 = int(Param.A_W4)
 P_A_FT = int(Param.A_FT)
@@ -261,14 +258,19 @@ P_A_CHALLENGE = int(Param.A_CHALLENGE)
 P_A_ACCEPT = int(Param.A_ACCEPT)
 P_A_CATCH = int(Param.A_CATCH)
 P_A_COLOR = int(Param.A_COLOR)
+P_NUM_ACTIONS = int(Param.NUM_ACTIONS)
+P_O_SIZE = int(Param.O_SIZE)
+P_STACKING = int(Param.STACKING)
+P_SEVEN_O = int(Param.SEVEN_O)
+P_JUMP_IN = int(Param.JUMP_IN)
+P_DRAW_UNTIL_PLAYABLE = int(Param.DRAW_UNTIL_PLAYABLE)
+P_FORCE_PLAY = int(Param.FORCE_PLAY)
 P_A_SWAP = int(Param.A_SWAP)
-P_A_LEN = int(Param.A_LEN)
-P_O_LEN = int(Param.O_LEN)
 P_O_FIRST = int(Param.O_FIRST)
 O_HAND = int(ObsSlot.HAND)
-O_TOP = int(ObsSlot.TOP_CARD)
+O_TOP_CARD = int(ObsSlot.TOP_CARD)
 O_COLOUR = int(ObsSlot.COLOUR)
-O_PREV_COLOUR = int(ObsSlot.PREVIOUS_COLOUR)
+O_PREVIOUS_COLOUR = int(ObsSlot.PREVIOUS_COLOUR)
 O_DIRECTION = int(ObsSlot.DIRECTION)
 O_PHASE = int(ObsSlot.PHASE)
 O_ACTING = int(ObsSlot.ACTING)
@@ -276,21 +278,22 @@ O_DEALER = int(ObsSlot.DEALER)
 O_HAND_SIZES = int(ObsSlot.HAND_SIZES)
 O_SCORES = int(ObsSlot.SCORES)
 O_ALIVE = int(ObsSlot.ALIVE)
-O_DRAW_SIZE = int(ObsSlot.DRAW_PILE_SIZE)
-O_DISCARD = int(ObsSlot.DISCARD_PILE)
-O_DRAWN = int(ObsSlot.DRAWN_CARD)
+O_DRAW_PILE_SIZE = int(ObsSlot.DRAW_PILE_SIZE)
+O_DISCARD_PILE = int(ObsSlot.DISCARD_PILE)
+O_DRAWN_CARD = int(ObsSlot.DRAWN_CARD)
 O_UNO_CALLED = int(ObsSlot.UNO_CALLED)
 O_EXPOSED = int(ObsSlot.EXPOSED)
 O_AFTER_WINDOW = int(ObsSlot.AFTER_WINDOW)
 O_DREW_ON = int(ObsSlot.DREW_ON)
-O_REVEAL = int(ObsSlot.CHALLENGE_REVEAL)
-O_REVEAL_SEAT = int(ObsSlot.CHALLENGE_REVEAL_SEAT)
+O_CHALLENGE_REVEAL = int(ObsSlot.CHALLENGE_REVEAL)
+O_CHALLENGE_REVEAL_SEAT = int(ObsSlot.CHALLENGE_REVEAL_SEAT)
 O_TREND_COLOUR = int(ObsSlot.TREND_COLOUR)
 O_TREND_SHOWN = int(ObsSlot.TREND_SHOWN)
-O_PENDING = int(ObsSlot.PENDING_PENALTY)
+O_PENDING_PENALTY = int(ObsSlot.PENDING_PENALTY)
 O_LAST_SWAP = int(ObsSlot.LAST_SWAP)
-O_TOP_PLAYER = int(ObsSlot.TOP_CARD_PLAYER)
+O_TOP_CARD_PLAYER = int(ObsSlot.TOP_CARD_PLAYER)
 O_NEXT_TURN = int(ObsSlot.NEXT_TURN)
+# </generated short names>
 
 
 def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec) -> np.ndarray:
@@ -299,9 +302,9 @@ def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec)
     faces = num_faces(config.deck)
     deck_size = 112 if config.deck == "fashion_trend" else 108
     P = np.full(NUM_PARAMS, -1, dtype=np.int64)
-    P[P_N] = n
-    P[P_F] = faces
-    P[P_D] = deck_size
+    P[P_NUM_PLAYERS] = n
+    P[P_FACES] = faces
+    P[P_DECK_SIZE] = deck_size
     P[P_PARTNERS] = int(config.partners)
     P[P_SCORING] = Scoring[config.scoring.upper()]
     P[P_TARGET] = config.target_score
@@ -320,17 +323,17 @@ def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec)
         (P_C_HANDS, n * faces),
         (P_C_DRAW, deck_size),
         (P_C_DISCARD, deck_size),
-        (P_C_DCOUNT, faces),
+        (P_C_DISCARD_COUNTS, faces),
         (P_C_REVEAL, faces),
     ):
         P[index] = offset
         offset += size
-    P[P_C_LEN] = offset
+    P[P_C_SIZE] = offset
     offset = NUM_SCALARS
     for index in (P_I_HAND_SIZE, P_I_SCORE, P_I_ALIVE, P_I_TREND, P_I_OUTCOME, P_I_DREW_ON):
         P[index] = offset
         offset += n
-    P[P_I_LEN] = offset
+    P[P_I_SIZE] = offset
     P[P_A_W] = actions.offset("W")
     P[P_A_W4] = actions.offset("W+4")
     P[P_A_FT] = actions.offset("FT")
@@ -342,8 +345,46 @@ def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec)
     P[P_A_CATCH] = actions.offset("catch")
     P[P_A_COLOR] = actions.offset("color")
     P[P_A_SWAP] = actions.offset("swap")
-    P[P_A_LEN] = actions.num_actions
-    P[P_O_LEN] = obs.size
+    P[P_NUM_ACTIONS] = actions.num_actions
+    P[P_O_SIZE] = obs.size
     for name in SLICE_NAMES:
         P[ObsSlot[name.upper()]] = obs.offset(name)
     return P
+
+
+SHORT_NAME_PREFIXES = (
+    (Scalar, "S_"),
+    (Phase, "PH_"),
+    (Scoring, "SCORING_"),
+    (UnoCall, "UNO_"),
+    (IllegalAction, "ILLEGAL_"),
+    (Episode, "EPISODE_"),
+    (Reward, "REWARD_"),
+    (Stacking, "STACKING_"),
+    (Param, "P_"),
+    (ObsSlot, "O_"),
+)
+"""Each enum whose members get a short name, and the prefix of those names."""
+
+
+def short_name_lines() -> list[str]:
+    """The lines of the generated block of short names: ``PREFIX_MEMBER = int(Enum.MEMBER)``."""
+    return [
+        f"{prefix}{member.name} = int({codes.__name__}.{member.name})"
+        for codes, prefix in SHORT_NAME_PREFIXES
+        for member in sorted(codes, key=int)
+    ]
+
+
+BLOCK = re.compile(r"(# <generated short names>\n).*?(# </generated short names>)", re.DOTALL)
+
+
+def write_short_names(path=None) -> bool:
+    """Rewrite the generated block of this file; True when it changed."""
+    path = pathlib.Path(path or __file__)
+    text = path.read_text()
+    fresh = BLOCK.sub(lambda m: m.group(1) + "\n".join(short_name_lines()) + "\n" + m.group(2), text)
+    if fresh != text:
+        path.write_text(fresh)
+    return fresh != text
+

@@ -85,12 +85,12 @@ from .cards import (
 )
 from .config import RuleConfig
 from .layout import (
-    P_C_DCOUNT,
     P_C_DISCARD,
+    P_C_DISCARD_COUNTS,
     P_C_DRAW,
     P_C_HANDS,
     P_C_REVEAL,
-    P_F,
+    P_FACES,
     P_I_ALIVE,
     P_I_DREW_ON,
     P_I_HAND_SIZE,
@@ -212,7 +212,7 @@ def _wild_draw_four_record(game, ints) -> dict:
 def dump_position(game, state, b: int = 0) -> dict:
     P = game.params
     n = game.num_players
-    F = int(P[P_F])
+    F = int(P[P_FACES])
     cards = state.cards[b]
     ints = state.ints[b]
 
@@ -287,7 +287,7 @@ class _Loader:
         self.config = game.config
         self.P = game.params
         self.n = game.num_players
-        self.F = int(self.P[P_F])
+        self.F = int(self.P[P_FACES])
         self.position = position
         self.seed = seed
         self.state = game.new_state()
@@ -430,7 +430,7 @@ def _draw_pile(L: _Loader, value) -> None:
     ints[S_DRAW_COUNT] = len(draw)
     for k, f in enumerate(L.discard):
         cards[P[P_C_DISCARD] + k] = f
-        cards[P[P_C_DCOUNT] + f] += 1
+        cards[P[P_C_DISCARD_COUNTS] + f] += 1
     ints[S_DISCARD_COUNT] = len(L.discard)
 
 

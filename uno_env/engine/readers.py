@@ -21,26 +21,26 @@ from .layout import (
     O_ACTING,
     O_AFTER_WINDOW,
     O_ALIVE,
+    O_CHALLENGE_REVEAL,
+    O_CHALLENGE_REVEAL_SEAT,
     O_COLOUR,
     O_DEALER,
     O_DIRECTION,
-    O_DISCARD,
-    O_DRAW_SIZE,
-    O_DRAWN,
+    O_DISCARD_PILE,
+    O_DRAW_PILE_SIZE,
+    O_DRAWN_CARD,
     O_DREW_ON,
     O_EXPOSED,
     O_HAND,
     O_HAND_SIZES,
     O_LAST_SWAP,
     O_NEXT_TURN,
-    O_PENDING,
+    O_PENDING_PENALTY,
     O_PHASE,
-    O_PREV_COLOUR,
-    O_REVEAL,
-    O_REVEAL_SEAT,
+    O_PREVIOUS_COLOUR,
     O_SCORES,
-    O_TOP,
-    O_TOP_PLAYER,
+    O_TOP_CARD,
+    O_TOP_CARD_PLAYER,
     O_TREND_COLOUR,
     O_TREND_SHOWN,
     O_UNO_CALLED,
@@ -48,22 +48,22 @@ from .layout import (
     P_A_FT,
     P_A_W,
     P_A_W4,
-    P_C_DCOUNT,
     P_C_DISCARD,
+    P_C_DISCARD_COUNTS,
     P_C_DRAW,
     P_C_HANDS,
-    P_C_LEN,
     P_C_REVEAL,
-    P_F,
+    P_C_SIZE,
+    P_FACES,
     P_I_ALIVE,
     P_I_DREW_ON,
     P_I_HAND_SIZE,
-    P_I_LEN,
     P_I_OUTCOME,
     P_I_SCORE,
+    P_I_SIZE,
     P_I_TREND,
     P_JUMP_IN,
-    P_N,
+    P_NUM_PLAYERS,
     P_PARTNERS,
     P_SEVEN_O,
     P_STACKING,
@@ -102,7 +102,7 @@ from .layout import (
     S_WD4_GUILTY,
     S_WD4_OFFENDER,
     S_WD4_OUT,
-    STACK_OFF,
+    STACKING_OFF,
 )
 
 
@@ -112,7 +112,7 @@ def phase_count(P):
     """Entries of the ``phase`` slice: the classic six, then the house rules' phases up to
     the last one whose rule is on (``observation.phases_of``)."""
     last = PH_OVER
-    if P[P_STACKING] != STACK_OFF:
+    if P[P_STACKING] != STACKING_OFF:
         last = PH_PENALTY
     if P[P_SEVEN_O] != 0:
         last = PH_SWAP
@@ -133,7 +133,7 @@ def obs_phase(obs, P):
 
 @kernel
 def obs_colour(obs, P, which):
-    """Colour 0..3 of a one-hot colour slice (``O_COLOUR`` or ``O_PREV_COLOUR``), -1 when none."""
+    """Colour 0..3 of a one-hot colour slice (``O_COLOUR`` or ``O_PREVIOUS_COLOUR``), -1 when none."""
     o = P[which]
     for c in range(4):
         if obs[o + c] > 0.5:
@@ -144,7 +144,7 @@ def obs_colour(obs, P, which):
 @kernel
 def obs_next_seat(obs, P, seat, direction):
     """The next relative seat in play after ``seat`` in ``direction``."""
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     s = seat
     for _ in range(n):
         s = (s + direction) % n
@@ -166,7 +166,7 @@ def obs_hand_size(obs, P, seat):
 @kernel
 def obs_players_in(obs, P):
     count = 0
-    for s in range(P[P_N]):
+    for s in range(P[P_NUM_PLAYERS]):
         if obs[P[O_ALIVE] + s] > 0.5:
             count += 1
     return count
@@ -174,7 +174,7 @@ def obs_players_in(obs, P):
 
 @kernel
 def obs_exposed_seat(obs, P):
-    for s in range(P[P_N]):
+    for s in range(P[P_NUM_PLAYERS]):
         if obs[P[O_EXPOSED] + s] > 0.5:
             return s
     return -1
@@ -183,15 +183,15 @@ def obs_exposed_seat(obs, P):
 @kernel
 def is_partner(P, seat):
     """Relative seat ``seat`` (not 0) is the observer's partner (partners sit across, R-VAR-PARTNERS)."""
-    return P[P_PARTNERS] != 0 and seat == P[P_N] // 2
+    return P[P_PARTNERS] != 0 and seat == P[P_NUM_PLAYERS] // 2
 
 
 @kernel
 def obs_pending(obs, P):
     """Cards of the pending penalty of a stack (``pending_penalty``; 0 without stacking)."""
-    if P[O_PENDING] < 0:
+    if P[O_PENDING_PENALTY] < 0:
         return 0
-    return np.int64(obs[P[O_PENDING]])
+    return np.int64(obs[P[O_PENDING_PENALTY]])
 
 
 @kernel
@@ -200,7 +200,7 @@ def obs_swap_partner(obs, P):
     partner) holding the fewest cards, ties to the nearest clockwise; -1 when there is none."""
     best = -1
     best_size = 0
-    for k in range(1, P[P_N]):
+    for k in range(1, P[P_NUM_PLAYERS]):
         if obs[P[O_ALIVE] + k] > 0.5 and not is_partner(P, k):
             size = obs_hand_size(obs, P, k)
             if best < 0 or size < best_size:
@@ -261,7 +261,7 @@ def hand_colour_counts(obs, P):
 @kernel
 def discard_colour_counts(obs, P):
     """Copies of each colour in the discard pile, as a 4-tuple."""
-    return colour_counts(obs, P[O_DISCARD])[0]
+    return colour_counts(obs, P[O_DISCARD_PILE])[0]
 
 
 # ---------------------------------------------------------------- the same facts from the state
@@ -271,19 +271,19 @@ def discard_colour_counts(obs, P):
 @kernel
 def seat_colour_counts(cards, P, b, seat):
     """:func:`hand_colour_counts` of ``seat``'s observation, read from game b's state."""
-    return colour_counts(cards[b], P[P_C_HANDS] + seat * P[P_F])
+    return colour_counts(cards[b], P[P_C_HANDS] + seat * P[P_FACES])
 
 
 @kernel
 def state_discard_colour_counts(cards, P, b):
     """:func:`discard_colour_counts` of any observation of game b, read from its state."""
-    return colour_counts(cards[b], P[P_C_DCOUNT])[0]
+    return colour_counts(cards[b], P[P_C_DISCARD_COUNTS])[0]
 
 
 @kernel
 def state_swap_partner(ints, P, b, seat):
     """:func:`obs_swap_partner` of ``seat``'s observation, read from game b's state."""
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     best = -1
     best_size = 0
     for k in range(1, n):
@@ -376,11 +376,11 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
     the exposed seat, comes first); its guilt is judged on the sampled hand, which may
     hold cards drawn after the play (a catch), where the engine judges the hand at the
     play (D-HOUSE-STACK-JUDGE)."""
-    n = P[P_N]
-    F = P[P_F]
-    for i in range(P[P_C_LEN]):
+    n = P[P_NUM_PLAYERS]
+    F = P[P_FACES]
+    for i in range(P[P_C_SIZE]):
         cards[b, i] = 0
-    for i in range(P[P_I_LEN]):
+    for i in range(P[P_I_SIZE]):
         ints[b, i] = 0
     phase = obs_phase(obs, P)
     direction = obs_direction(obs, P)
@@ -389,8 +389,8 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
     ints[b, S_DIRECTION] = direction
     ints[b, S_DEALER] = max(_one_hot(obs, P[O_DEALER], n), 0)
     ints[b, S_COLOUR] = obs_colour(obs, P, O_COLOUR)
-    ints[b, S_PREV_COLOUR] = obs_colour(obs, P, O_PREV_COLOUR)
-    ints[b, S_DRAWN] = _one_hot(obs, P[O_DRAWN], F) if phase == PH_DRAWN else -1
+    ints[b, S_PREV_COLOUR] = obs_colour(obs, P, O_PREVIOUS_COLOUR)
+    ints[b, S_DRAWN] = _one_hot(obs, P[O_DRAWN_CARD], F) if phase == PH_DRAWN else -1
     ints[b, S_UNO_CALLED] = 1 if obs[P[O_UNO_CALLED]] > 0.5 else 0
     ints[b, S_EXPOSED] = -1
     ints[b, S_AFTER_WINDOW] = -1
@@ -400,8 +400,8 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
     ints[b, S_WD4_OFFENDER] = -1
     # the house rules' public facts (slices present only when their rule is on)
     ints[b, S_PENDING] = obs_pending(obs, P)
-    if P[O_TOP_PLAYER] >= 0:
-        ints[b, S_TOP_PLAYER] = _one_hot(obs, P[O_TOP_PLAYER], n)
+    if P[O_TOP_CARD_PLAYER] >= 0:
+        ints[b, S_TOP_PLAYER] = _one_hot(obs, P[O_TOP_CARD_PLAYER], n)
     else:  # without jump_in only a Seven-O choice reads it: the chooser played the 7
         ints[b, S_TOP_PLAYER] = ints[b, S_CURRENT] if phase == PH_SWAP else -1
     ints[b, S_FOLLOWING] = -1
@@ -439,11 +439,11 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
     ints[b, S_N_ALIVE] = alive_count
 
     # the discard pile: its counts are known, its order only matters for the top card
-    top = _one_hot(obs, P[O_TOP], F)
+    top = _one_hot(obs, P[O_TOP_CARD], F)
     k = 0
     for f in range(F):
-        copies = np.int64(obs[P[O_DISCARD] + f])
-        cards[b, P[P_C_DCOUNT] + f] = copies
+        copies = np.int64(obs[P[O_DISCARD_PILE] + f])
+        cards[b, P[P_C_DISCARD_COUNTS] + f] = copies
         if f == top:
             copies -= 1
         for _ in range(copies):
@@ -460,7 +460,7 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
     for f in range(F):
         held = np.int64(obs[P[O_HAND] + f])
         cards[b, P[P_C_HANDS] + f] = held
-        u = face_copies(f) - held - np.int64(obs[P[O_DISCARD] + f])
+        u = face_copies(f) - held - np.int64(obs[P[O_DISCARD_PILE] + f])
         if u < 0:
             return False
         unseen[f] = u
@@ -470,26 +470,26 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
     for s in range(1, n):
         need[s] = np.int64(obs[P[O_HAND_SIZES] + s])
         slots += need[s]
-    draw_count = np.int64(obs[P[O_DRAW_SIZE]])
+    draw_count = np.int64(obs[P[O_DRAW_PILE_SIZE]])
     if total != slots + draw_count:
         return False
     ints[b, S_DRAW_COUNT] = draw_count
 
     # soft information: cards shown to the observer go back to their owner while unseen copies remain
-    owner = _one_hot(obs, P[O_REVEAL_SEAT], n)
+    owner = _one_hot(obs, P[O_CHALLENGE_REVEAL_SEAT], n)
     if owner >= 0:
         ints[b, S_REVEAL_VIEWER] = 0
         ints[b, S_REVEAL_OWNER] = owner
         revealed = 0
         for f in range(F):
-            shown = np.int64(obs[P[O_REVEAL] + f])
+            shown = np.int64(obs[P[O_CHALLENGE_REVEAL] + f])
             cards[b, P[P_C_REVEAL] + f] = shown
             revealed += shown
         # the reveal lasts the round and goes stale as the owner plays: a revealed card
         # is taken as still held with chance (cards held now) / (cards shown), at most 1
         keep = min(1.0, need[owner] / max(revealed, 1)) if owner > 0 else 0.0
         for f in range(F):
-            for _ in range(np.int64(obs[P[O_REVEAL] + f])):
+            for _ in range(np.int64(obs[P[O_CHALLENGE_REVEAL] + f])):
                 if unseen[f] > 0 and need[owner] > 0 and K.rng_below(prng, pb, 1 << 20) < keep * (1 << 20):
                     cards[b, P[P_C_HANDS] + owner * F + f] += 1
                     unseen[f] -= 1

@@ -52,7 +52,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .. import policies as PO
+from .. import policies as policy_kernels
 from ..engine import kernels as K
 from ..engine.config import RuleConfig
 from ..engine.events import EVENT_WIDTH
@@ -94,7 +94,7 @@ _EXTERNAL_NAMES = (None, "external", "agent", "learner")
 
 def policy_id(policy) -> int:
     """The id of a compiled policy given by name or id; ValueError naming the known ones."""
-    return PO.policy_id_of(policy)
+    return policy_kernels.policy_id_of(policy)
 
 
 def seat_policies_for(num_players: int, seats) -> np.ndarray:
@@ -275,7 +275,7 @@ class UnoVectorEnv:
         def advance_part(part: slice) -> int:
             return kernel(mode, game, actions, which, seat_policies, out, part.start, part.stop)
 
-        return sum(PO.run_in_parts(self.num_envs, threads, advance_part))
+        return sum(policy_kernels.run_in_parts(self.num_envs, threads, advance_part))
 
     def _threads(self, threshold: int = 1) -> int:
         """Threads for a call over the batch: every numba thread on the parallel path (for
@@ -392,7 +392,7 @@ class UnoVectorEnv:
             st = int(self.status[i])
             seat = int(self.seat[i])
             if st == ERR_POLICY_REFUSED:
-                name = PO.policy_name(int(self.seat_policies[seat]))
+                name = policy_kernels.policy_name(int(self.seat_policies[seat]))
                 lines.append(f"game {i}: compiled policy {name!r} at seat {seat} chose an action the engine refused")
             elif st == ERR_NO_DECISION:
                 lines.append(
@@ -453,7 +453,7 @@ class UnoVectorEnv:
         def sample_part(part: slice) -> None:
             sample_kernel(self.mask, self.params, self._sampler_rng, out, part.start, part.stop)
 
-        PO.run_in_parts(self.num_envs, threads, sample_part)
+        policy_kernels.run_in_parts(self.num_envs, threads, sample_part)
         return out
 
     def play(self, max_decisions: int, max_episodes: int | None = None, policies=None) -> dict:
@@ -466,7 +466,7 @@ class UnoVectorEnv:
         restart); call :meth:`reset` before the next :meth:`step`."""
         n, N = self.num_players, self.num_envs
         if policies is None:
-            row = np.where(self.seat_policies == EXTERNAL, PO.RANDOM, self.seat_policies)
+            row = np.where(self.seat_policies == EXTERNAL, policy_kernels.RANDOM, self.seat_policies)
         else:
             if len(policies) != n:
                 raise ValueError(f"policies: expected one per seat ({n}), got {len(policies)}")
@@ -499,7 +499,7 @@ class UnoVectorEnv:
             )
 
         # on the parallel path every numba thread plays a part of the batch (the same games)
-        PO.run_in_parts(N, self._threads(), play_part)
+        policy_kernels.run_in_parts(N, self._threads(), play_part)
         self._ready = False
         bad = np.flatnonzero(self.status < 0)
         if len(bad):

@@ -25,13 +25,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import policies as PO
+from .. import policies as policy_kernels
 from ..engine import kernels as K
 from ..engine.jit import kernel
 from ..engine.layout import (
     P_I_ALIVE,
     P_I_OUTCOME,
-    P_N,
+    P_NUM_PLAYERS,
     PH_OVER,
     S_CURRENT,
     S_EPISODES,
@@ -68,7 +68,7 @@ MAX_EMPTY_EPISODES = 1000
 def external_alive(ints, P, b, seat_policies):
     """Whether a seat played by the caller is still in the game (Challenge UNO eliminates)."""
     alive = P[P_I_ALIVE]
-    for s in range(P[P_N]):  # noqa: SIM110 (numba compiles loops, not generators)
+    for s in range(P[P_NUM_PLAYERS]):  # noqa: SIM110 (numba compiles loops, not generators)
         if seat_policies[s] < 0 and ints[b, alive + s] != 0:
             return True
     return False
@@ -81,7 +81,7 @@ def report_end(game, b, seat_policies, out):
     cards, ints, P = game[0], game[1], game[4]
     terminated, truncated = out[8], out[9]
     final_obs, final_steps, final_outcome = out[10], out[11], out[12]
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     cut = ints[b, S_TRUNCATED] != 0
     terminated[b] = not cut
     truncated[b] = cut
@@ -110,7 +110,7 @@ def settle(game, b, seat_policies, reporting, out, with_policies):
     rw, step_rw = out[0], out[1]
     ev, evn = out[2], out[3]
     seat_out, obs, mask = out[5], out[6], out[7]
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     empty = 0
     seat = 0
     while True:
@@ -132,7 +132,7 @@ def settle(game, b, seat_policies, reporting, out, with_policies):
         if not with_policies:  # pruned at compile time; never reached where every seat is external
             seat_out[b] = seat
             return ERR_POLICY_REFUSED
-        action = PO.policy_decision(policy, cards, ints, P, b, seat, obs[b], mask[b], prng)
+        action = policy_kernels.policy_decision(policy, cards, ints, P, b, seat, obs[b], mask[b], prng)
         if K.step_game(cards, ints, rng, P, b, action, step_rw, ev, evn) < 0:
             seat_out[b] = seat
             return ERR_POLICY_REFUSED
@@ -161,7 +161,7 @@ def advance_one(mode, game, b, actions, which, seat_policies, out, with_policies
     terminated, truncated = out[8], out[9]
     if mode == MODE_RESET and not which[b]:
         return 0
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     for s in range(n):
         rw[b, s] = 0.0
     terminated[b] = False
@@ -197,7 +197,7 @@ def play_one(game, b, seat_policies, max_decisions, max_episodes, results, scrat
     decisions, episodes, status = results[2], results[3], results[4]
     step_rw, ev, evn = scratch[0], scratch[1], scratch[2]
     obs, mask = scratch[3], scratch[4]
-    n = P[P_N]
+    n = P[P_NUM_PLAYERS]
     start_episodes = ints[b, S_EPISODES]
     done = 0
     while done < max_decisions and ints[b, S_EPISODES] - start_episodes < max_episodes:
@@ -206,7 +206,7 @@ def play_one(game, b, seat_policies, max_decisions, max_episodes, results, scrat
             K.reset_game(cards, ints, rng, P, b, np.int64(-1), np.bool_(False), ev, evn)
             continue
         budget = max_decisions - done
-        steps = PO.play_game(
+        steps = policy_kernels.play_game(
             cards, ints, rng, prng, P, b, seat_policies, False, budget, obs, mask, step_rw, totals, ev, evn
         )
         if steps < 0:
@@ -224,7 +224,7 @@ def play_one(game, b, seat_policies, max_decisions, max_episodes, results, scrat
 @njit(inline="always")
 def sample_one(mask, P, prng, b, out):
     """A uniformly random legal action from a mask row (the random policy)."""
-    out[b] = PO.random_policy(mask[b], mask[b], P, prng, b)
+    out[b] = policy_kernels.random_policy(mask[b], mask[b], P, prng, b)
 
 
 # ---------------------------------------------------------------- entry points
