@@ -387,4 +387,3 @@ def write_short_names(path=None) -> bool:
     if fresh != text:
         path.write_text(fresh)
     return fresh != text
-
