@@ -101,3 +101,39 @@ def test_uno_play_console_command_through_stdin():
     )
     assert proc.returncode == 0, proc.stderr
     assert "legal actions:" in proc.stdout and "winner: P1" in proc.stdout
+
+
+def test_a_person_plays_every_house_rule_in_the_terminal():
+    """All five house rules on: the person's prompts name the new decisions, and a scripted
+    person answers them by number (the first legal action) until the hand ends."""
+    script = "1\n" * 4000
+    settings = ["--set", "stacking=mixed", "--set", "seven_o=true", "--set", "jump_in=true"]
+    settings += ["--set", "draw_until_playable=true", "--set", "force_play=true"]
+    seen = set()
+    for seed in range(6):
+        rc, text = run_play(
+            ["--players", "4", "--opponents", "random_play,tactical,keeper", "--seed", str(seed), *settings], script
+        )
+        assert rc == 0 and "winner: P" in text
+        seen |= {
+            phase
+            for phase in ("a draw penalty is on you", "you played a 7", "you hold the card just played")
+            if phase in text
+        }
+    assert len(seen) >= 2, seen
+
+
+def test_the_table_shows_the_house_rules_facts():
+    game = make_game(num_players=3, stacking="same", seven_o=True)
+    state = setup(game, [["R7", "G+2", "B1", "B2"], ["R+2", "Y1", "Y2"], ["B5", "B6", "B7"]], ["R3"])
+    game.step(state, "play R7")
+    human = HumanAgent(game, seat=0)
+    text = human.render(game.observe(state, 0))
+    assert "you played a 7: choose whom to swap hands with" in text and "then it is P1's turn" in text
+    assert human.parse("swap 2", game.legal_mask(state)) == game.string_to_action("swap 2")
+    game.step(state, "swap 2")
+    text = HumanAgent(game, seat=1).render(game.observe(state, 1))
+    assert "last 7 swap: P2 and P0" in text
+    game.step(state, "play R+2")
+    text = HumanAgent(game, seat=2).render(game.observe(state, 2))
+    assert "pending draw penalty: 2 cards" in text and "a draw penalty is on you" in text

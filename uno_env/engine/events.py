@@ -197,84 +197,66 @@ def seen_by(events, seat: int) -> list[dict]:
     return [e for e in seen if e is not None]
 
 
+DESCRIPTIONS = {
+    "play": "{who} plays {card}{naming}",
+    "draw": "{who} draws {some_card}{why}",
+    "keep": "{who} keeps the drawn card",
+    "pass": "{who} keeps the playable drawn card",
+    "skip": "{who} is skipped",
+    "reverse": "direction is now {way}",
+    "uno": "{who} calls UNO",
+    "exposed": "{who} has one card and did not call UNO",
+    "catch": "{who} is caught {by}",
+    "decline": "{who} lets it go",
+    "accept": "{who} accepts the Wild Draw Four",
+    "challenge": "{who} challenges P{offender}: the Wild Draw Four was {verdict}",
+    "color": "{who} names {colour}",
+    "wrong_card": "{who} played a wrong card {card}: taken back",
+    "forfeit": "{who} played {forfeited} and loses the game",
+    "reshuffle": "the discard pile is reshuffled into {cards} cards",
+    "trend_show": "{who} shows {some_card} to P{viewer}",
+    "trend_fail": "{who} cannot follow the trend",
+    "round_end": "P{winner} goes out{scored}",
+    "score": "{who} +{points} = {total}",
+    "eliminated": "{who} is eliminated",
+    "game_end": "P{winner} wins the game",
+    "deal": "round {round_number}: P{dealer} deals",
+    "dealer_draw": "{who} draws {card} for the deal",
+    "starter": "{card} is turned up",
+    "starter_returned": "{card} is returned and the pile reshuffled",
+    "truncated": "step limit reached: the game is truncated",
+    "penalty_accept": "{who} accepts the stacked penalty of {cards} cards",
+    "swap": "{who} swaps hands with P{other}",
+    "rotate": "every hand passes to the next player {way}",
+    "jump_in": "{who} jumps in",
+    "jump_pass": "{who} does not jump in",
+}
+"""Per event type, its line of English: a template over the event's fields and the
+phrases of :func:`phrases`."""
+
+
+def phrases(event: dict) -> dict[str, str]:
+    """The phrases the templates of :data:`DESCRIPTIONS` use besides the event's own fields."""
+    seat, card = event.get("seat"), event.get("card")
+    reason = event.get("reason", "choice")
+    return {
+        "who": f"P{seat}" if seat is not None else "",
+        "some_card": card if card is not None else "a card",
+        "naming": f" naming {event['colour']}" if "colour" in event else "",
+        "why": "" if reason == "choice" else f" ({reason.replace('_', ' ')})",
+        "way": "clockwise" if event.get("direction", 1) > 0 else "counter-clockwise",
+        "by": "automatically" if event.get("catcher") is None else f"by P{event['catcher']}",
+        "verdict": "a bluff" if event.get("bluff") else "legal",
+        "forfeited": f"a wrong card {card}" if card is not None else "an unavailable action",
+        "scored": f" and scores {event['points']}" if event.get("points") else "",
+        "round_number": str(event.get("round", 0) + 1),
+    }
+
+
 def describe(event: dict) -> str:
-    """One line of English for an event (seats as 'P<k>')."""
-    kind = event["type"]
-    seat = event.get("seat")
-    who = f"P{seat}" if seat is not None else ""
-    card = event.get("card")
-    if kind == "play":
-        colour = f" naming {event['colour']}" if "colour" in event else ""
-        return f"{who} plays {card}{colour}"
-    if kind == "draw":
-        what = card if card is not None else "a card"
-        reason = "" if event["reason"] == "choice" else f" ({event['reason'].replace('_', ' ')})"
-        return f"{who} draws {what}{reason}"
-    if kind == "keep":
-        return f"{who} keeps the drawn card"
-    if kind == "pass":
-        return f"{who} keeps the playable drawn card"
-    if kind == "skip":
-        return f"{who} is skipped"
-    if kind == "reverse":
-        return f"direction is now {'clockwise' if event['direction'] > 0 else 'counter-clockwise'}"
-    if kind == "uno":
-        return f"{who} calls UNO"
-    if kind == "exposed":
-        return f"{who} has one card and did not call UNO"
-    if kind == "catch":
-        by = "automatically" if event["catcher"] is None else f"by P{event['catcher']}"
-        return f"{who} is caught {by}"
-    if kind == "decline":
-        return f"{who} lets it go"
-    if kind == "accept":
-        return f"{who} accepts the Wild Draw Four"
-    if kind == "challenge":
-        verdict = "a bluff" if event["bluff"] else "legal"
-        return f"{who} challenges P{event['offender']}: the Wild Draw Four was {verdict}"
-    if kind == "color":
-        return f"{who} names {event['colour']}"
-    if kind == "wrong_card":
-        return f"{who} played a wrong card {card}: taken back"
-    if kind == "forfeit":
-        what = f"a wrong card {card}" if card is not None else "an unavailable action"
-        return f"{who} played {what} and loses the game"
-    if kind == "reshuffle":
-        return f"the discard pile is reshuffled into {event['cards']} cards"
-    if kind == "trend_show":
-        return f"{who} shows {card if card is not None else 'a card'} to P{event['viewer']}"
-    if kind == "trend_fail":
-        return f"{who} cannot follow the trend"
-    if kind == "round_end":
-        return f"P{event['winner']} goes out" + (f" and scores {event['points']}" if event["points"] else "")
-    if kind == "score":
-        return f"{who} +{event['points']} = {event['total']}"
-    if kind == "eliminated":
-        return f"{who} is eliminated"
-    if kind == "game_end":
-        return f"P{event['winner']} wins the game"
-    if kind == "deal":
-        return f"round {event['round'] + 1}: P{event['dealer']} deals"
-    if kind == "dealer_draw":
-        return f"{who} draws {card} for the deal"
-    if kind == "starter":
-        return f"{card} is turned up"
-    if kind == "starter_returned":
-        return f"{card} is returned and the pile reshuffled"
-    if kind == "truncated":
-        return "step limit reached: the game is truncated"
-    if kind == "penalty_accept":
-        return f"{who} accepts the stacked penalty of {event['cards']} cards"
-    if kind == "swap":
-        return f"{who} swaps hands with P{event['other']}"
-    if kind == "rotate":
-        way = "clockwise" if event["direction"] > 0 else "counter-clockwise"
-        return f"every hand passes to the next player {way}"
-    if kind == "jump_in":
-        return f"{who} jumps in"
-    if kind == "jump_pass":
-        return f"{who} does not jump in"
-    return kind
+    """One line of English for an event (seats as 'P<k>'); an unknown type reads as its name."""
+    template = DESCRIPTIONS.get(event["type"])
+    return event["type"] if template is None else template.format(**{**event, **phrases(event)})
 
 
 def summarize(events, viewer: int | None = None) -> list[str]:
