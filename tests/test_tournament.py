@@ -325,3 +325,15 @@ def test_default_demo_separates_random_from_the_heuristics(tmp_path, capsys):
     for name in ("naive", "keeper", "tactical", "ismcts"):
         assert board["random"]["win_rate_ci"][1] < board[name]["win_rate_ci"][0]
         assert board["random"]["rating_ci"][1] < board[name]["rating_ci"][0]
+
+
+def test_a_tournament_under_the_house_rules_from_the_command_line(tmp_path):
+    """`uno tournament --set stacking=mixed --set seven_o=true ...`: the settings reach the
+    table, every compiled agent plays them, and the written results say so."""
+    argv = ["--agents", "tactical,keeper,random_play,ppo", "--players", "4", "--games", "48", "--bootstrap", "0"]
+    argv += ["--set", "stacking=mixed", "--set", "seven_o=true", "--set", "jump_in=true", "--out", str(tmp_path)]
+    assert CLI.main([*argv, "--no-progress"]) == 0
+    data = json.loads((tmp_path / "tournament.json").read_text())
+    settings = data["summary"]["settings"] if "summary" in data else data["settings"]
+    assert (settings["stacking"], settings["seven_o"], settings["jump_in"]) == ("mixed", True, True)
+    assert sum(row["games"] for row in data["leaderboard"]) >= 4 * 48
