@@ -334,6 +334,6 @@ def test_a_tournament_under_the_house_rules_from_the_command_line(tmp_path):
     argv += ["--set", "stacking=mixed", "--set", "seven_o=true", "--set", "jump_in=true", "--out", str(tmp_path)]
     assert CLI.main([*argv, "--no-progress"]) == 0
     data = json.loads((tmp_path / "tournament.json").read_text())
-    settings = data["summary"]["settings"] if "summary" in data else data["settings"]
+    settings = data["settings"]
     assert (settings["stacking"], settings["seven_o"], settings["jump_in"]) == ("mixed", True, True)
     assert sum(row["games"] for row in data["leaderboard"]) >= 4 * 48
