@@ -1057,6 +1057,18 @@ def forfeit(ints, P, b, player, face, rw, ev, evn):
     ints[b, S_CURRENT] = -1
 
 
+@kernel(inline="always")
+def refuse_wrong_card(ints, P, b, player, face, rw, ev, evn):
+    """A wrong card under ``illegal_action`` "raise" (refused, nothing changes) or "lose"
+    (the offender forfeits); ST_OK under "penalty", where the caller applies its penalty."""
+    if P[P_ILLEGAL] == ILLEGAL_RAISE:
+        return ST_WRONG_REFUSED
+    if P[P_ILLEGAL] == ILLEGAL_LOSE:
+        forfeit(ints, P, b, player, face, rw, ev, evn)
+        return ST_WRONG_LOST
+    return ST_OK
+
+
 @kernel(forceinline=True)
 def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     """The action of the acting player in the current phase; a negative status
@@ -1075,11 +1087,9 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
             if legal:
                 play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
                 return ST_OK
-            if P[P_ILLEGAL] == ILLEGAL_RAISE:
-                return ST_WRONG_REFUSED
-            if P[P_ILLEGAL] == ILLEGAL_LOSE:
-                forfeit(ints, P, b, player, face, rw, ev, evn)
-                return ST_WRONG_LOST
+            refused = refuse_wrong_card(ints, P, b, player, face, rw, ev, evn)
+            if refused != ST_OK:
+                return refused
             emit(ev, evn, b, EV_WRONG, player, face, 0)  # R-WRONG-1: taken back, draw 2, the turn passes
             draw_cards(cards, ints, rng, P, b, player, 2, R_WRONG_CARD, ev, evn)
             begin_turn(ints, b, next_alive(ints, P, b, player, direction))
@@ -1199,13 +1209,11 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
     if stackable(cards, ints, P, b, face):
         play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
         return ST_OK
-    if P[P_ILLEGAL] == ILLEGAL_RAISE:
-        return ST_WRONG_REFUSED
-    if P[P_ILLEGAL] == ILLEGAL_LOSE:
-        forfeit(ints, P, b, player, face, rw, ev, evn)
-        return ST_WRONG_LOST
+    refused = refuse_wrong_card(ints, P, b, player, face, rw, ev, evn)
+    if refused != ST_OK:
+        return refused
     # R-HOUSE-STACK-6: taken back, the pending penalty plus 2 drawn, the turn passes (no
-    # jump-in window: D-HOUSE-WRONG-WINDOW)
+    # jump-in window: docs/DECISIONS.md, decision 16)
     emit(ev, evn, b, EV_WRONG, player, face, 0)
     draw_cards(cards, ints, rng, P, b, player, ints[b, S_PENDING], R_PENALTY, ev, evn)
     draw_cards(cards, ints, rng, P, b, player, 2, R_WRONG_CARD, ev, evn)
