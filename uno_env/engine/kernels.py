@@ -405,7 +405,7 @@ def next_jumper(cards, ints, P, b, after):
     return -1
 
 
-@kernel
+@kernel(forceinline=True)
 def begin_next(cards, ints, P, b, seat):
     """The decision after a card's effects (and any catch window): the penalty decision of
     a stack's target ``seat``, else a jump-in window on the top card, else ``seat``'s turn."""
@@ -1137,7 +1137,7 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     return ST_NOT_AVAILABLE
 
 
-@kernel
+@kernel(forceinline=True)
 def draw_on_turn(cards, ints, rng, P, b, player, rw, ev, evn):
     """R-TURN-2/3, D-DRAWN: draw instead of playing (until a card can be played with
     ``draw_until_playable``, R-HOUSE-DRAW-1); a playable drawn card is then decided on
