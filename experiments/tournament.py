@@ -23,6 +23,13 @@ Schedules (``--schedule``):
   which each player partners each other player four times. Individual totals
   (the team's points of each hand) are kept across partnerships and the highest
   total wins; a game of the tournament is one such rotation.
+* ``field``: one agent against the field: the first agent of ``--agents`` takes
+  one seat (with partners, both seats of one team) and one other agent every
+  other seat, each other agent in turn, the first agent in every seat (every
+  team's seats) equally often. The summary's ``field`` gives its win rate against
+  each, the fair share (1 / players, or 1/2 for a team) and their ratio with 95%
+  intervals: how trained agents are measured at tables of more than two
+  (``uno tournament --agents ppo,tactical --players 4 --schedule field``).
 
 The dealer of every game is the last seat, so seat 0 plays first (R-SETUP-3):
 the per-seat win rates measure the first-player advantage. ``--games`` is
@@ -73,7 +80,12 @@ def build_parser() -> argparse.ArgumentParser:
     add_rule_arguments(parser, None, DEFAULT_PLAYERS)
     parser.add_argument("--games", type=int, default=None, help=f"games of the tournament (default {DEFAULT_GAMES})")
     parser.add_argument("--seed", type=int, default=0, help="seed of the whole tournament (default 0)")
-    parser.add_argument("--schedule", choices=("mixed", "rotate"), default="mixed", help="table schedule")
+    parser.add_argument(
+        "--schedule",
+        choices=("mixed", "rotate", "field"),
+        default="mixed",
+        help="table schedule (field: the first agent in one seat, or one team, against each other agent in the rest)",
+    )
     parser.add_argument(
         "--seating",
         choices=("permutations", "rotations"),
