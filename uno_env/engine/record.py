@@ -147,10 +147,12 @@ def check(record) -> None:
     kind = next((k for k in START_KINDS if k in start), None)
     if kind is None or not set(start) <= allowed[kind]:
         raise RecordError(f"start: expected one of {', '.join(START_KINDS)} (and its keys), got keys {sorted(start)}")
-    actions, seats = record.get("actions"), record.get("seats")
-    for key, values in (("actions", actions), ("seats", seats)):
+    for key in ("actions", "seats"):
+        values = record.get(key)
         if not isinstance(values, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in values):
             raise RecordError(f"{key}: expected a list of integers")
+    actions: list = record["actions"]
+    seats: list = record["seats"]
     if len(seats) != len(actions):
         raise RecordError(f"seats: one per action ({len(actions)}), got {len(seats)}")
     annotations = record.get("annotations")
