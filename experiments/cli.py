@@ -32,6 +32,7 @@ COMMANDS = {
         "train on Ray RLlib (multi-agent PPO, heuristic opponents, --address for a cluster; --smoke: seconds)",
     ),
     "bench": ("experiments.bench_speed", "speed against RLCard: PettingZoo, Game, vector env, compiled policies"),
+    "replay": ("uno_env.replay", "a game record as one self-contained HTML page that replays it step by step"),
 }
 
 
