@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .engine import Game
 from .engine.events import summarize
-from .engine.record import RecordError, game_of, load, replay, start_state
+from .engine.record import RecordError, check, game_of, load, replay, start_state
 
 
 def frames(record: dict) -> tuple[Game, list[dict]]:
@@ -72,12 +72,15 @@ def frame(game: Game, state, taken: dict | None) -> dict:
 def to_html(record: dict, title: str | None = None, seat: int | None = None) -> str:
     """The replay page of ``record`` (checked and replayed first: a bad record raises
     :class:`~uno_env.engine.record.RecordError` naming the step)."""
+    check(record)
+    players = game_of(record).num_players
+    if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players):
+        raise ValueError(f"seat must be 0..{players - 1} or None, got {seat!r}")
     game, table = frames(record)
-    if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < game.num_players):
-        raise ValueError(f"seat must be 0..{game.num_players - 1} or None, got {seat!r}")
     agents = record.get("agents") or [f"P{s}" for s in range(game.num_players)]
+    heading = title or f"UNO: {game.num_players} players, {len(record['actions'])} decisions"
     data = {
-        "title": title or f"UNO: {game.num_players} players, {len(record['actions'])} decisions",
+        "title": heading,
         "agents": agents,
         "settings": game.config.in_words() if hasattr(game.config, "in_words") else repr(game.config),
         "frames": table,
@@ -85,7 +88,7 @@ def to_html(record: dict, title: str | None = None, seat: int | None = None) -> 
     }
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")  # no "</script>" inside the script
     page = (Path(__file__).parent / "data" / "replay.html").read_text()  # the viewer: HTML, CSS and JS
-    return page.replace("__TITLE__", html.escape(data["title"])).replace("__DATA__", payload)
+    return page.replace("__TITLE__", html.escape(heading)).replace("__DATA__", payload)
 
 
 class Replay:
