@@ -377,3 +377,24 @@ def test_a_tournament_under_the_house_rules_from_the_command_line(tmp_path):
     settings = data["settings"]
     assert (settings["stacking"], settings["seven_o"], settings["jump_in"]) == ("mixed", True, True)
     assert sum(row["games"] for row in data["leaderboard"]) >= 4 * 48
+
+
+def test_saved_games_are_the_games_the_tournament_counted(tmp_path):
+    """`save_games`: the first K table games of each pairing, replayed from Python with the
+    tournament's seeds; each record replays to the outcome the tournament recorded."""
+    from uno_env.engine.record import load, replay
+
+    config = RuleConfig(num_players=3)
+    summary, schedule, entrants, records = T.run_tournament(
+        ["tactical", "keeper", "random_play", "naive"], config, 24, seed=4, bootstrap=0
+    )
+    paths = T.save_games(config, entrants, schedule, 4, 2, tmp_path)
+    pairings = Counter(tuple(sorted(set(lineup))) for lineup in schedule.jobs)
+    assert len(paths) == 2 * len(pairings)
+    for path in paths:
+        record = load(path)
+        job = record["tournament"]["job"]
+        assert record["agents"] == [entrants[e].label for e in schedule.jobs[job]]
+        game = T.TablePlayer(config, entrants, 4).game
+        assert game.outcome(replay(record)) == records["outcome"][job].tolist()
+        assert path.with_suffix(".html").read_text().startswith("<!DOCTYPE html>")

@@ -36,6 +36,7 @@ from .tables import (
     play_compiled,
     read_results,
     run_jobs,
+    save_games,
     warm_up,
 )
 
@@ -113,6 +114,7 @@ __all__ = [
     "rotate_hands",
     "run_jobs",
     "run_tournament",
+    "save_games",
     "seatings",
     "warm_up",
     "wilson_interval",
