@@ -173,7 +173,7 @@ class TablePlayer:
         except IllegalActionError as err:
             label = self.entrants[lineup[err.seat]].label if err.seat is not None else "?"
             raise RuntimeError(f"agent {label!r} at seat {err.seat}: {err}") from None
-        rec = empty_records(1, n)
+        rec: dict = empty_records(1, n)
         read_results(game, state, 0, rec, 0)
         rec["seconds"][0] = time.perf_counter() - start
         rec["agent_seconds"][0] = agent_seconds
