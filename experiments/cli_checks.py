@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -98,5 +99,14 @@ def check_output_folder(option: str, folder: Path) -> None:
     existing = path
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
-    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
-        raise ValueError(f"{option} {str(folder)!r}: cannot write into {str(existing)!r}")
+    problem = "" if existing.is_dir() else "not a folder"
+    if not problem:
+        try:  # os.access alone says yes to root on a read-only file system
+            with tempfile.TemporaryFile(dir=existing):
+                pass
+        except OSError as err:
+            problem = err.strerror or str(err)
+    if problem or not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(
+            f"{option} {str(folder)!r}: cannot write into {str(existing)!r} ({problem or 'no permission'})"
+        )

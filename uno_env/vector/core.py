@@ -156,7 +156,7 @@ class VectorStep(NamedTuple):
     of the engine step (1: a wrong card was penalized, 2: lost by it)."""
 
 
-class UnoVectorEnv:
+class UnoVectorEnv(K.NeedsPickleProtocol2):
     """N independent games of one rule configuration, stepped in lockstep (see module doc).
 
     ``num_envs``: games in the batch. ``config`` / ``**settings``: the rules
