@@ -24,6 +24,19 @@ A game that ended in the middle of a decision (truncated at ``max_steps``, or
 forfeited) keeps that decision's keys in phase ``over``, as the engine leaves them;
 they are then checked as values only.
 
+What no game reaches is refused too: a colour in force other than the coloured card's
+on top, ``step`` at ``max_steps`` in play (beyond it when over; a truncated game stops
+exactly there), more rounds than decisions, scores below 0 or (in play) at the target,
+partners with different scores, eliminated seats outside Challenge UNO or below its
+target, outcomes other than 0 (-1 eliminated) in play, or other than the ending implies
+in phase ``over`` (exactly one of ``terminated`` and ``truncated``), a round's winner
+in round 0, a forfeit without ``illegal_action="lose"``, an empty hand in play (but the
+player of a last Wild Draw Four while its target decides, R-END-2), and, last, any
+violation of the engine's invariants (:mod:`~uno_env.engine.checks`). Round, step and
+the last round's winner may be left at their defaults (a state sampled from an
+observation knows none of them). Without a seed and an ``rng``, the fresh seed is drawn
+only once the position is found valid.
+
 <!-- position-table -->
 | key | default | meaning |
 |---|---|---|
