@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_rule_arguments(parser, None, DEFAULT_PLAYERS)
     parser.add_argument(
         "--games",
-        type=count_type(1, 2**63 - 1),
+        type=int,
         default=None,
         help=f"games of the tournament (default {DEFAULT_GAMES}; as many as the memory holds)",
     )

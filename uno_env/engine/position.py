@@ -707,7 +707,9 @@ def _current_player(L: _Loader, value) -> None:
     current = L.seat("current_player", value, allow_none=L.phase == PH_OVER)
     if L.phase == PH_OVER:
         if current >= 0:
-            raise PositionError("current_player", f"null in phase 'over': nobody acts in a finished game, not {value!r}")
+            raise PositionError(
+                "current_player", f"null in phase 'over' (nobody acts in a finished game), not {value!r}"
+            )
         if L.colour < 0 and not L.interrupted():
             raise PositionError("colour", "a current colour is needed (null only while a starting Wild waits for it)")
     elif not L.alive[current]:
