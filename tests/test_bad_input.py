@@ -532,7 +532,7 @@ UNREACHABLE_POSITIONS = [
     ("round", {"episode": "round"}, on(LATER)),
     ("truncated", {"max_steps": 30}, on(OVER, terminated=False, truncated=True, step=12)),
     ("terminated", {}, on(OVER, terminated=False)),
-    ("current_player", {}, on(OVER, current_player=0)),
+    ("current_player", {}, on(WON, current_player=0)),
     ("truncated", {"max_steps": 40}, on(OVER, truncated=True)),
     # scores: never negative, 0 before the first round's end, under the target in play
     ("scores", {}, on(BASE, scores=[-3, 0, 0], round=1, step=9, last_winner=0)),
