@@ -137,6 +137,8 @@ def main(argv: list[str] | None = None) -> int:
             args.episode = args.episode or "round"
         config = rule_config(args, players)
         games = args.games if args.games is not None else DEFAULT_GAMES
+        if games < 1:
+            raise ValueError(f"--games must be a positive integer, got {games}")
         hands = {4: 3, 8: 28}.get(players, 1) if args.schedule == "rotate" else 1  # R-VAR-ROTATE
         check_memory("--games", games, hands * BYTES_PER_GAME_AND_SEAT * (players + 1), "game")
         if not args.no_files:
