@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=count_type(1, 4096),
         default=None,
         help="processes for non-compiled agents (default 2); with --ray, tasks in flight (default: all CPUs)",
     )

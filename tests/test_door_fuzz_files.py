@@ -235,6 +235,7 @@ def cli_cases(folder: Path) -> list[tuple[list[str], str]]:
         ("--bootstrap", ("-1", str(10**9))),
         ("--seed", ("-1", str(2**64))),
         ("--players", ("1", "11")),
+        ("--workers", ("0", "-2")),
     ):
         cases += [(["tournament", "--no-files", option, value], value) for value in values]
     cases.append((["tournament", "--games", "4", "--out", str(blocker)], str(blocker)))
