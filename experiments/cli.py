@@ -2,7 +2,10 @@
 
 Each subcommand is a module with ``main(argv)``, imported only when it runs (so that
 ``uno --help`` loads no torch or Ray); ``uno <command> --help`` shows its options.
-Ctrl-C ends any command with exit status 130 and a one-line note, without a traceback.
+Ctrl-C ends any command with exit status 130 and a one-line note, without a traceback;
+a value or a file that a command cannot use (ValueError, OSError, MemoryError) ends it
+with one line naming it and exit status 2 (the commands check their values first:
+:mod:`experiments.cli_checks`).
 
 The command lives here, in the top layer, because its commands span every layer:
 ``uno_env`` never imports ``agents`` or ``experiments``. Those two are installed as
@@ -83,6 +86,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\nuno {name}: interrupted", file=sys.stderr)
         return 130
+    except (ValueError, OSError, MemoryError) as err:  # a value or file the command could not use
+        text = " ".join(str(err).split()) or type(err).__name__
+        print(f"uno {name}: error: {text}", file=sys.stderr)
+        return 2
     return int(result or 0)
 
 

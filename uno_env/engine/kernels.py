@@ -1559,7 +1559,29 @@ def compiled_for(kernel, *example_args):
     return kernel.compile(tuple(typeof(a) for a in example_args))
 
 
-class PicklesWithoutEntryPoints:
+LOWEST_PICKLE_PROTOCOL = 2
+"""The lowest pickle protocol the engine's objects and the envs pickle with (0 and 1 cannot
+pickle a class with ``__slots__``, such as a State, nor rebuild compiled entry points)."""
+
+
+class NeedsPickleProtocol2:
+    """Mixin: pickling with protocol 0 or 1 is refused with a message naming the lowest that
+    works (instead of an obscure error from somewhere inside)."""
+
+    __slots__ = ()
+
+    def __reduce_ex__(self, protocol):
+        if protocol < LOWEST_PICKLE_PROTOCOL:
+            import pickle
+
+            raise pickle.PicklingError(
+                f"a {type(self).__name__} pickles with protocol {LOWEST_PICKLE_PROTOCOL} or higher "
+                f"(the lowest that works), not protocol {protocol}"
+            )
+        return super().__reduce_ex__(protocol)
+
+
+class PicklesWithoutEntryPoints(NeedsPickleProtocol2):
     """Mixin for objects holding compiled entry points (from :func:`compiled_for`), which
     cannot be pickled: they are left out and rebuilt on load (from numba's cache) by
     ``_compile_entry_points()``, so the object pickles for multiprocessing, Ray and
