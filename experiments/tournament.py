@@ -48,6 +48,10 @@ Bradley-Terry rating on the Elo scale (a Luce choice model of who wins each game
 per-seat win rates and the distribution of hand lengths (decisions per hand).
 Files: ``<out>/<name>.json``, ``<name>_leaderboard.csv``, ``<name>_games.csv`` and
 ``<name>.png`` (ratings and win rates with intervals, hand lengths).
+``--save-games K`` adds ``<out>/games/game_<job>.json`` (game records, see
+:mod:`uno_env.engine.record`) and ``.html`` (replays, ``uno replay``) of the first K
+games of each pairing (each set of agents at a table), replayed from Python with the
+tournament's seeds: the games the leaderboard counted, the same in every rerun.
 
 This file is the command; the library it calls (schedules, table loops, ratings,
 analysis; ``run_tournament`` for scripts and notebooks) is :mod:`experiments.arena`.
@@ -59,7 +63,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from experiments.arena import format_leaderboard, run_tournament, write_outputs
+from experiments.arena import format_leaderboard, run_tournament, save_games, write_outputs
 from experiments.cli_checks import check_memory, check_output_folder, count_type, seed_type
 
 DEFAULT_AGENTS = "random,naive,keeper,tactical,ismcts"
@@ -128,6 +132,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", default="tournament", help="file name stem of the outputs")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--no-files", action="store_true", help="print the leaderboard only")
+    parser.add_argument(
+        "--save-games",
+        type=count_type(0, 10_000),
+        default=0,
+        metavar="K",
+        help="write the game records and HTML replays of the first K games of each pairing to OUT/games/",
+    )
     return parser
 
 
@@ -180,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_files:
         paths = write_outputs(args.out, args.name, summary, plan, entrants, records)
         print("wrote " + ", ".join(str(p) for p in paths))
+        if args.save_games:
+            saved = save_games(config, entrants, plan, args.seed, args.save_games, args.out / "games")
+            print(f"wrote {len(saved)} game records and replays to {args.out / 'games'}/ (uno replay RECORD.json)")
     return 0
 
 

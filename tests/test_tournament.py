@@ -398,3 +398,13 @@ def test_saved_games_are_the_games_the_tournament_counted(tmp_path):
         game = T.TablePlayer(config, entrants, 4).game
         assert game.outcome(replay(record)) == records["outcome"][job].tolist()
         assert path.with_suffix(".html").read_text().startswith("<!DOCTYPE html>")
+
+
+def test_uno_tournament_save_games_writes_records_and_replays(tmp_path):
+    argv = ["--agents", "tactical,keeper", "--games", "8", "--bootstrap", "0", "--out", str(tmp_path)]
+    assert CLI.main([*argv, "--save-games", "3", "--no-progress"]) == 0
+    records = sorted((tmp_path / "games").glob("game_*.json"))
+    assert len(records) == 3 and all(p.with_suffix(".html").is_file() for p in records)
+    with pytest.raises(SystemExit) as refused:
+        CLI.main([*argv, "--save-games", "-1", "--no-progress"])
+    assert refused.value.code == 2
