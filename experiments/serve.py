@@ -16,7 +16,7 @@ and changes nothing):
 | method, path | what |
 |---|---|
 | `GET /api/options` | agent names, the rule settings with their defaults, choices and descriptions, the form's preset |
-| `POST /api/games` | a new game: `{"settings": {...}, "agents": [spec, ...], "seat": 0, "seed": 7}` -> the view, with its `id` |
+| `POST /api/games` | a new game: `{"settings": {...}, "agents": [spec], "seat": 0, "seed": 7}` -> the view, its `id` |
 | `GET /api/games/{id}` | the person's view: table, hand, decision, legal actions, events since the last decision |
 | `POST /api/games/{id}/action` | `{"action": id}`: one legal action id; the agents then play up to the next decision |
 | `GET /api/games/{id}/record` | the record (JSON download), once the game is over |
