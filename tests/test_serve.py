@@ -99,6 +99,35 @@ def test_the_view_is_what_the_seat_may_see(client, tables):
     assert others and all("card" in line for line in others)
 
 
+def test_every_decision_of_the_rules_comes_to_the_person(client):
+    """Random legal choices under the house rules: each phase reaches the person, and every
+    card that a legal action plays is in the person's hand (where the page offers it)."""
+    import random
+
+    phases: set[str] = set()
+    for seed in range(60):
+        rules = {
+            "num_players": 3 + seed % 3,
+            "episode": "round",
+            "stacking": ("off", "same", "mixed")[seed % 3],
+            "seven_o": True,
+            "jump_in": seed % 2 == 0,
+            "deck": "fashion_trend" if seed % 4 == 0 else "classic",
+        }
+        view = client.post("/api/games", json={"settings": rules, "agents": ["tactical", "random"], "seed": seed})
+        view = view.json()
+        choose = random.Random(seed)
+        while not view["over"]:
+            phases.add(view["phase"])
+            plays = [a["text"].split()[1] for a in view["legal"] if a["text"].startswith("play ")]
+            assert set(plays) <= set(view["hand"]), (view["phase"], plays, view["hand"])
+            action = choose.choice(view["legal"])["id"]
+            view = client.post(f"/api/games/{view['id']}/action", json={"action": action}).json()
+        if phases >= {"play", "drawn", "color", "challenge", "catch", "penalty", "swap", "jump"}:
+            break
+    assert phases == {"play", "drawn", "color", "challenge", "catch", "penalty", "swap", "jump"}
+
+
 def test_settings_agents_seat_and_seed_are_chosen(client):
     settings = {"num_players": 4, "partners": True, "deck": "fashion_trend", "uno_call": "auto", "episode": "round"}
     view = client.post("/api/games", json={"settings": settings, "agents": "random,naive", "seat": 3}).json()
