@@ -22,8 +22,11 @@ and changes nothing):
 | `GET /api/games/{id}/record` | the record (JSON download), once the game is over |
 | `GET /api/games/{id}/replay` | the replay page, once the game is over |
 
-``agents`` are the specs of the other seats in seat order, repeated in turn (like
-``uno play --opponents``); ``seed`` ``null`` draws one (shown in the view). The games
+``settings`` are RuleConfig fields with JSON values (those left out: the server's preset,
+from ``uno serve``'s options); ``agents`` the specs of the other seats in seat order,
+repeated in turn (like ``uno play --opponents``); ``seed`` ``null`` draws one (shown in
+the view). The record and the replay are refused until the game is over: a record
+starts from the whole deck. The games
 live in memory, the newest :data:`MAX_GAMES`; each has its own id, so two browser tabs
 play two games.
 """
@@ -43,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from agents import make_agent, parse_agent_spec
+from agents import agent_names, make_agent, parse_agent_spec
 from agents.base import hash_seed
 from agents.human import PHASE_PROMPTS
 from agents.play import add_rule_arguments, rule_config
@@ -273,8 +276,6 @@ class Tables:
                     "description": text,
                 }
             )
-        from agents import agent_names
-
         return {
             "agents": [a for a in agent_names() if a != HUMAN],
             "settings": settings,
@@ -429,30 +430,29 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         config = rule_config(args)
-        tables = Tables({}, None, args.seat)
-        tables.preset_agents = specs_of({"agents": args.opponents}, [])
+        agents = specs_of({"agents": args.opponents}, [])
         if not 0 <= args.seat < config.num_players:
             raise ValueError(f"--seat {args.seat}: expected a seat 0..{config.num_players - 1}")
     except (ValueError, Refused) as err:
         parser.error(str(err))
-    defaults = RuleConfig().to_dict()
-    tables.preset = {k: v for k, v in config.to_dict().items() if v != defaults[k] or k == "num_players"}
+    defaults = RuleConfig().to_dict()  # the form's preset: the settings the options changed, and the table's size
+    preset = {k: v for k, v in config.to_dict().items() if v != defaults[k] or k == "num_players"}
     try:
+        import starlette  # noqa: F401
         import uvicorn
     except ImportError:
-        print("uno serve: needs starlette and uvicorn: pip install -e '.[web]'", file=sys.stderr)
+        print("uno serve: needs Starlette and uvicorn: pip install -e '.[web]'", file=sys.stderr)
         return 2
-    host = f"[{args.host}]" if ":" in args.host else args.host
+    family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     try:
-        listening = socket.create_server(
-            (args.host, args.port), family=socket.AF_INET6 if ":" in args.host else socket.AF_INET
-        )
-    except OSError as err:
-        parser.error(f"--host {args.host} --port {args.port}: {err.strerror or err}")
+        listening = socket.create_server((args.host, args.port), family=family)
+    except (OSError, OverflowError) as err:
+        parser.error(f"--host {args.host} --port {args.port}: {getattr(err, 'strerror', None) or err}")
     port = listening.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app_for(tables), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app_for(Tables(preset, agents, args.seat)), log_level="warning"))
+    host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
     print(f"uno serve: playing at http://{host}:{port}/  (Ctrl-C ends it)", flush=True)
-    server.run(sockets=[listening])  # uvicorn ends cleanly on Ctrl-C
+    server.run(sockets=[listening])  # uvicorn shuts down cleanly on Ctrl-C, then the uno command says so
     return 0
 
 
