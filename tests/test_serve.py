@@ -326,6 +326,15 @@ def test_a_real_browser_plays_a_game_on_the_page(served, tmp_path):
         driver.find_element(By.ID, "start").click()
         game_id = wait_for(driver, "return document.body.dataset.busy === '0' && document.body.dataset.game", "a game")
         assert driver.execute_script("return location.hash") == f"#game={game_id}"  # this tab's game
+        first = driver.current_window_handle
+        driver.switch_to.new_window("tab")  # a second tab plays its own game
+        driver.get(url)
+        wait_for(driver, "return !document.getElementById('setup').hidden", "the form in the second tab")
+        driver.find_element(By.ID, "start").click()
+        other = wait_for(driver, "return document.body.dataset.busy === '0' && document.body.dataset.game", "a game")
+        assert other != game_id
+        driver.close()
+        driver.switch_to.window(first)
         clicks, shot = 0, False
         while True:
             view = httpx.get(f"{url}api/games/{game_id}", timeout=30).json()

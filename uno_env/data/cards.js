@@ -17,9 +17,10 @@ function card(text, big) {
   const wild = text[0] === "W" || text === "FT", c = wild ? "W" : text[0], rank = text.slice(1);
   const label = wild ? text : (SYMBOL[rank] || rank);
   const ink = c === "Y" ? "#111" : "#fff";
+  const size = label.length > 2 ? (big ? 19 : 13) : (big ? 26 : 17);  // "W+4", "+2" and "FT" fit the card
   return `<svg width="${w}" height="${h}" role="img" aria-label="${text}"><rect x="1" y="1" width="${w - 2}" height="${h - 2}" rx="6" fill="${FILL[c]}" stroke="#fff" stroke-width="2"/>`
     + shape(c, w - 10, 11, big ? 6 : 4)
     + `<text x="6" y="${big ? 18 : 14}" fill="${ink}" font-size="${big ? 14 : 11}" font-weight="700">${wild ? "" : c}</text>`
-    + `<text x="${w / 2}" y="${h / 2 + (big ? 9 : 6)}" fill="${ink}" font-size="${big ? 26 : 17}" font-weight="800" text-anchor="middle">${label}</text></svg>`;
+    + `<text x="${w / 2}" y="${h / 2 + (big ? 9 : 6)}" fill="${ink}" font-size="${size}" font-weight="800" text-anchor="middle">${label}</text></svg>`;
 }
 function esc(s) { return String(s).replace(/[&<>"]/g, ch => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;"}[ch])); }
