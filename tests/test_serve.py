@@ -316,6 +316,11 @@ def test_a_real_browser_plays_a_game_on_the_page(served, tmp_path):
     try:
         driver.get(url)
         wait_for(driver, "return !document.getElementById('setup').hidden", "the form")
+        driver.execute_script("document.getElementById('seed').value = 'soon'")
+        driver.find_element(By.ID, "start").click()  # refused: the page says why, no game starts
+        error = wait_for(driver, "return document.getElementById('error').textContent", "the refusal")
+        assert "seed: expected an integer, got 'soon'" in error
+        assert driver.execute_script("return document.body.dataset.game") is None
         driver.execute_script(  # the form: three players, two house rules, a seed
             "document.getElementById('seed').value = '5';"
             "document.getElementById('agents').value = 'tactical,keeper';"
