@@ -12,17 +12,19 @@ SHARED_RULES_TOOL := $(wildcard ../shared/tools/rule_coverage.py)
 $(STAMP): pyproject.toml constraints.txt
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev,train,bench,scale]"
+	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev,train,bench,scale,web]"
 	touch $(STAMP)
 
-# the browser tests (HTML replays) run Debian's chromium; installed here when missing and
-# apt-get is at hand (as root), else those tests are skipped and say why
+# the browser tests (HTML replays, the table of `uno serve`) run Debian's chromium and
+# chromium-driver; installed here when missing and apt-get is at hand (as root), else
+# those tests are skipped and say why
 browser:
-	@if command -v chromium >/dev/null 2>&1; then echo "chromium: $$(command -v chromium)"; \
+	@if command -v chromium >/dev/null 2>&1 && command -v chromedriver >/dev/null 2>&1; then \
+		echo "chromium: $$(command -v chromium), chromedriver: $$(command -v chromedriver)"; \
 	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing Debian's chromium for the browser tests (apt-get, about a minute)"; \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
-	else echo "no chromium and no apt-get as root: the browser tests will be skipped"; fi
+		echo "installing Debian's chromium and chromium-driver for the browser tests (apt-get, about a minute)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else echo "no chromium/chromedriver and no apt-get as root: the browser tests will be skipped"; fi
 
 test: $(STAMP) browser
 	$(VENV)/bin/ruff check .

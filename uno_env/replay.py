@@ -87,8 +87,17 @@ def to_html(record: dict, title: str | None = None, seat: int | None = None) -> 
         "seat": seat,
     }
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")  # no "</script>" inside the script
-    page = (Path(__file__).parent / "data" / "replay.html").read_text()  # the viewer: HTML, CSS and JS
+    page = page_with_cards(DATA / "replay.html")  # the viewer: HTML, CSS and JS
     return page.replace("__TITLE__", html.escape(heading)).replace("__DATA__", payload)
+
+
+DATA = Path(__file__).parent / "data"
+
+
+def page_with_cards(path) -> str:
+    """The page at ``path`` with the shared SVG card drawing (``data/cards.js``) inlined
+    where it says ``__CARDS__`` (also the table of ``uno serve``)."""
+    return Path(path).read_text().replace("__CARDS__", (DATA / "cards.js").read_text(), 1)
 
 
 class Replay:
@@ -130,4 +139,4 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["Replay", "frames", "main", "to_html"]
+__all__ = ["Replay", "frames", "main", "page_with_cards", "to_html"]
