@@ -25,7 +25,7 @@ import numpy as np
 
 from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
-from uno_env.engine.seeding import hash_seed, seed_to_rng
+from uno_env.engine.seeding import check_seed, hash_seed, seed_to_rng
 from uno_env.learner import CompiledPolicy
 
 
@@ -47,6 +47,11 @@ def as_game(rules: RuleConfig | Game | None) -> Game:
     raise ValueError(f"an agent is built from a RuleConfig or a Game, got {type(rules).__name__}")
 
 
+def _shown(value) -> str:
+    text = repr(value)
+    return f"{text[:57]}... ({type(value).__name__})" if len(text) > 60 else f"{text} ({type(value).__name__})"
+
+
 class Agent:
     """Base class: subclasses implement :meth:`act`; ``__call__`` is the same."""
 
@@ -55,22 +60,51 @@ class Agent:
     """Id of the compiled policy this agent plays (``uno_env.policies.POLICY_IDS``), else None."""
 
     def __init__(self, rules: RuleConfig | Game | None = None, seed: int = 0):
+        seed = check_seed(seed, f"{self.name}: seed")
         self.game = as_game(rules)
         self.config = self.game.config
         self.params = self.game.params
+        self._low = self.game.obs_spec.low
+        self._high = self.game.obs_spec.high
         self.seed = seed
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        """Restart the random generator (from ``seed``, or the agent's own seed)."""
+        """Restart the random generator (from ``seed``, or the agent's own seed). A seed that
+        is not one (:func:`~uno_env.engine.seeding.check_seed`) raises ValueError and the
+        agent keeps its own."""
         if seed is not None:
-            self.seed = seed
+            self.seed = check_seed(seed, f"{self.name}: seed")
+
+    def random_state(self):
+        """A snapshot of what :meth:`reset` and :meth:`act` change (the seed, the generator),
+        for :meth:`set_random_state`: an env undoing a refused call puts it back."""
+        return self.seed
+
+    def set_random_state(self, saved) -> None:
+        self.seed = saved
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         raise NotImplementedError
 
     def __call__(self, observation: np.ndarray, mask: np.ndarray) -> int:
         return self.act(observation, mask)
+
+    def answer(self, action: int, legal: np.ndarray) -> int:
+        """``action`` when the mask allows it. A policy reads the observation too, so an
+        observation and a mask that disagree (no game shows them) can lead it to an action
+        the mask forbids: then the one action the mask allows, or ValueError."""
+        action = int(action)
+        if 0 <= action < legal.shape[0] and legal[action]:
+            return action
+        allowed = np.flatnonzero(legal)
+        if len(allowed) == 1:
+            return int(allowed[0])
+        texts = ", ".join(self.game.action_to_string(int(a)) for a in allowed)
+        raise ValueError(
+            f"{self.name}: the observation and the mask disagree (its choice, action {action}, is not allowed by "
+            f"the mask, which allows {texts})"
+        )
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Actions for a batch of rows (``[B, D]``, ``[B, A]`` -> ``[B]``)."""
@@ -79,33 +113,57 @@ class Agent:
 
     # ------------------------------------------------------------------ input checks
     def check(self, observation, mask) -> tuple[np.ndarray, np.ndarray]:
-        """The inputs as contiguous float32 / int8 arrays of the right sizes (ValueError otherwise)."""
-        obs = np.ascontiguousarray(observation, dtype=np.float32)
-        legal = np.ascontiguousarray(mask, dtype=np.int8)
-        if obs.shape != (self.game.observation_size,):
-            raise ValueError(
-                f"{self.name}: expected an observation of shape ({self.game.observation_size},), got {obs.shape}"
-            )
-        if legal.shape != (self.game.num_actions,):
-            raise ValueError(f"{self.name}: expected a mask of shape ({self.game.num_actions},), got {legal.shape}")
+        """The inputs as contiguous float32 / int8 arrays of the right sizes: the observation
+        real and finite within the observation space's bounds, the mask of zeros and ones
+        allowing some action (ValueError naming what is wrong otherwise)."""
+        obs, legal = self._checked(observation, mask, ())
         if not legal.any():
             raise ValueError(f"{self.name}: the mask allows no action (is the game over?)")
         return obs, legal
 
     def check_batch(self, observations, masks) -> tuple[np.ndarray, np.ndarray]:
-        obs = np.ascontiguousarray(observations, dtype=np.float32)
-        legal = np.ascontiguousarray(masks, dtype=np.int8)
-        if obs.ndim != 2 or obs.shape[1] != self.game.observation_size:
-            raise ValueError(
-                f"{self.name}: expected observations of shape (B, {self.game.observation_size}), got {obs.shape}"
-            )
-        if legal.shape != (obs.shape[0], self.game.num_actions):
-            raise ValueError(
-                f"{self.name}: expected masks of shape ({obs.shape[0]}, {self.game.num_actions}), got {legal.shape}"
-            )
+        """:meth:`check` of a batch: ``[B, observation_size]`` and ``[B, num_actions]``."""
+        obs, legal = self._checked(observations, masks, None)
         if not legal.any(axis=1).all():
             raise ValueError(f"{self.name}: a mask row allows no action (is that game over?)")
         return obs, legal
+
+    def _checked(self, observation, mask, batch) -> tuple[np.ndarray, np.ndarray]:
+        obs = self._as_array(observation, "observation", "iuf", np.float32, self.game.observation_size, batch)
+        rows = () if batch == () else (obs.shape[0],)
+        legal = self._as_array(mask, "mask", "biu", np.int8, self.game.num_actions, rows)
+        inside = (obs >= self._low) & (obs <= self._high)  # NaN is outside
+        if not inside.all():
+            bad = np.argwhere(~inside)[0]
+            at = ", ".join(str(int(i)) for i in bad)
+            raise ValueError(
+                f"{self.name}: observation[{at}] = {obs[tuple(bad)]!r} is outside the observation space "
+                f"({self._low[bad[-1]]}..{self._high[bad[-1]]}): not an observation of this configuration"
+            )
+        return obs, legal
+
+    def _as_array(self, value, what: str, kinds: str, dtype, size: int, rows) -> np.ndarray:
+        """``value`` as a C-contiguous array of ``dtype``: rows () for one (``(size,)``),
+        (B,) for B rows, None for any number of rows (``(B, size)``)."""
+        wanted = f"(B, {size})" if rows != () else f"({size},)"
+        if isinstance(value, np.ma.MaskedArray) or not isinstance(value, (np.ndarray, list, tuple)):
+            raise ValueError(f"{self.name}: expected the {what} as an array of shape {wanted}, got {_shown(value)}")
+        try:
+            array = np.asarray(value)
+        except (TypeError, ValueError):
+            raise ValueError(f"{self.name}: expected the {what} as an array of {wanted}, got {_shown(value)}") from None
+        if array.dtype.kind not in kinds:
+            raise ValueError(f"{self.name}: expected a numeric {what} ({kinds!r} dtypes), got dtype {array.dtype}")
+        if rows is None:
+            shape: tuple | None = (array.shape[0], size) if array.ndim == 2 else None
+        else:
+            shape = (*rows, size)
+        if array.shape != shape:
+            raise ValueError(f"{self.name}: expected the {what} of shape {wanted}, got {array.shape}")
+        if array.dtype.kind in "iu" and kinds == "biu" and ((array < 0) | (array > 1)).any():
+            values = np.unique(array)[:6].tolist()
+            raise ValueError(f"{self.name}: a mask holds zeros and ones only, got values {values}")
+        return np.ascontiguousarray(array, dtype=dtype)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, seed={self.seed!r})"
@@ -125,9 +183,16 @@ class CompiledAgent(Agent):
         self._policy = CompiledPolicy(self.name, self.game, self.seed)
         self._batch_prng = np.zeros(0, dtype=np.uint64)
 
+    def random_state(self):
+        return self.seed, self._policy, self._policy.random_state(), self._batch_prng.copy()
+
+    def set_random_state(self, saved) -> None:
+        self.seed, self._policy, prng, self._batch_prng = saved
+        self._policy.set_random_state(prng)
+
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs, legal = self.check(observation, mask)
-        return self._policy(obs, legal)
+        return self.answer(self._policy(obs, legal), legal)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """One compiled call for the whole batch; row b uses its own generator (seeded from
@@ -140,4 +205,6 @@ class CompiledAgent(Agent):
             self._batch_prng = np.concatenate([self._batch_prng, np.array(extra, dtype=np.uint64)])
         out = np.empty(rows, dtype=np.int64)
         policy_kernels.policy_act_batch(self.policy_id, obs, legal, self.params, self._batch_prng, out)
+        for b in np.flatnonzero(legal[np.arange(rows), out] == 0):  # observation and mask disagree
+            out[b] = self.answer(int(out[b]), legal[b])
         return out

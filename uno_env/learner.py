@@ -66,6 +66,13 @@ class CompiledPolicy:
 
     reset = seed
 
+    def random_state(self) -> np.ndarray:
+        """A copy of the generator state (for :meth:`set_random_state`)."""
+        return self.prng.copy()
+
+    def set_random_state(self, saved: np.ndarray) -> None:
+        self.prng[:] = saved
+
     def __call__(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         return int(policies.policy_act(self.policy_id, observation, action_mask, self.params, self.prng, 0))
 
@@ -183,6 +190,18 @@ def reseed(policy, seed: int) -> None:
         seeder(seed)
 
 
+def random_states(policies) -> list:
+    """Snapshots of the opponents' generators (``random_state()`` of the compiled policies
+    and of the agents of ``agents``; other callables have none), for
+    :func:`restore_random_states`: :class:`~uno_env.UnoGymEnv` undoes a refused call."""
+    return [(policy, policy.random_state()) for policy in policies if callable(getattr(policy, "random_state", None))]
+
+
+def restore_random_states(saved: list) -> None:
+    for policy, state in saved:
+        policy.set_random_state(state)
+
+
 def is_seedable(policy) -> bool:
     return callable(getattr(policy, "reset", None)) or callable(getattr(policy, "seed", None))
 
@@ -192,6 +211,8 @@ __all__ = [
     "CompiledPolicy",
     "compiled_opponent_seats",
     "compiled_policy_id",
+    "random_states",
+    "restore_random_states",
     "opponent_policies",
     "opponents_per_seat",
     "reseed",
