@@ -274,7 +274,6 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
             self._has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()
         else:
-            self._has_updated = True
             if self._bounds_checked_here and (
                 action is None or (type(action) is int and 0 <= action < raw._num_actions)
             ):
@@ -283,6 +282,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
                 raw.step(action)
             else:
                 self.env.step(action)
+            self._has_updated = True  # after the step: a refused one changes nothing
 
 
 class _AgentIterable(AECOrderEnforcingIterable):

@@ -54,7 +54,7 @@ from .layout import (
     build_params,
 )
 from .observation import PHASE_NAMES, ObservationSpec
-from .seeding import fresh_seed, seed_to_rng, seeds_to_rng  # noqa: F401  (re-exported)
+from .seeding import NOT_INTEGERS, fresh_seed, seed_to_rng, seeds_to_rng  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:
     from ..vector.core import VectorStep
@@ -77,6 +77,8 @@ class IllegalActionError(ValueError):
 
 def _describe(value) -> str:
     kind = type(value).__name__
+    if isinstance(value, np.ma.MaskedArray):
+        return f"a masked {value.dtype} array of shape {value.shape}"
     if isinstance(value, np.ndarray):
         return f"a {value.dtype} array of shape {value.shape}"
     text = repr(value)
@@ -94,7 +96,7 @@ def action_id(action, num_actions: int) -> int:
     if type(action) is int:
         if 0 <= action < num_actions:
             return action
-    elif isinstance(action, (np.integer, np.ndarray)) and not isinstance(action, np.bool_):
+    elif isinstance(action, (np.integer, np.ndarray)) and not isinstance(action, (*NOT_INTEGERS, np.ma.MaskedArray)):
         if isinstance(action, np.ndarray) and (action.shape != () or action.dtype.kind not in "iu"):
             raise IllegalActionError(
                 f"an action must be one integer action id 0..{num_actions - 1}, got {_describe(action)}",
@@ -104,7 +106,7 @@ def action_id(action, num_actions: int) -> int:
         if 0 <= value < num_actions:
             return value
         action = value
-    elif isinstance(action, bool) or not isinstance(action, int):
+    elif isinstance(action, bool) or not isinstance(action, int) or isinstance(action, NOT_INTEGERS):
         raise IllegalActionError(
             f"an action must be an integer action id 0..{num_actions - 1} (int or numpy integer), "
             f"got {_describe(action)}",
@@ -123,6 +125,10 @@ def action_ids(actions, num_envs: int, num_actions: int) -> np.ndarray:
     shape ``(num_envs,)`` with every id in ``0..num_actions - 1``; anything else raises
     :class:`IllegalActionError` (a ValueError) before any game changes. The array is
     returned as it is when it is already int64 and C-contiguous."""
+    if isinstance(actions, np.ma.MaskedArray):
+        raise IllegalActionError(
+            f"actions must be a plain integer array of shape ({num_envs},), got a masked array", K.ST_OUT_OF_RANGE
+        )
     if isinstance(actions, np.ndarray):
         array = actions
     else:
@@ -326,7 +332,7 @@ class Game(K.PicklesWithoutEntryPoints):
     # ------------------------------------------------------------------ states
     def new_state(self, batch_size: int = 1, events: bool = True) -> State:
         """Zeroed arrays for ``batch_size`` games (call a reset before use)."""
-        if isinstance(batch_size, (bool, np.bool_)) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+        if isinstance(batch_size, NOT_INTEGERS) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive integer, got {_describe(batch_size)}")
         P = self.params
         return State(
@@ -395,7 +401,7 @@ class Game(K.PicklesWithoutEntryPoints):
         if type(index) is int:
             if 0 <= index < state.cards.shape[0]:
                 return index
-        elif isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+        elif isinstance(index, NOT_INTEGERS) or not isinstance(index, (int, np.integer)):
             raise TypeError(f"index must be an integer game index, got {_describe(index)}")
         if not 0 <= index < state.cards.shape[0]:
             raise ValueError(f"index must be a game 0..{state.cards.shape[0] - 1} of the state, got {index!r}")
@@ -421,7 +427,7 @@ class Game(K.PicklesWithoutEntryPoints):
         if type(seat) is int:
             if 0 <= seat < self.num_players:
                 return seat
-        elif isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
+        elif isinstance(seat, NOT_INTEGERS) or not isinstance(seat, (int, np.integer)):
             raise TypeError(f"{what} must be an integer seat 0..{self.num_players - 1}, got {_describe(seat)}")
         if not 0 <= seat < self.num_players:
             raise ValueError(f"{what} must be a seat 0..{self.num_players - 1}, got {seat!r}")
@@ -431,7 +437,7 @@ class Game(K.PicklesWithoutEntryPoints):
         if dealer is None:
             return -1
         if (
-            isinstance(dealer, (bool, np.bool_))
+            isinstance(dealer, NOT_INTEGERS)
             or not isinstance(dealer, (int, np.integer))
             or not 0 <= dealer < self.num_players
         ):

@@ -9,6 +9,9 @@ from typing import cast
 import numpy as np
 
 _MASK64 = (1 << 64) - 1
+NOT_INTEGERS = (bool, np.bool_, np.timedelta64)
+"""What ``isinstance(x, (int, np.integer))`` lets through but no door takes as an integer:
+bools, and numpy's timedelta64 (an integer subclass)."""
 SEED_MAX = _MASK64
 """The largest seed: seeds are the integers 0..2**64 - 1 (:func:`check_seed`)."""
 _GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # splitmix64
@@ -47,7 +50,7 @@ def check_seed(seed, what: str = "seed") -> int:
     if type(seed) is int:
         if 0 <= seed <= _MASK64:
             return seed
-    elif isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
+    elif isinstance(seed, NOT_INTEGERS) or not isinstance(seed, (int, np.integer)):
         raise ValueError(f"{what} must be an integer in 0..2**64 - 1 (a seed must be an integer), got {_shown(seed)}")
     else:
         value = int(seed)

@@ -58,7 +58,15 @@ from ..engine.config import RuleConfig
 from ..engine.events import EVENT_WIDTH
 from ..engine.game import Game, IllegalActionError, State, action_ids
 from ..engine.layout import P_C_SIZE, P_I_SIZE, S_CURRENT
-from ..engine.seeding import check_seed, fresh_seed, policy_seed_to_rng, policy_seeds, seed_to_rng, seeds_to_rng
+from ..engine.seeding import (
+    NOT_INTEGERS,
+    check_seed,
+    fresh_seed,
+    policy_seed_to_rng,
+    policy_seeds,
+    seed_to_rng,
+    seeds_to_rng,
+)
 from .fused import (
     ADVANCE,
     ERR_NO_DECISION,
@@ -144,7 +152,7 @@ def physical_memory() -> int:
 
 def _game_index(index, num_envs: int, what: str = "index") -> int:
     """``index`` as a game of the batch: an integer (not a bool) in ``0..num_envs - 1``."""
-    if isinstance(index, (bool, np.bool_)) or not isinstance(index, (int, np.integer)):
+    if isinstance(index, NOT_INTEGERS) or not isinstance(index, (int, np.integer)):
         kind = type(index).__name__
         raise TypeError(f"{what} must be an integer game index 0..{num_envs - 1}, got {index!r} ({kind})")
     if not 0 <= index < num_envs:
@@ -206,7 +214,7 @@ class UnoVectorEnv:
         final_observation: bool = True,
         **settings,
     ):
-        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if isinstance(num_envs, NOT_INTEGERS) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if parallel not in ("auto", True, False):
             raise ValueError(f"parallel must be 'auto', True or False, got {parallel!r}")
@@ -365,7 +373,7 @@ class UnoVectorEnv:
             if unseeded.any():
                 self.rng[unseeded] = seeds_to_rng(fresh_seed(), N)[unseeded]
                 seeded |= unseeded
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, NOT_INTEGERS):
             self.rng[which] = seeds_to_rng(seed, N)[which]  # checks seed .. seed + N - 1 first
             seeded = which.copy()
         elif (isinstance(seed, Sequence) and not isinstance(seed, (str, bytes))) or isinstance(seed, np.ndarray):
@@ -522,7 +530,7 @@ class UnoVectorEnv:
         for name, value in (("max_decisions", max_decisions), ("max_episodes", max_episodes)):
             if value is None and name == "max_episodes":
                 continue
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+            if isinstance(value, NOT_INTEGERS) or not isinstance(value, (int, np.integer)) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
         if policies is None:
             row = np.where(self.seat_policies == EXTERNAL, policy_kernels.RANDOM, self.seat_policies)
