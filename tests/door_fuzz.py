@@ -46,8 +46,9 @@ UNCLEAR_TYPES = ("IndexError", "TypingError", "MemoryError", "OverflowError", "S
 """Errors that are unclear whatever they say (a KeyError or AttributeError is clear only
 when it names the bad input, as PettingZoo's "agents cannot be accessed before reset")."""
 CASE_TIMEOUT_S = 600  # a case may wait for numba to compile what it reaches first
-SCRATCH = frozenset({"_undo_state", "_rewards", "_rewards_buffer", "_step_rw"})
-"""Scratch buffers, overwritten before every read: not observable, left out of snapshots."""
+SCRATCH = frozenset({"_undo_state", "_rewards", "_rewards_buffer", "_step_rw", "checked_step", "checked_reset"})
+"""Left out of snapshots: scratch buffers, overwritten before every read, and the flags of
+Gymnasium's PassiveEnvChecker (it checks the first call, refused or not)."""
 
 
 # ---------------------------------------------------------------- snapshots
@@ -144,7 +145,7 @@ def _engine_next(game):
 
 
 BAD_INDICES = [1, -1, 2, 0.0, 0.5, True, "0", None, 10**20]
-BAD_SEATS = [2, -1, 0.5, True, "0", None, 10**20]
+BAD_SEATS = ["the number of players", -1, 0.5, True, "0", None, 10**20]
 BAD_SEEDS = [True, -1, 2**64, 2**70, 1.5, "3", [1]]
 BAD_ACTIONS = [0.0, 60.7, True, None, "nonsense", 10**9, -1]
 
@@ -191,7 +192,9 @@ def engine_cases(round_seed, settings):
 
         return build
 
+    players = settings.get("num_players", 2)
     for seat in BAD_SEATS:
+        seat = players if seat == "the number of players" else seat
         cases.append(Case("Game", f"observe(seat={seat!r})", seat_case(seat)))
 
     def out_case(label, make_out):
@@ -601,6 +604,37 @@ def gym_cases(round_seed, settings):
         return env, lambda: env.step(0), ["reset"], None
 
     cases.append(Case("Gym", "step after the episode ended", after_end))
+
+    def made(call_of, tokens, reset=True):
+        def build(rng):
+            import gymnasium
+
+            import uno_env  # noqa: F401  (registers uno_env/Uno-v0)
+
+            env = gymnasium.make("uno_env/Uno-v0", **settings)
+            if reset:
+                env.reset(seed=round_seed)
+            return env, call_of(env), tokens, (lambda e: _gym_next(e.unwrapped)) if reset else None
+
+        return build
+
+    cases.append(Case("Gym", "gymnasium.make: step before reset", made(lambda e: lambda: e.step(0), ["reset"], False)))
+    for seed in (True, -1, 2**64):
+        cases.append(
+            Case(
+                "Gym",
+                f"gymnasium.make: reset(seed={seed!r})",
+                made(lambda e, s=seed: lambda: e.reset(seed=s), ["seed"]),
+            )
+        )
+    cases.append(
+        Case(
+            "Gym",
+            "gymnasium.make: reset(options='x')",
+            made(lambda e: lambda: e.reset(seed=3, options="x"), ["options"]),
+        )
+    )
+    cases.append(Case("Gym", "gymnasium.make: step(0.5)", made(lambda e: lambda: e.step(0.5), ["0.5"])))
     return cases
 
 
@@ -695,6 +729,25 @@ def vector_cases(round_seed, settings):
         return None, lambda: UnoVectorEnv(10**9, **settings), ["num_envs", str(10**9)], None
 
     cases.append(Case("Vector", "UnoVectorEnv(10**9)", size_case))
+
+    def adapter_case(label, call_of, tokens):
+        def build(rng):
+            from uno_env.vector import UnoGymVectorEnv
+
+            env = UnoGymVectorEnv(N, **settings)
+            env.reset(seed=round_seed)
+            return env, call_of(env), tokens, lambda e: e.step(e.env.sample_actions().copy())
+
+        return build
+
+    for label, call_of, tokens in (
+        ("reset(seed=[1, 2, 'x', 4])", lambda e: lambda: e.reset(seed=[1, 2, "x", 4]), ["seed", "'x'"]),
+        ("reset(seed=-1)", lambda e: lambda: e.reset(seed=-1), ["seed", "-1"]),
+        ("reset(options='x')", lambda e: lambda: e.reset(options="x"), ["options"]),
+        ("reset(reset_mask=[1, 0])", lambda e: lambda: e.reset(options={"reset_mask": [1, 0]}), ["which"]),
+        ("step(floats)", lambda e: lambda: e.step(np.zeros(N)), ["float64"]),
+    ):
+        cases.append(Case("Vector", f"UnoGymVectorEnv.{label}", adapter_case(label, call_of, tokens)))
 
     def misc_case(label, call_of, tokens):
         def build(rng):
