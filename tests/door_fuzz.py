@@ -41,6 +41,8 @@ import time
 import warnings
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # this checkout's packages, not another one installed in the venv
+    sys.path.insert(0, str(ROOT))
 CLASSES = ("crash", "changed", "taken", "unclear", "clear")
 UNCLEAR_TYPES = ("IndexError", "TypingError", "MemoryError", "OverflowError", "SystemError")
 """Errors that are unclear whatever they say (a KeyError or AttributeError is clear only
@@ -748,6 +750,19 @@ def vector_cases(round_seed, settings):
         ("step(floats)", lambda e: lambda: e.step(np.zeros(N)), ["float64"]),
     ):
         cases.append(Case("Vector", f"UnoGymVectorEnv.{label}", adapter_case(label, call_of, tokens)))
+
+    def sb3_seed_case(seed):
+        def build(rng):
+            from uno_env.vector import UnoSB3VecEnv
+
+            env = UnoSB3VecEnv(N, **settings)
+            env.seed(round_seed)
+            return env, lambda: env.seed(seed), ["seed", repr(seed)], lambda e: e.reset()
+
+        return build
+
+    for seed in (-1, 2**64 - 2, True):
+        cases.append(Case("Vector", f"UnoSB3VecEnv.seed({seed!r})", sb3_seed_case(seed)))
 
     def misc_case(label, call_of, tokens):
         def build(rng):
