@@ -205,6 +205,8 @@ class CompiledAgent(Agent):
             self._batch_prng = np.concatenate([self._batch_prng, np.array(extra, dtype=np.uint64)])
         out = np.empty(rows, dtype=np.int64)
         policy_kernels.policy_act_batch(self.policy_id, obs, legal, self.params, self._batch_prng, out)
-        for b in np.flatnonzero(legal[np.arange(rows), out] == 0):  # observation and mask disagree
+        inside = (out >= 0) & (out < legal.shape[1])
+        allowed = inside & (legal[np.arange(rows), np.where(inside, out, 0)] != 0)
+        for b in np.flatnonzero(~allowed):  # observation and mask disagree
             out[b] = self.answer(int(out[b]), legal[b])
         return out
