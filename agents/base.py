@@ -26,7 +26,7 @@ import numpy as np
 from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.seeding import check_seed, hash_seed, seed_to_rng
-from uno_env.learner import CompiledPolicy
+from uno_env.learner import CompiledPolicy, PolicyInputs
 
 
 @runtime_checkable
@@ -47,11 +47,6 @@ def as_game(rules: RuleConfig | Game | None) -> Game:
     raise ValueError(f"an agent is built from a RuleConfig or a Game, got {type(rules).__name__}")
 
 
-def _shown(value) -> str:
-    text = repr(value)
-    return f"{text[:57]}... ({type(value).__name__})" if len(text) > 60 else f"{text} ({type(value).__name__})"
-
-
 class Agent:
     """Base class: subclasses implement :meth:`act`; ``__call__`` is the same."""
 
@@ -64,8 +59,7 @@ class Agent:
         self.game = as_game(rules)
         self.config = self.game.config
         self.params = self.game.params
-        self._low = self.game.obs_spec.low
-        self._high = self.game.obs_spec.high
+        self._inputs = PolicyInputs(self.game, self.name)
         self.seed = seed
         self.reset(seed)
 
@@ -91,20 +85,8 @@ class Agent:
         return self.act(observation, mask)
 
     def answer(self, action: int, legal: np.ndarray) -> int:
-        """``action`` when the mask allows it. A policy reads the observation too, so an
-        observation and a mask that disagree (no game shows them) can lead it to an action
-        the mask forbids: then the one action the mask allows, or ValueError."""
-        action = int(action)
-        if 0 <= action < legal.shape[0] and legal[action]:
-            return action
-        allowed = np.flatnonzero(legal)
-        if len(allowed) == 1:
-            return int(allowed[0])
-        texts = ", ".join(self.game.action_to_string(int(a)) for a in allowed)
-        raise ValueError(
-            f"{self.name}: the observation and the mask disagree (its choice, action {action}, is not allowed by "
-            f"the mask, which allows {texts})"
-        )
+        """``action`` when the mask allows it (:meth:`uno_env.learner.PolicyInputs.answer`)."""
+        return self._inputs.answer(action, legal)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Actions for a batch of rows (``[B, D]``, ``[B, A]`` -> ``[B]``)."""
@@ -116,54 +98,11 @@ class Agent:
         """The inputs as contiguous float32 / int8 arrays of the right sizes: the observation
         real and finite within the observation space's bounds, the mask of zeros and ones
         allowing some action (ValueError naming what is wrong otherwise)."""
-        obs, legal = self._checked(observation, mask, ())
-        if not legal.any():
-            raise ValueError(f"{self.name}: the mask allows no action (is the game over?)")
-        return obs, legal
+        return self._inputs.one(observation, mask)
 
     def check_batch(self, observations, masks) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`check` of a batch: ``[B, observation_size]`` and ``[B, num_actions]``."""
-        obs, legal = self._checked(observations, masks, None)
-        if not legal.any(axis=1).all():
-            raise ValueError(f"{self.name}: a mask row allows no action (is that game over?)")
-        return obs, legal
-
-    def _checked(self, observation, mask, batch) -> tuple[np.ndarray, np.ndarray]:
-        obs = self._as_array(observation, "observation", "iuf", np.float32, self.game.observation_size, batch)
-        rows = () if batch == () else (obs.shape[0],)
-        legal = self._as_array(mask, "mask", "biu", np.int8, self.game.num_actions, rows)
-        inside = (obs >= self._low) & (obs <= self._high)  # NaN is outside
-        if not inside.all():
-            bad = np.argwhere(~inside)[0]
-            at = ", ".join(str(int(i)) for i in bad)
-            raise ValueError(
-                f"{self.name}: observation[{at}] = {obs[tuple(bad)]!r} is outside the observation space "
-                f"({self._low[bad[-1]]}..{self._high[bad[-1]]}): not an observation of this configuration"
-            )
-        return obs, legal
-
-    def _as_array(self, value, what: str, kinds: str, dtype, size: int, rows) -> np.ndarray:
-        """``value`` as a C-contiguous array of ``dtype``: rows () for one (``(size,)``),
-        (B,) for B rows, None for any number of rows (``(B, size)``)."""
-        wanted = f"(B, {size})" if rows != () else f"({size},)"
-        if isinstance(value, np.ma.MaskedArray) or not isinstance(value, (np.ndarray, list, tuple)):
-            raise ValueError(f"{self.name}: expected the {what} as an array of shape {wanted}, got {_shown(value)}")
-        try:
-            array = np.asarray(value)
-        except (TypeError, ValueError):
-            raise ValueError(f"{self.name}: expected the {what} as an array of {wanted}, got {_shown(value)}") from None
-        if array.dtype.kind not in kinds:
-            raise ValueError(f"{self.name}: expected a numeric {what} ({kinds!r} dtypes), got dtype {array.dtype}")
-        if rows is None:
-            shape: tuple | None = (array.shape[0], size) if array.ndim == 2 else None
-        else:
-            shape = (*rows, size)
-        if array.shape != shape:
-            raise ValueError(f"{self.name}: expected the {what} of shape {wanted}, got {array.shape}")
-        if array.dtype.kind in "iu" and kinds == "biu" and ((array < 0) | (array > 1)).any():
-            values = np.unique(array)[:6].tolist()
-            raise ValueError(f"{self.name}: a mask holds zeros and ones only, got values {values}")
-        return np.ascontiguousarray(array, dtype=dtype)
+        return self._inputs.batch(observations, masks)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, seed={self.seed!r})"
@@ -180,7 +119,7 @@ class CompiledAgent(Agent):
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self._policy = CompiledPolicy(self.name, self.game, self.seed)
+        self._policy = CompiledPolicy(self.name, self.game, self.seed, checked=False)  # checked here
         self._batch_prng = np.zeros(0, dtype=np.uint64)
 
     def random_state(self):

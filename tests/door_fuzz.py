@@ -897,6 +897,49 @@ def agent_cases(round_seed, settings):
 
         for seed in (True, -1, 2**64):
             cases.append(Case("Agents", f"make_agent({name!r}, seed={seed!r})", bad_make_seed(name, seed)))
+
+    def compiled_policy(policy, label, make_inputs, tokens):
+        def build(rng):
+            from uno_env.learner import CompiledPolicy
+
+            player = CompiledPolicy(policy, game, seed=round_seed)
+            obs, mask = valid_input(rng)
+            bad_obs, bad_mask = make_inputs(obs, mask)
+            return player, lambda: player(bad_obs, bad_mask), tokens, agent_next(obs, mask)
+
+        return build
+
+    def only_catch(obs, mask):
+        only = np.zeros_like(mask)
+        only[game.string_to_action("catch")] = 1
+        return obs, only
+
+    for policy in ("naive", "tactical"):
+        for label, make_inputs, tokens in (
+            ("observation all inf", lambda o, m: (np.full(size, np.inf, np.float32), m), ["observation"]),
+            ("observation short", lambda o, m: (o[:-1], m), ["observation"]),
+            ("mask values 2", lambda o, m: (o, m * 2), ["mask"]),
+            ("mask all zeros", lambda o, m: (o, np.zeros_like(m)), ["mask"]),
+        ):
+            cases.append(
+                Case(
+                    "Agents",
+                    f"CompiledPolicy({policy!r}): {label}",
+                    compiled_policy(policy, label, make_inputs, tokens),
+                )
+            )
+
+        def catch_case(policy):
+            def build(rng):
+                from uno_env.learner import CompiledPolicy
+
+                player = CompiledPolicy(policy, game, seed=round_seed)
+                obs, mask = only_catch(*valid_input(rng))
+                return player, lambda: player(obs, mask), None, None, game.string_to_action("catch")
+
+            return build
+
+        cases.append(Case("Agents", f"CompiledPolicy({policy!r}): a mask that allows only catch", catch_case(policy)))
     return cases
 
 
