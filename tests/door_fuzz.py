@@ -48,7 +48,7 @@ UNCLEAR_TYPES = ("IndexError", "TypingError", "MemoryError", "OverflowError", "S
 """Errors that are unclear whatever they say (a KeyError or AttributeError is clear only
 when it names the bad input, as PettingZoo's "agents cannot be accessed before reset")."""
 CASE_TIMEOUT_S = 600  # a case may wait for numba to compile what it reaches first
-SCRATCH = frozenset({"_undo_state", "_rewards", "_rewards_buffer", "_step_rw", "checked_step", "checked_reset"})
+SCRATCH = frozenset({"_rewards", "_rewards_buffer", "_step_rw", "checked_step", "checked_reset"})
 """Left out of snapshots: scratch buffers, overwritten before every read, and the flags of
 Gymnasium's PassiveEnvChecker (it checks the first call, refused or not)."""
 

@@ -83,10 +83,10 @@ class UnoGymEnv(gym.Env):
         self.learner_seat_setting = learner_seat
         self.render_mode = render_mode
         self.opponents = opponent_policies(self.game, fixed_seat, opponents)
+        self._random_states = [(policy, policy.random_state) for policy, _ in random_states(self.opponents)]
         self.observation_space = spaces.Box(self.game.obs_spec.low, self.game.obs_spec.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._state = self.game.new_state()
-        self._undo_state = self.game.new_state()  # a step's snapshot (an opponent's bad answer undoes it)
         self._rewards = np.zeros((1, n), dtype=np.float32)
         self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._seeded = False
@@ -254,22 +254,15 @@ class UnoGymEnv(gym.Env):
     def _snapshot(self) -> tuple:
         """What a step changes: the state's arrays, the opponents' generators, the pending
         reward and the recent events (for :meth:`_restore`)."""
-        state, copy = self._state, self._undo_state
-        np.copyto(copy.cards, state.cards)
-        np.copyto(copy.ints, state.ints)
-        copy.rng[0] = state.rng[0]
-        np.copyto(copy.ev, state.ev)
-        copy.evn[0] = state.evn[0]
-        return random_states(self.opponents), self._pending_reward, self._events
+        state = self._state
+        arrays = (state.cards.copy(), state.ints.copy(), state.rng.copy(), state.ev.copy(), state.evn.copy())
+        generators = [(policy, random_state()) for policy, random_state in self._random_states]
+        return arrays, generators, self._pending_reward, self._events
 
     def _restore(self, undo: tuple) -> None:
-        generators, self._pending_reward, self._events = undo
-        state, copy = self._state, self._undo_state
-        np.copyto(state.cards, copy.cards)
-        np.copyto(state.ints, copy.ints)
-        state.rng[0] = copy.rng[0]
-        np.copyto(state.ev, copy.ev)
-        state.evn[0] = copy.evn[0]
+        (cards, ints, rng, ev, evn), generators, self._pending_reward, self._events = undo
+        state = self._state
+        state.cards[...], state.ints[...], state.rng[...], state.ev[...], state.evn[...] = cards, ints, rng, ev, evn
         restore_random_states(generators)
 
     def _record_events(self, seat: int, action: int) -> None:

@@ -447,7 +447,11 @@ class Game(K.PicklesWithoutEntryPoints):
     # ------------------------------------------------------------------ queries
     def current_player(self, state: State, index: int = 0) -> int:
         """Seat whose decision it is; -1 when the game is over."""
-        index = self._index(state, index)
+        try:  # the common case inline: a state of this Game and an int index in range
+            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
+                index = self._index(state, index)
+        except AttributeError:  # not a State
+            index = self._index(state, index)
         return int(state.ints[index, S_CURRENT])
 
     def phase(self, state: State, index: int = 0) -> str:
@@ -455,7 +459,11 @@ class Game(K.PicklesWithoutEntryPoints):
         return PHASE_NAMES[state.ints[index, S_PHASE]]
 
     def is_over(self, state: State, index: int = 0) -> bool:
-        index = self._index(state, index)
+        try:  # the common case inline: a state of this Game and an int index in range
+            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
+                index = self._index(state, index)
+        except AttributeError:  # not a State
+            index = self._index(state, index)
         return state.ints[index, S_PHASE] == PH_OVER
 
     def is_terminated(self, state: State, index: int = 0) -> bool:
@@ -505,7 +513,11 @@ class Game(K.PicklesWithoutEntryPoints):
 
     def legal_mask(self, state: State, index: int = 0) -> np.ndarray:
         """int8 mask of the acting player's legal actions."""
-        index = self._index(state, index)
+        try:  # the common case inline: a state of this Game and an int index in range
+            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
+                index = self._index(state, index)
+        except AttributeError:  # not a State
+            index = self._index(state, index)
         out = np.zeros(self.num_actions, dtype=np.int8)
         self._mask_kernel(state.cards, state.ints, self.params, index, out)
         return out
@@ -518,7 +530,11 @@ class Game(K.PicklesWithoutEntryPoints):
     def observe(self, state: State, seat: int, index: int = 0, out: np.ndarray | None = None) -> np.ndarray:
         """The observation vector of ``seat`` (float32). ``out``: an array to write it
         to (float32, shape ``(observation_size,)``, C-contiguous, writeable)."""
-        index = self._index(state, index)
+        try:  # the common case inline: a state of this Game and an int index in range
+            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
+                index = self._index(state, index)
+        except AttributeError:  # not a State
+            index = self._index(state, index)
         seat = self._seat(seat)
         if out is None:
             out = np.zeros(self.observation_size, dtype=np.float32)
@@ -552,7 +568,11 @@ class Game(K.PicklesWithoutEntryPoints):
         when the action is not an integer id or text (see :func:`action_id`), is out
         of range, not available now, names a card not held, or is a wrong card with
         ``illegal_action="raise"``."""
-        index = self._index(state, index)
+        try:  # the common case inline: a state of this Game and an int index in range
+            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
+                index = self._index(state, index)
+        except AttributeError:  # not a State
+            index = self._index(state, index)
         action = self.actions.to_id(action) if isinstance(action, str) else action_id(action, self.num_actions)
         if index == 0 and state.batch_size == 1:
             rewards = self._rewards
