@@ -25,8 +25,8 @@ import numpy as np
 
 from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
-from uno_env.engine.seeding import hash_seed, seed_to_rng
-from uno_env.learner import CompiledPolicy
+from uno_env.engine.seeding import check_seed, hash_seed, seed_to_rng
+from uno_env.learner import CompiledPolicy, PolicyInputs
 
 
 @runtime_checkable
@@ -55,22 +55,38 @@ class Agent:
     """Id of the compiled policy this agent plays (``uno_env.policies.POLICY_IDS``), else None."""
 
     def __init__(self, rules: RuleConfig | Game | None = None, seed: int = 0):
+        seed = check_seed(seed, f"{self.name}: seed")
         self.game = as_game(rules)
         self.config = self.game.config
         self.params = self.game.params
+        self._inputs = PolicyInputs(self.game, self.name)
         self.seed = seed
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
-        """Restart the random generator (from ``seed``, or the agent's own seed)."""
+        """Restart the random generator (from ``seed``, or the agent's own seed). A seed that
+        is not one (:func:`~uno_env.engine.seeding.check_seed`) raises ValueError and the
+        agent keeps its own."""
         if seed is not None:
-            self.seed = seed
+            self.seed = check_seed(seed, f"{self.name}: seed")
+
+    def random_state(self):
+        """A snapshot of what :meth:`reset` and :meth:`act` change (the seed, the generator),
+        for :meth:`set_random_state`: an env undoing a refused call puts it back."""
+        return self.seed
+
+    def set_random_state(self, saved) -> None:
+        self.seed = saved
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         raise NotImplementedError
 
     def __call__(self, observation: np.ndarray, mask: np.ndarray) -> int:
         return self.act(observation, mask)
+
+    def answer(self, action: int, legal: np.ndarray) -> int:
+        """``action`` when the mask allows it (:meth:`uno_env.learner.PolicyInputs.answer`)."""
+        return self._inputs.answer(action, legal)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Actions for a batch of rows (``[B, D]``, ``[B, A]`` -> ``[B]``)."""
@@ -79,33 +95,14 @@ class Agent:
 
     # ------------------------------------------------------------------ input checks
     def check(self, observation, mask) -> tuple[np.ndarray, np.ndarray]:
-        """The inputs as contiguous float32 / int8 arrays of the right sizes (ValueError otherwise)."""
-        obs = np.ascontiguousarray(observation, dtype=np.float32)
-        legal = np.ascontiguousarray(mask, dtype=np.int8)
-        if obs.shape != (self.game.observation_size,):
-            raise ValueError(
-                f"{self.name}: expected an observation of shape ({self.game.observation_size},), got {obs.shape}"
-            )
-        if legal.shape != (self.game.num_actions,):
-            raise ValueError(f"{self.name}: expected a mask of shape ({self.game.num_actions},), got {legal.shape}")
-        if not legal.any():
-            raise ValueError(f"{self.name}: the mask allows no action (is the game over?)")
-        return obs, legal
+        """The inputs as contiguous float32 / int8 arrays of the right sizes: the observation
+        real and finite within the observation space's bounds, the mask of zeros and ones
+        allowing some action (ValueError naming what is wrong otherwise)."""
+        return self._inputs.one(observation, mask)
 
     def check_batch(self, observations, masks) -> tuple[np.ndarray, np.ndarray]:
-        obs = np.ascontiguousarray(observations, dtype=np.float32)
-        legal = np.ascontiguousarray(masks, dtype=np.int8)
-        if obs.ndim != 2 or obs.shape[1] != self.game.observation_size:
-            raise ValueError(
-                f"{self.name}: expected observations of shape (B, {self.game.observation_size}), got {obs.shape}"
-            )
-        if legal.shape != (obs.shape[0], self.game.num_actions):
-            raise ValueError(
-                f"{self.name}: expected masks of shape ({obs.shape[0]}, {self.game.num_actions}), got {legal.shape}"
-            )
-        if not legal.any(axis=1).all():
-            raise ValueError(f"{self.name}: a mask row allows no action (is that game over?)")
-        return obs, legal
+        """:meth:`check` of a batch: ``[B, observation_size]`` and ``[B, num_actions]``."""
+        return self._inputs.batch(observations, masks)
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, seed={self.seed!r})"
@@ -122,12 +119,19 @@ class CompiledAgent(Agent):
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
-        self._policy = CompiledPolicy(self.name, self.game, self.seed)
+        self._policy = CompiledPolicy(self.name, self.game, self.seed, checked=False)  # checked here
         self._batch_prng = np.zeros(0, dtype=np.uint64)
+
+    def random_state(self):
+        return self.seed, self._policy, self._policy.random_state(), self._batch_prng.copy()
+
+    def set_random_state(self, saved) -> None:
+        self.seed, self._policy, prng, self._batch_prng = saved
+        self._policy.set_random_state(prng)
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs, legal = self.check(observation, mask)
-        return self._policy(obs, legal)
+        return self.answer(self._policy(obs, legal), legal)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """One compiled call for the whole batch; row b uses its own generator (seeded from
@@ -140,4 +144,8 @@ class CompiledAgent(Agent):
             self._batch_prng = np.concatenate([self._batch_prng, np.array(extra, dtype=np.uint64)])
         out = np.empty(rows, dtype=np.int64)
         policy_kernels.policy_act_batch(self.policy_id, obs, legal, self.params, self._batch_prng, out)
+        inside = (out >= 0) & (out < legal.shape[1])
+        allowed = inside & (legal[np.arange(rows), np.where(inside, out, 0)] != 0)
+        for b in np.flatnonzero(~allowed):  # observation and mask disagree
+            out[b] = self.answer(int(out[b]), legal[b])
         return out

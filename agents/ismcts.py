@@ -293,11 +293,18 @@ class ISMCTSAgent(Agent):
         super().reset(seed)
         self.prng = np.array([seed_to_rng(self.seed)], dtype=np.uint64)
 
+    def random_state(self):
+        return self.seed, self.prng.copy()
+
+    def set_random_state(self, saved) -> None:
+        self.seed, prng = saved
+        self.prng = prng.copy()
+
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs, legal = self.check(observation, mask)
         forced = int(forced_action(obs, legal, self.params))
         if forced >= 0:
-            return forced
+            return self.answer(forced, legal)
         candidates = search_candidates(legal, self.params)
         values = np.zeros(len(candidates), dtype=np.float64)
         action = search(
@@ -315,7 +322,7 @@ class ISMCTSAgent(Agent):
         )
         self.searches += 1
         self.last_values = {int(a): float(v) for a, v in zip(candidates, values)}
-        return int(action)
+        return self.answer(int(action), legal)
 
 
 def determinized_position(game: Game, observation: np.ndarray, seed: int = 0, bluff_prior: float = 1.0) -> dict:

@@ -35,7 +35,7 @@ class NetworkAgent(Agent):
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs, legal = self.check(observation, mask)
-        return int(neural.network_act(obs, legal, self.params, *self.network.arrays()))
+        return self.answer(neural.network_act(obs, legal, self.params, *self.network.arrays()), legal)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         obs, legal = self.check_batch(observations, masks)

@@ -431,7 +431,7 @@ class PoolVecEnv(VecEnv):
         if not held.any():
             return env.step(actions)
         state = env.state
-        buffers = (state.cards, state.ints, state.rng, env.seat, env.obs, env.mask)
+        buffers: tuple[np.ndarray, ...] = (state.cards, state.ints, state.rng, env.seat, env.obs, env.mask)
         saved = [array[held] for array in buffers]  # fancy indexing copies
         actions[held] = env.mask[held].argmax(axis=1)  # the first legal action; undone below
         step = env.step(actions)

@@ -85,7 +85,7 @@ def run_agreement(settings, steps, num_envs=4, seed=11, wrong_cards=True):
 
 
 def test_seeds_to_rng_matches_the_engine():
-    for seed in (0, 1, 12345, -7, 2**64 - 3, 2**70 + 5):
+    for seed in (0, 1, 12345, 2**63 + 7, 2**64 - 5):
         assert list(seeds_to_rng(seed, 5)) == [seed_to_rng(seed + i) for i in range(5)]
 
 

@@ -160,6 +160,7 @@ from __future__ import annotations
 
 import warnings
 from collections import deque
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -175,6 +176,7 @@ from .engine import kernels as K
 from .engine.game import action_id
 from .engine.layout import P_I_ALIVE, PH_OVER, S_CURRENT, S_N_ALIVE, S_PHASE, S_TRUNCATED
 from .engine.observation import PHASE_NAMES
+from .engine.seeding import check_seed
 from .render import RECENT_EVENTS
 
 ENV_ID = "uno/uno_v0"
@@ -272,7 +274,6 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
             self._has_updated = True
             EnvLogger.warn_step_after_terminated_truncated()
         else:
-            self._has_updated = True
             if self._bounds_checked_here and (
                 action is None or (type(action) is int and 0 <= action < raw._num_actions)
             ):
@@ -281,6 +282,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
                 raw.step(action)
             else:
                 self.env.step(action)
+            self._has_updated = True  # after the step: a refused one changes nothing
 
 
 class _AgentIterable(AECOrderEnforcingIterable):
@@ -305,6 +307,8 @@ class _AgentIterator(AECOrderEnforcingIterator):
 class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
     """The UNO AEC environment without wrappers (see the module docstring)."""
 
+    np_random: np.random.Generator
+    np_random_seed: int | None
     metadata: dict[str, Any] = {
         "name": "uno_v0",
         "render_modes": ["human", "ansi", "rgb_array"],
@@ -374,32 +378,47 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
 
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        if isinstance(seed, np.integer) and not isinstance(seed, np.bool_):
-            seed = int(seed)  # Gymnasium's seeding takes Python ints only
+        # everything is checked, and the new game made, before anything of the env changes
+        # (its generator included): a refused reset leaves the env as it was
         if seed is not None:
-            self.np_random, self.np_random_seed = seeding.np_random(seed)
-        elif not self._seeded:
-            self.np_random, self.np_random_seed = seeding.np_random()
-            seed = int(self.np_random.integers(2**63))
+            seed = check_seed(seed)
+        if options is not None and not isinstance(options, Mapping):
+            raise ValueError(f"reset options must be a dict or None, got {options!r}")
         options = dict(options or {})
         position = options.pop("position", None)
         deck = options.pop("deck", None)
         dealer = options.pop("dealer", None)
+        if position is not None and deck is not None:
+            raise ValueError("reset options 'position' and 'deck' exclude each other")
+        if position is not None and dealer is not None:
+            raise ValueError("give the dealer inside the position, not as a separate option")
         if options:  # PettingZoo's api_test passes arbitrary options: warn, do not fail
             unknown = ", ".join(sorted(options))
             warnings.warn(f"ignored reset option(s) {unknown}; known: position, deck, dealer", stacklevel=2)
-        if position is not None and deck is not None:
-            raise ValueError("reset options 'position' and 'deck' exclude each other")
-        if (position is not None or deck is not None) and seed is None:
-            seed = int(self.np_random.integers(2**63))  # seeded earlier: stays deterministic
-        if position is not None:
-            if dealer is not None:
-                raise ValueError("give the dealer inside the position, not as a separate option")
-            self._state = self.game.from_position(position, seed=seed)
-        elif deck is not None:
-            self._state = self.game.init_from_deck(deck, dealer=0 if dealer is None else dealer, seed=seed)
-        else:
-            self.game.reset(self._state, seed=seed, dealer=dealer)
+        generator = (self.np_random, self.np_random_seed) if self._seeded else None
+        saved = None
+        if seed is not None:
+            generator = seeding.np_random(seed)
+        elif generator is None:
+            generator = seeding.np_random()
+            seed = int(generator[0].integers(2**63))
+        elif position is not None or deck is not None:
+            saved = generator[0].bit_generator.state  # put back if the position is refused
+            seed = int(generator[0].integers(2**63))  # seeded earlier: stays deterministic
+        try:
+            if position is not None:
+                state = self.game.from_position(position, seed=seed)
+            elif deck is not None:
+                state = self.game.init_from_deck(deck, dealer=0 if dealer is None else dealer, seed=seed)
+            else:
+                state = self._state
+                self.game.reset(state, seed=seed, dealer=dealer)  # checks first, then acts
+        except BaseException:
+            if saved is not None:
+                generator[0].bit_generator.state = saved
+            raise
+        self._state = state
+        self.np_random, self.np_random_seed = generator
         self._seeded = True
         self._recent_events.clear()
         self._remember_events()
@@ -421,8 +440,13 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
 
     # ------------------------------------------------------------------ step
     def step(self, action) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            agent = self.agent_selection
+            done = self.terminations[agent] or self.truncations[agent]
+        except (AttributeError, KeyError):
+            self._not_in_play("step")
+            return
+        if done:
             self._was_dead_step(action)
             return
         if type(action) is not int or not 0 <= action < self._num_actions:
@@ -491,16 +515,48 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
                 self.terminations[name] = True
         self._alive = int(ints[S_N_ALIVE])
 
+    def _require_reset(self, what: str) -> None:
+        if not self._seeded:
+            raise AssertionError(f"reset() needs to be called before {what}.")
+
+    def _not_in_play(self, what: str) -> None:
+        """``what`` called before the first reset (PettingZoo's error) or once every agent
+        is done (PettingZoo's warning for ``step``; an error otherwise). Nothing changes."""
+        if not self._seeded:
+            if what == "step":
+                EnvLogger.error_step_before_reset()
+            raise AssertionError(f"reset() needs to be called before {what}.")
+        if not self.agents:
+            if what == "step":
+                EnvLogger.warn_step_after_terminated_truncated()
+                return
+            raise RuntimeError(f"{what}: every agent is done (the game is over); call reset() first")
+        raise RuntimeError(f"{what}: agent_selection {getattr(self, 'agent_selection', None)!r} is not in play")
+
+    def last(self, observe: bool = True):
+        try:
+            agent = self.agent_selection
+            cumulative = self._cumulative_rewards[agent]
+        except (AttributeError, KeyError):
+            self._not_in_play("last")
+            raise
+        observation = self.observe(agent) if observe else None
+        return observation, cumulative, self.terminations[agent], self.truncations[agent], self.infos[agent]
+
     # ------------------------------------------------------------------ observations
     def observe(self, agent):
         # fresh arrays at every call (the caller may keep them); np.empty with dtype
         # objects passed by position costs about half of np.empty(n, dtype=np.float32)
+        try:
+            seat = self.agent_name_mapping[agent]
+        except (KeyError, TypeError):
+            raise ValueError(f"observe: unknown agent {agent!r}; agents are {self.possible_agents}") from None
+        if not self._seeded:
+            EnvLogger.error_observe_before_reset()
         observation = _empty(self._observation_size, _FLOAT32)
         mask = _empty(self._num_actions, _INT8)
         state = self._state
-        self._observe_kernel(
-            state.cards, state.ints, self._params, 0, self.agent_name_mapping[agent], observation, mask
-        )
+        self._observe_kernel(state.cards, state.ints, self._params, 0, seat, observation, mask)
         return {"observation": observation, "action_mask": mask}
 
     def observation_dict(self, agent) -> dict:
@@ -517,20 +573,25 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
 
     def legal_actions(self, agent=None) -> list[str]:
         """Legal actions of ``agent`` (default: the agent to act) as texts."""
-        agent = self.agent_selection if agent is None else agent
+        if agent is None:
+            self._require_reset("legal_actions")
+            agent = self.agent_selection
         mask = self.observe(agent)["action_mask"]
         return [self.game.actions.strings[a] for a in np.flatnonzero(mask)]
 
     def position(self) -> dict:
         """The god's-eye position of the game as a JSON-able dict."""
+        self._require_reset("position")
         return self.game.position(self._state)
 
     @property
     def phase(self) -> str:
+        self._require_reset("phase")
         return PHASE_NAMES[self._state.ints[0, S_PHASE]]
 
     def events(self) -> list[dict]:
         """Events of the last step (or reset), god's-eye."""
+        self._require_reset("events")
         return self.game.events(self._state)
 
     # ------------------------------------------------------------------ rendering
@@ -546,6 +607,8 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         return current if current >= 0 else None
 
     def render(self):
+        if not self._seeded:
+            EnvLogger.error_render_before_reset()
         if self.render_mode is None:
             import gymnasium
 

@@ -34,12 +34,24 @@ from collections.abc import Mapping, Sequence
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+from gymnasium.utils import seeding
 
 from .engine import Game, IllegalActionError, RuleConfig
 from .engine import kernels as K
 from .engine.game import action_id
 from .engine.layout import P_I_ALIVE, P_I_OUTCOME, PH_OVER, S_CURRENT, S_PHASE, S_STEP, S_TERMINATED, S_TRUNCATED
-from .learner import ILLEGAL_ACTION, CompiledPolicy, Policy, is_seedable, opponent_policies, reseed
+from .engine.seeding import check_seed
+from .learner import (
+    ILLEGAL_ACTION,
+    CompiledPolicy,
+    Policy,
+    is_seedable,
+    opponent_policies,
+    random_states,
+    reseed,
+    restore_random_states,
+)
 from .render import RECENT_EVENTS
 
 __all__ = ["CompiledPolicy", "UnoGymEnv"]
@@ -71,6 +83,7 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         self.learner_seat_setting = learner_seat
         self.render_mode = render_mode
         self.opponents = opponent_policies(self.game, fixed_seat, opponents)
+        self._random_states = [(policy, policy.random_state) for policy, _ in random_states(self.opponents)]
         self.observation_space = spaces.Box(self.game.obs_spec.low, self.game.obs_spec.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._state = self.game.new_state()
@@ -84,44 +97,90 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        if isinstance(seed, np.integer) and not isinstance(seed, np.bool_):
-            seed = int(seed)  # Gymnasium's seeding takes Python ints only
-        super().reset(seed=seed)
-        engine_seed = seed
-        if seed is not None or not self._seeded:
-            engine_seed = int(self.np_random.integers(2**63)) if seed is None else seed
-            for k, policy in enumerate(self.opponents):
-                if is_seedable(policy):
-                    reseed(policy, int(self.np_random.integers(2**63)) ^ k)
-        self._seeded = True
+        # checked, and the new game drawn, before anything changes: a refused reset leaves
+        # the env, its generator and its opponents' generators as they were
+        if seed is not None:
+            seed = check_seed(seed)
+        if options is not None and not isinstance(options, Mapping):
+            raise ValueError(f"reset options must be a dict or None, got {options!r}")
         options = dict(options or {})
         position = options.pop("position", None)
         if options:
             raise ValueError(f"unknown reset option(s): {', '.join(sorted(options))}; known: position")
-        if position is not None:
-            if engine_seed is None:
-                engine_seed = int(self.np_random.integers(2**63))
-            self._state = self.game.from_position(position, seed=engine_seed)
+        generator = seeding.np_random(seed) if seed is not None else (self.np_random, self.np_random_seed)
+        rng = generator[0]
+        saved_rng = rng.bit_generator.state if seed is None else None
+        engine_seed = seed
+        reseeds: list = []
+        try:
+            if seed is not None or not self._seeded:
+                engine_seed = int(rng.integers(2**63)) if seed is None else seed
+                reseeds = [
+                    (policy, int(rng.integers(2**63)) ^ k)
+                    for k, policy in enumerate(self.opponents)
+                    if is_seedable(policy)
+                ]
+            new_state = None
+            if position is not None:
+                if engine_seed is None:
+                    engine_seed = int(rng.integers(2**63))
+                new_state = self.game.from_position(position, seed=engine_seed)
+        except BaseException:
+            if saved_rng is not None:
+                rng.bit_generator.state = saved_rng
+            raise
+        before = (self._state, self._state.copy(), self._np_random, self._np_random_seed, saved_rng)
+        before_env = (self._seeded, self.learner_seat, self._seat_policy, self._events, self._pending_reward)
+        before_opponents = random_states(self.opponents) if reseeds else []
+        self._np_random, self._np_random_seed = generator
+        for policy, policy_seed in reseeds:
+            reseed(policy, policy_seed)
+        self._seeded = True
+        if new_state is not None:
+            self._state = new_state
         else:
             self.game.reset(self._state, seed=engine_seed)
         n = self.config.num_players
         if self.learner_seat_setting == "random":
-            self.learner_seat = int(self.np_random.integers(n))
+            self.learner_seat = int(rng.integers(n))
         others = [s for s in range(n) if s != self.learner_seat]
         self._seat_policy = dict(zip(others, self.opponents))
         self._events = self.game.events(self._state)
-        self._pending_reward = self._play_opponents()
+        try:
+            self._pending_reward = self._play_opponents()
+        except BaseException:
+            state, copy, self._np_random, self._np_random_seed, saved_rng = before
+            state.cards[:], state.ints[:], state.rng[:], state.ev[:], state.evn[:] = (
+                copy.cards,
+                copy.ints,
+                copy.rng,
+                copy.ev,
+                copy.evn,
+            )
+            self._state = state
+            if saved_rng is not None:
+                rng.bit_generator.state = saved_rng
+            self._seeded, self.learner_seat, self._seat_policy, self._events, self._pending_reward = before_env
+            restore_random_states(before_opponents)
+            raise
         return self._observation(), self._info()
 
     def step(self, action):
+        if not self._seeded:
+            raise ResetNeeded("Cannot call env.step() before calling env.reset()")
         if self._state.ints[0, S_PHASE] == PH_OVER or not self._learner_in_play():
             raise IllegalActionError("the episode is over; call reset()", K.ST_GAME_OVER)
         if self._state.ints[0, S_CURRENT] != self.learner_seat:
             raise RuntimeError("internal error: it is not the learner's turn")
         action = action_id(action, self.game.num_actions)
-        reward = self._pending_reward + self._apply(action, self.learner_seat)
+        undo = self._snapshot()
+        try:
+            reward = self._pending_reward + self._apply(action, self.learner_seat)
+            reward += self._play_opponents()
+        except BaseException:
+            self._restore(undo)  # an opponent's bad answer: as before the learner's step
+            raise
         self._pending_reward = 0.0
-        reward += self._play_opponents()
         ints = self._state.ints[0]
         terminated = bool(ints[S_TERMINATED]) or not self._learner_in_play()
         truncated = bool(ints[S_TRUNCATED])
@@ -171,14 +230,40 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         return float(self._rewards[0, self.learner_seat])
 
     def _play_opponents(self) -> float:
-        """Opponents act until the learner's turn or the end; returns the learner's rewards."""
+        """Opponents act until the learner's turn or the end; returns the learner's rewards.
+        An opponent's answer that is not an action it may take, or an opponent that raises,
+        raises an error naming the seat, the opponent and its answer."""
         try:
             rewards = self.game.play(
                 self._state, self._seat_policy, until=self.learner_seat, on_step=self._record_events
             )
         except IllegalActionError as err:
-            raise IllegalActionError(f"opponent at seat {err.seat}: {err}", err.status) from None
+            seat = err.seat
+            policy = self._seat_policy.get(seat) if seat is not None else None
+            raise IllegalActionError(
+                f"opponent at seat {seat} ({policy!r}): {err}; the env is as it was before", err.status
+            ) from None
+        except Exception as err:
+            seat = int(self._state.ints[0, S_CURRENT])
+            raise RuntimeError(
+                f"opponent at seat {seat} ({self._seat_policy.get(seat)!r}) raised {type(err).__name__}: {err}; "
+                "the env is as it was before"
+            ) from err
         return float(rewards[self.learner_seat])
+
+    def _snapshot(self) -> tuple:
+        """What a step changes: the state's arrays, the opponents' generators, the pending
+        reward and the recent events (for :meth:`_restore`)."""
+        state = self._state
+        arrays = (state.cards.copy(), state.ints.copy(), state.rng.copy(), state.ev.copy(), state.evn.copy())
+        generators = [(policy, random_state()) for policy, random_state in self._random_states]
+        return arrays, generators, self._pending_reward, self._events
+
+    def _restore(self, undo: tuple) -> None:
+        (cards, ints, rng, ev, evn), generators, self._pending_reward, self._events = undo
+        state = self._state
+        state.cards[...], state.ints[...], state.rng[...], state.ev[...], state.evn[...] = cards, ints, rng, ev, evn
+        restore_random_states(generators)
 
     def _record_events(self, seat: int, action: int) -> None:
         if self.render_mode is not None:

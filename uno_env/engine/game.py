@@ -28,11 +28,13 @@ from .events import EVENT_WIDTH, MAX_EVENTS, decode
 from .layout import (
     P_C_DRAW,
     P_C_SIZE,
+    P_FACES,
     P_I_ALIVE,
     P_I_HAND_SIZE,
     P_I_OUTCOME,
     P_I_SCORE,
     P_I_SIZE,
+    P_NUM_PLAYERS,
     PH_CATCH,
     PH_CHALLENGE,
     PH_COLOR,
@@ -52,7 +54,7 @@ from .layout import (
     build_params,
 )
 from .observation import PHASE_NAMES, ObservationSpec
-from .seeding import fresh_seed, seed_to_rng, seeds_to_rng  # noqa: F401  (re-exported)
+from .seeding import NOT_INTEGERS, fresh_seed, seed_to_rng, seeds_to_rng  # noqa: F401  (re-exported)
 
 if TYPE_CHECKING:
     from ..vector.core import VectorStep
@@ -75,6 +77,8 @@ class IllegalActionError(ValueError):
 
 def _describe(value) -> str:
     kind = type(value).__name__
+    if isinstance(value, np.ma.MaskedArray):
+        return f"a masked {value.dtype} array of shape {value.shape}"
     if isinstance(value, np.ndarray):
         return f"a {value.dtype} array of shape {value.shape}"
     text = repr(value)
@@ -92,7 +96,7 @@ def action_id(action, num_actions: int) -> int:
     if type(action) is int:
         if 0 <= action < num_actions:
             return action
-    elif isinstance(action, (np.integer, np.ndarray)) and not isinstance(action, np.bool_):
+    elif isinstance(action, (np.integer, np.ndarray)) and not isinstance(action, (*NOT_INTEGERS, np.ma.MaskedArray)):
         if isinstance(action, np.ndarray) and (action.shape != () or action.dtype.kind not in "iu"):
             raise IllegalActionError(
                 f"an action must be one integer action id 0..{num_actions - 1}, got {_describe(action)}",
@@ -102,7 +106,7 @@ def action_id(action, num_actions: int) -> int:
         if 0 <= value < num_actions:
             return value
         action = value
-    elif isinstance(action, bool) or not isinstance(action, int):
+    elif isinstance(action, bool) or not isinstance(action, int) or isinstance(action, NOT_INTEGERS):
         raise IllegalActionError(
             f"an action must be an integer action id 0..{num_actions - 1} (int or numpy integer), "
             f"got {_describe(action)}",
@@ -121,6 +125,10 @@ def action_ids(actions, num_envs: int, num_actions: int) -> np.ndarray:
     shape ``(num_envs,)`` with every id in ``0..num_actions - 1``; anything else raises
     :class:`IllegalActionError` (a ValueError) before any game changes. The array is
     returned as it is when it is already int64 and C-contiguous."""
+    if isinstance(actions, np.ma.MaskedArray):
+        raise IllegalActionError(
+            f"actions must be a plain integer array of shape ({num_envs},), got a masked array", K.ST_OUT_OF_RANGE
+        )
     if isinstance(actions, np.ndarray):
         array = actions
     else:
@@ -154,35 +162,70 @@ def action_ids(actions, num_envs: int, num_actions: int) -> np.ndarray:
     return array
 
 
+_STATE_ARRAYS = (
+    ("cards", np.int8, 2),
+    ("ints", np.int32, 2),
+    ("rng", np.uint64, 1),
+    ("ev", np.int32, 3),
+    ("evn", np.int32, 1),
+)
+_STATE_DTYPES = {name: (np.dtype(dtype), ndim) for name, dtype, ndim in _STATE_ARRAYS}
+
+
 class State(K.NeedsPickleProtocol2):
-    """Arrays of a batch of games (a single game is a batch of one)."""
+    """Arrays of a batch of games (a single game is a batch of one).
 
-    __slots__ = ("cards", "ints", "rng", "ev", "evn")
+    ``params``: the parameters of the :class:`Game` the state was made for (its
+    configuration; ``None`` for arrays put together by hand). A Game refuses a state
+    made for another configuration. The arrays keep the exact dtypes, dimensions and
+    C-contiguity the compiled kernels rely on, and one batch size: assigning an array
+    that breaks this raises ValueError."""
 
-    def __init__(self, cards, ints, rng, ev, evn):
-        for name, array, dtype, ndim in (
-            ("cards", cards, np.int8, 2),
-            ("ints", ints, np.int32, 2),
-            ("rng", rng, np.uint64, 1),
-            ("ev", ev, np.int32, 3),
-            ("evn", evn, np.int32, 1),
-        ):  # the compiled kernels rely on these exact layouts
-            if not (isinstance(array, np.ndarray) and array.dtype == dtype and array.ndim == ndim):
-                raise ValueError(f"State.{name}: expected a {ndim}-d {np.dtype(dtype).name} array")
-            if not array.flags.c_contiguous:
-                raise ValueError(f"State.{name}: expected a C-contiguous array")
-        self.cards = cards
-        self.ints = ints
-        self.rng = rng
-        self.ev = ev
-        self.evn = evn
+    __slots__ = ("cards", "ints", "rng", "ev", "evn", "params")
+    cards: np.ndarray
+    ints: np.ndarray
+    rng: np.ndarray
+    ev: np.ndarray
+    evn: np.ndarray
+    params: np.ndarray | None
+
+    def __init__(self, cards, ints, rng, ev, evn, params: np.ndarray | None = None):
+        batch = None
+        for name, array in (("cards", cards), ("ints", ints), ("rng", rng), ("ev", ev), ("evn", evn)):
+            _check_state_array(name, array)
+            if batch is None:
+                batch = array.shape[0]
+            elif array.shape[0] != batch:
+                raise ValueError(f"State.{name}: {array.shape[0]} games, but State.cards has {batch}")
+        if ev.shape[2] != EVENT_WIDTH:
+            raise ValueError(f"State.ev: expected events of width {EVENT_WIDTH}, got shape {ev.shape}")
+        if params is not None and (cards.shape[1] != params[P_C_SIZE] or ints.shape[1] != params[P_I_SIZE]):
+            raise ValueError(
+                f"State: arrays of {cards.shape[1]} cards and {ints.shape[1]} ints do not fit the configuration "
+                f"({int(params[P_C_SIZE])} and {int(params[P_I_SIZE])})"
+            )
+        for name, value in (("cards", cards), ("ints", ints), ("rng", rng), ("ev", ev), ("evn", evn)):
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "params", params)
+
+    def __setattr__(self, name: str, value) -> None:
+        if name == "params":
+            raise AttributeError("State.params is set when the state is made (by its Game)")
+        _check_state_array(name, value)
+        old = getattr(self, name)
+        if value.shape[0] != old.shape[0] or (name != "rng" and name != "evn" and value.shape[1:] != old.shape[1:]):
+            raise ValueError(f"State.{name}: expected shape {old.shape}, got {value.shape}")
+        object.__setattr__(self, name, value)
+
+    def __reduce__(self):
+        return (State, (self.cards, self.ints, self.rng, self.ev, self.evn, self.params))
 
     @property
     def batch_size(self) -> int:
         return self.cards.shape[0]
 
     def copy(self) -> State:
-        return State(self.cards.copy(), self.ints.copy(), self.rng.copy(), self.ev.copy(), self.evn.copy())
+        return State(self.cards.copy(), self.ints.copy(), self.rng.copy(), self.ev.copy(), self.evn.copy(), self.params)
 
     def nbytes_per_game(self) -> int:
         """Bytes of game state per game (event buffer aside)."""
@@ -197,6 +240,22 @@ class State(K.NeedsPickleProtocol2):
         )
 
     __hash__ = None  # type: ignore[assignment]  # unhashable (mutable arrays); typeshed declares a method
+
+
+def _check_state_array(name: str, array) -> None:
+    """The exact layout the compiled kernels rely on for the array ``name`` of a State."""
+    if name not in _STATE_DTYPES:
+        raise AttributeError(f"State has no array {name!r}")
+    dtype, ndim = _STATE_DTYPES[name]
+    if not (
+        isinstance(array, np.ndarray)
+        and not isinstance(array, np.ma.MaskedArray)
+        and array.dtype == dtype
+        and array.ndim == ndim
+    ):
+        raise ValueError(f"State.{name}: expected a {ndim}-d {dtype.name} array, got {_describe(array)}")
+    if not array.flags.c_contiguous or not array.flags.writeable:
+        raise ValueError(f"State.{name}: expected a writeable C-contiguous array")
 
 
 class StepResult:
@@ -273,6 +332,8 @@ class Game(K.PicklesWithoutEntryPoints):
     # ------------------------------------------------------------------ states
     def new_state(self, batch_size: int = 1, events: bool = True) -> State:
         """Zeroed arrays for ``batch_size`` games (call a reset before use)."""
+        if isinstance(batch_size, NOT_INTEGERS) or not isinstance(batch_size, (int, np.integer)) or batch_size < 1:
+            raise ValueError(f"batch_size must be a positive integer, got {_describe(batch_size)}")
         P = self.params
         return State(
             np.zeros((batch_size, P[P_C_SIZE]), dtype=np.int8),
@@ -280,6 +341,7 @@ class Game(K.PicklesWithoutEntryPoints):
             np.zeros(batch_size, dtype=np.uint64),
             np.zeros((batch_size, MAX_EVENTS if events else 0, EVENT_WIDTH), dtype=np.int32),
             np.zeros(batch_size, dtype=np.int32),
+            P,
         )
 
     def init(self, seed: int | None = None, dealer: int | None = None) -> State:
@@ -291,6 +353,7 @@ class Game(K.PicklesWithoutEntryPoints):
     def reset(self, state: State, seed: int | None = None, dealer: int | None = None, index: int = 0) -> None:
         """Start a new game in place. With a seed the generator is seeded; without one it
         continues, so that a seeded first reset fixes every later game too."""
+        index = self._index(state, index)
         dealer = self._check_dealer(dealer)
         if seed is not None:
             state.rng[index] = seed_to_rng(seed)
@@ -305,9 +368,10 @@ class Game(K.PicklesWithoutEntryPoints):
         from .position import parse_deck_order
 
         faces = parse_deck_order(self.config, deck)
-        state = self.new_state()
-        state.rng[0] = seed_to_rng(fresh_seed() if seed is None else seed)
+        rng = seed_to_rng(fresh_seed() if seed is None else seed)
         dealer = max(self._check_dealer(dealer), 0)
+        state = self.new_state()
+        state.rng[0] = rng
         start = self.params[P_C_DRAW]
         state.cards[0, start : start + len(faces)] = faces[::-1]  # stack: top last
         K.reset_from_deck(state.cards, state.ints, state.rng, self.params, 0, dealer, state.ev, state.evn)
@@ -323,13 +387,57 @@ class Game(K.PicklesWithoutEntryPoints):
         """The god's-eye position of a game as a JSON-able dict."""
         from .position import dump_position
 
-        return dump_position(self, state, index)
+        return dump_position(self, state, self._index(state, index))
+
+    # ------------------------------------------------------------------ door checks
+    def _index(self, state: State, index) -> int:
+        """``index`` as a game of ``state`` (a State made for this configuration): an
+        integer (not a bool) in ``0..batch_size - 1``; ValueError / TypeError otherwise,
+        before anything reads or writes the arrays."""
+        if state.__class__ is not State:
+            raise TypeError(f"state must be an engine State (from Game.init or Game.new_state), got {_describe(state)}")
+        if state.params is not self.params:
+            self._check_state(state)
+        if type(index) is int:
+            if 0 <= index < state.cards.shape[0]:
+                return index
+        elif isinstance(index, NOT_INTEGERS) or not isinstance(index, (int, np.integer)):
+            raise TypeError(f"index must be an integer game index, got {_describe(index)}")
+        if not 0 <= index < state.cards.shape[0]:
+            raise ValueError(f"index must be a game 0..{state.cards.shape[0] - 1} of the state, got {index!r}")
+        return int(index)
+
+    def _check_state(self, state: State) -> None:
+        """A state not made by this Game: its configuration must be this one."""
+        P = state.params
+        if P is None:
+            if state.cards.shape[1] != self.params[P_C_SIZE] or state.ints.shape[1] != self.params[P_I_SIZE]:
+                raise ValueError(
+                    f"state: arrays of {state.cards.shape[1]} cards and {state.ints.shape[1]} ints were made for "
+                    f"another configuration (this game needs {int(self.params[P_C_SIZE])} and "
+                    f"{int(self.params[P_I_SIZE])})"
+                )
+        elif P.shape != self.params.shape or not np.array_equal(P, self.params):
+            raise ValueError(
+                f"state: made for another configuration ({int(P[P_NUM_PLAYERS])} players, {int(P[P_FACES])} card "
+                f"faces, other settings) than this game's {self.config!r}; make it with this Game"
+            )
+
+    def _seat(self, seat, what: str = "seat") -> int:
+        if type(seat) is int:
+            if 0 <= seat < self.num_players:
+                return seat
+        elif isinstance(seat, NOT_INTEGERS) or not isinstance(seat, (int, np.integer)):
+            raise TypeError(f"{what} must be an integer seat 0..{self.num_players - 1}, got {_describe(seat)}")
+        if not 0 <= seat < self.num_players:
+            raise ValueError(f"{what} must be a seat 0..{self.num_players - 1}, got {seat!r}")
+        return int(seat)
 
     def _check_dealer(self, dealer) -> int:
         if dealer is None:
             return -1
         if (
-            isinstance(dealer, (bool, np.bool_))
+            isinstance(dealer, NOT_INTEGERS)
             or not isinstance(dealer, (int, np.integer))
             or not 0 <= dealer < self.num_players
         ):
@@ -339,34 +447,51 @@ class Game(K.PicklesWithoutEntryPoints):
     # ------------------------------------------------------------------ queries
     def current_player(self, state: State, index: int = 0) -> int:
         """Seat whose decision it is; -1 when the game is over."""
+        try:  # the common case inline: a state of this Game and an int index in range
+            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
+                index = self._index(state, index)
+        except AttributeError:  # not a State
+            index = self._index(state, index)
         return int(state.ints[index, S_CURRENT])
 
     def phase(self, state: State, index: int = 0) -> str:
+        index = self._index(state, index)
         return PHASE_NAMES[state.ints[index, S_PHASE]]
 
     def is_over(self, state: State, index: int = 0) -> bool:
+        try:  # the common case inline: a state of this Game and an int index in range
+            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
+                index = self._index(state, index)
+        except AttributeError:  # not a State
+            index = self._index(state, index)
         return state.ints[index, S_PHASE] == PH_OVER
 
     def is_terminated(self, state: State, index: int = 0) -> bool:
+        index = self._index(state, index)
         return bool(state.ints[index, S_TERMINATED])
 
     def is_truncated(self, state: State, index: int = 0) -> bool:
+        index = self._index(state, index)
         return bool(state.ints[index, S_TRUNCATED])
 
     def scores(self, state: State, index: int = 0) -> list[int]:
+        index = self._index(state, index)
         start = self.params[P_I_SCORE]
         return [int(v) for v in state.ints[index, start : start + self.num_players]]
 
     def hand_sizes(self, state: State, index: int = 0) -> list[int]:
+        index = self._index(state, index)
         start = self.params[P_I_HAND_SIZE]
         return [int(v) for v in state.ints[index, start : start + self.num_players]]
 
     def alive(self, state: State, index: int = 0) -> list[bool]:
+        index = self._index(state, index)
         start = self.params[P_I_ALIVE]
         return [bool(v) for v in state.ints[index, start : start + self.num_players]]
 
     def outcome(self, state: State, index: int = 0) -> list[int]:
         """+1 for each winner, -1 for each loser, 0 otherwise (game not over, truncated)."""
+        index = self._index(state, index)
         start = self.params[P_I_OUTCOME]
         return [int(v) for v in state.ints[index, start : start + self.num_players]]
 
@@ -374,17 +499,25 @@ class Game(K.PicklesWithoutEntryPoints):
         return [s for s, o in enumerate(self.outcome(state, index)) if o > 0]
 
     def round_number(self, state: State, index: int = 0) -> int:
+        index = self._index(state, index)
         return int(state.ints[index, S_ROUND])
 
     def step_count(self, state: State, index: int = 0) -> int:
+        index = self._index(state, index)
         return int(state.ints[index, S_STEP])
 
     def events(self, state: State, index: int = 0) -> list[dict]:
         """Events of the last reset or step, as dicts."""
+        index = self._index(state, index)
         return decode(state.ev[index], state.evn[index])
 
     def legal_mask(self, state: State, index: int = 0) -> np.ndarray:
         """int8 mask of the acting player's legal actions."""
+        try:  # the common case inline: a state of this Game and an int index in range
+            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
+                index = self._index(state, index)
+        except AttributeError:  # not a State
+            index = self._index(state, index)
         out = np.zeros(self.num_actions, dtype=np.int8)
         self._mask_kernel(state.cards, state.ints, self.params, index, out)
         return out
@@ -395,14 +528,28 @@ class Game(K.PicklesWithoutEntryPoints):
         return self.legal_mask(state, index).nonzero()[0].tolist()
 
     def observe(self, state: State, seat: int, index: int = 0, out: np.ndarray | None = None) -> np.ndarray:
-        """The observation vector of ``seat`` (float32)."""
-        if not 0 <= seat < self.num_players:
-            raise ValueError(f"seat must be 0..{self.num_players - 1}, got {seat!r}")
+        """The observation vector of ``seat`` (float32). ``out``: an array to write it
+        to (float32, shape ``(observation_size,)``, C-contiguous, writeable)."""
+        try:  # the common case inline: a state of this Game and an int index in range
+            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
+                index = self._index(state, index)
+        except AttributeError:  # not a State
+            index = self._index(state, index)
+        seat = self._seat(seat)
         if out is None:
             out = np.zeros(self.observation_size, dtype=np.float32)
-            self._observe_kernel(state.cards, state.ints, self.params, index, seat, out)
-        else:  # the caller's array: numba's dispatch checks its type
-            K.observe(state.cards, state.ints, self.params, index, seat, out)
+        elif not (
+            type(out) is np.ndarray
+            and out.dtype == np.float32
+            and out.shape == (self.observation_size,)
+            and out.flags.c_contiguous
+            and out.flags.writeable
+        ):
+            raise ValueError(
+                f"out must be a writeable C-contiguous float32 array of shape ({self.observation_size},), "
+                f"got {_describe(out)}"
+            )
+        self._observe_kernel(state.cards, state.ints, self.params, index, seat, out)
         return out
 
     def observe_dict(self, state: State, seat: int, index: int = 0) -> dict:
@@ -421,6 +568,11 @@ class Game(K.PicklesWithoutEntryPoints):
         when the action is not an integer id or text (see :func:`action_id`), is out
         of range, not available now, names a card not held, or is a wrong card with
         ``illegal_action="raise"``."""
+        try:  # the common case inline: a state of this Game and an int index in range
+            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
+                index = self._index(state, index)
+        except AttributeError:  # not a State
+            index = self._index(state, index)
         action = self.actions.to_id(action) if isinstance(action, str) else action_id(action, self.num_actions)
         if index == 0 and state.batch_size == 1:
             rewards = self._rewards
@@ -445,6 +597,9 @@ class Game(K.PicklesWithoutEntryPoints):
         each step (the state's event buffer then holds that step's events). Returns the
         rewards each seat received (float64, one per seat). A refused action raises
         :class:`IllegalActionError` with ``.seat`` set, after nothing changed."""
+        index = self._index(state, index)
+        if until is not None:
+            until = self._seat(until, "until")
         P = self.params
         ints = state.ints[index]
         alive = P[P_I_ALIVE]
@@ -472,6 +627,7 @@ class Game(K.PicklesWithoutEntryPoints):
 
     def describe_refusal(self, state: State, action: int, status: int, index: int = 0) -> str:
         """Why the engine refused an action (status < 0), in words."""
+        index = self._index(state, index)
         if status == K.ST_OUT_OF_RANGE:
             return f"action id {action} out of range 0..{self.num_actions - 1}"
         text = self.actions.strings[action]

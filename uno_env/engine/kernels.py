@@ -1260,23 +1260,27 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
 @kernel(forceinline=True)
 def step_game(cards, ints, rng, P, b, action, rw, ev, evn):
     """Apply one action of the acting player to game b. Returns a status; a negative
-    status means the action was refused and the state is unchanged."""
+    status means the action was refused and the state is unchanged, its events (those of
+    the last step) included."""
     n = P[P_NUM_PLAYERS]
     for s in range(n):
         rw[b, s] = 0.0
-    evn[b] = 0
     if ints[b, S_PHASE] == PH_OVER:
         return ST_GAME_OVER
     if action < 0 or action >= P[P_NUM_ACTIONS]:
         return ST_OUT_OF_RANGE
+    last_events = evn[b]  # a refusal emits nothing: the last step's events stay
+    evn[b] = 0
     kind, face, colour = decode_action(P, action)
     status = apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
     if status == ST_NOT_HELD or status == ST_NOT_AVAILABLE:
         if P[P_ILLEGAL] != ILLEGAL_LOSE:
+            evn[b] = last_events
             return status
         forfeit(ints, P, b, ints[b, S_CURRENT], face, rw, ev, evn)  # any masked-out action loses
         status = ST_WRONG_LOST
     elif status < 0:
+        evn[b] = last_events
         return status
     ints[b, S_STEP] += 1
     if ints[b, S_PHASE] != PH_OVER and ints[b, S_STEP] >= P[P_MAX_STEPS]:

@@ -9,6 +9,11 @@ from typing import cast
 import numpy as np
 
 _MASK64 = (1 << 64) - 1
+NOT_INTEGERS = (bool, np.bool_, np.timedelta64)
+"""What ``isinstance(x, (int, np.integer))`` lets through but no door takes as an integer:
+bools, and numpy's timedelta64 (an integer subclass)."""
+SEED_MAX = _MASK64
+"""The largest seed: seeds are the integers 0..2**64 - 1 (:func:`check_seed`)."""
 _GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB  # splitmix64
 _NONZERO = np.uint64(0x2545F4914F6CDD1D)  # xorshift generators must not start at 0
 _POLICY_SALT = np.uint64(0xD1B54A32D192ED03)
@@ -38,20 +43,40 @@ def _nonzero(z: np.ndarray) -> np.ndarray:
     return z
 
 
-def seeds_to_rng(seed: int, count: int) -> np.ndarray:
-    """Engine generator states for the seeds ``seed, seed + 1, ...`` (never zero)."""
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"a seed must be an integer, got {seed!r}")
-    with np.errstate(over="ignore"):
-        z = np.uint64(int(seed) & _MASK64) + np.arange(count, dtype=np.uint64)
+def check_seed(seed, what: str = "seed") -> int:
+    """``seed`` as a Python int: an integer (a Python or numpy integer, not a bool) in
+    ``0..2**64 - 1``. Anything else raises ValueError naming ``what`` and the value. The
+    one check of every door that takes a seed (the engine, the envs, the agents)."""
+    if type(seed) is int:
+        if 0 <= seed <= _MASK64:
+            return seed
+    elif isinstance(seed, NOT_INTEGERS) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"{what} must be an integer in 0..2**64 - 1 (a seed must be an integer), got {_shown(seed)}")
+    else:
+        value = int(seed)
+        if 0 <= value <= _MASK64:
+            return value
+    raise ValueError(f"{what} must be an integer in 0..2**64 - 1, got {int(seed)}")
+
+
+def _shown(value) -> str:
+    text = repr(value)
+    return f"{text[:57]}... ({type(value).__name__})" if len(text) > 60 else f"{text} ({type(value).__name__})"
+
+
+def seeds_to_rng(seed: int | np.integer, count: int) -> np.ndarray:
+    """Engine generator states for the seeds ``seed, seed + 1, ..., seed + count - 1``
+    (never zero); every one of them must be a seed (:func:`check_seed`)."""
+    first = check_seed(seed)
+    if count > 0 and first + count - 1 > _MASK64:
+        raise ValueError(f"seed {first} + {count - 1} (one seed per game) is beyond the largest seed 2**64 - 1")
+    z = np.uint64(first) + np.arange(count, dtype=np.uint64)
     return _nonzero(splitmix64(z))
 
 
-def seed_to_rng(seed: int) -> np.uint64:
+def seed_to_rng(seed: int | np.integer) -> np.uint64:
     """The engine generator state for a seed (``seeds_to_rng(seed, 1)[0]``)."""
-    if isinstance(seed, (bool, np.bool_)) or not isinstance(seed, (int, np.integer)):
-        raise ValueError(f"a seed must be an integer, got {seed!r}")
-    return np.uint64(splitmix64_int(int(seed) & _MASK64)) or _NONZERO
+    return np.uint64(splitmix64_int(check_seed(seed))) or _NONZERO
 
 
 def policy_seeds(engine_rng: np.ndarray) -> np.ndarray:
@@ -75,6 +100,6 @@ def hash_seed(*parts: int) -> int:
 
 
 def fresh_seed() -> int:
-    """A seed from the OS, for resets without one."""
+    """A seed from the OS, for resets without one (63 bits: ``seed + i`` of a batch stays a seed)."""
     entropy = np.random.SeedSequence().entropy  # drawn from the OS: an int (the stubs allow any seed input)
-    return int(cast(int, entropy)) & _MASK64
+    return int(cast(int, entropy)) & (_MASK64 >> 1)

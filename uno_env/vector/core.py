@@ -57,8 +57,16 @@ from ..engine import kernels as K
 from ..engine.config import RuleConfig
 from ..engine.events import EVENT_WIDTH
 from ..engine.game import Game, IllegalActionError, State, action_ids
-from ..engine.layout import S_CURRENT
-from ..engine.seeding import fresh_seed, policy_seed_to_rng, policy_seeds, seed_to_rng, seeds_to_rng
+from ..engine.layout import P_C_SIZE, P_I_SIZE, S_CURRENT
+from ..engine.seeding import (
+    NOT_INTEGERS,
+    check_seed,
+    fresh_seed,
+    policy_seed_to_rng,
+    policy_seeds,
+    seed_to_rng,
+    seeds_to_rng,
+)
 from .fused import (
     ADVANCE,
     ERR_NO_DECISION,
@@ -125,6 +133,33 @@ def seat_policies_for(num_players: int, seats) -> np.ndarray:
     return out
 
 
+def bytes_per_game(game: Game, final_seats: int) -> int:
+    """The bytes one game of a :class:`UnoVectorEnv` keeps (state, buffers, ``final_seats``
+    final observations), for the size check before anything is allocated."""
+    P, n = game.params, game.num_players
+    state = int(P[P_C_SIZE]) + 4 * int(P[P_I_SIZE]) + 8 + 8 + 8 + 4
+    buffers = 4 * game.observation_size * (1 + final_seats) + game.num_actions + 8 * n + 4 * n + n + 8 + 4 + 8 + 4
+    return state + buffers
+
+
+def physical_memory() -> int:
+    """Bytes of memory of this machine (0 where the system does not say)."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return 0
+
+
+def _game_index(index, num_envs: int, what: str = "index") -> int:
+    """``index`` as a game of the batch: an integer (not a bool) in ``0..num_envs - 1``."""
+    if isinstance(index, NOT_INTEGERS) or not isinstance(index, (int, np.integer)):
+        kind = type(index).__name__
+        raise TypeError(f"{what} must be an integer game index 0..{num_envs - 1}, got {index!r} ({kind})")
+    if not 0 <= index < num_envs:
+        raise ValueError(f"{what} must be a game 0..{num_envs - 1}, got {index!r}")
+    return int(index)
+
+
 def learner_seats(num_players: int, learner_seat: int, opponents) -> list:
     """The ``seats`` of a one-learner env: None at ``learner_seat``, compiled policies elsewhere.
 
@@ -179,18 +214,26 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
         final_observation: bool = True,
         **settings,
     ):
-        if isinstance(num_envs, (bool, np.bool_)) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+        if isinstance(num_envs, NOT_INTEGERS) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if parallel not in ("auto", True, False):
             raise ValueError(f"parallel must be 'auto', True or False, got {parallel!r}")
         self.game = Game(config, **settings)
+        self.seat_policies = seat_policies_for(self.game.num_players, seats)
+        E = int((self.seat_policies == EXTERNAL).sum())
+        needed = int(num_envs) * bytes_per_game(self.game, E if final_observation else 0)
+        memory = physical_memory()
+        if memory and needed > memory:
+            raise ValueError(
+                f"num_envs={num_envs}: the buffers of that many games need about {needed / 2**30:.1f} GiB, more than "
+                f"this machine's {memory / 2**30:.1f} GiB of memory"
+            )
         self.config = self.game.config
         self.params = self.game.params
         self.num_envs = N = int(num_envs)
         self.num_players = n = self.game.num_players
         self.num_actions = A = self.game.num_actions
         self.observation_size = O = self.game.observation_size
-        self.seat_policies = seat_policies_for(n, seats)
         self.external_seats = tuple(int(s) for s in np.flatnonzero(self.seat_policies == EXTERNAL))
         E = len(self.external_seats)
         if parallel == "auto":
@@ -235,7 +278,7 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
     @property
     def state(self) -> State:
         """The batch as an engine :class:`State` (shares the arrays): ``env.game.position(env.state, i)``."""
-        return State(self.cards, self.ints, self.rng, self._ev, self._evn)
+        return State(self.cards, self.ints, self.rng, self._ev, self._evn, self.params)
 
     @property
     def nbytes_per_game(self) -> int:
@@ -330,15 +373,18 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
             if unseeded.any():
                 self.rng[unseeded] = seeds_to_rng(fresh_seed(), N)[unseeded]
                 seeded |= unseeded
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, (bool, np.bool_)):
-            self.rng[which] = seeds_to_rng(int(seed), N)[which]
+        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, NOT_INTEGERS):
+            self.rng[which] = seeds_to_rng(seed, N)[which]  # checks seed .. seed + N - 1 first
             seeded = which.copy()
         elif (isinstance(seed, Sequence) and not isinstance(seed, (str, bytes))) or isinstance(seed, np.ndarray):
+            if isinstance(seed, np.ndarray) and seed.ndim != 1:
+                raise ValueError(f"seed: expected an integer or {N} seeds, got an array of shape {seed.shape}")
             if len(seed) != N:
                 raise ValueError(f"seed: expected an integer or {N} seeds, got {len(seed)}")
-            for i, s in enumerate(seed):
-                if s is not None and which[i]:
-                    self.rng[i] = seed_to_rng(s)
+            states = [None if s is None else seed_to_rng(check_seed(s, f"seed[{i}]")) for i, s in enumerate(seed)]
+            for i, rng in enumerate(states):  # every seed checked: now the games change
+                if rng is not None and which[i]:
+                    self.rng[i] = rng
                     seeded[i] = True
             unseeded = which & ~seeded & (self.rng == 0)
             if unseeded.any():
@@ -420,10 +466,13 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
         """Put game ``source_index`` of an engine :class:`State` (same rules) into slot ``index``,
         e.g. a position from ``Game.from_position``; its generator comes along. A seat of the
         caller's must be the one to act. Rewards and flags of the slot are cleared."""
-        if not 0 <= index < self.num_envs:
-            raise ValueError(f"index must be a game 0..{self.num_envs - 1}, got {index!r}")
-        if state.cards.shape[1:] != self.cards.shape[1:] or state.ints.shape[1:] != self.ints.shape[1:]:
-            raise ValueError("load_state: the state was made for other rules (array sizes differ)")
+        index = _game_index(index, self.num_envs)
+        if not isinstance(state, State):
+            raise TypeError(f"load_state: state must be an engine State, got {type(state).__name__}")
+        try:
+            source_index = self.game._index(state, source_index)  # the state's rules are this env's
+        except (TypeError, ValueError) as err:
+            raise type(err)(f"load_state: {str(err).replace('index', 'source_index', 1)}") from None
         seat = int(state.ints[source_index, S_CURRENT])
         if seat < 0 or self.seat_policies[seat] != EXTERNAL:
             raise ValueError(f"load_state: the seat to act ({seat}) must be one of the caller's {self.external_seats}")
@@ -442,9 +491,22 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
 
     # ------------------------------------------------------------------ helpers
     def sample_actions(self, out: np.ndarray | None = None) -> np.ndarray:
-        """A uniformly random legal action per game (compiled, per-game generators)."""
+        """A uniformly random legal action per game (compiled, per-game generators).
+        ``out``: an int64 array of shape ``(num_envs,)``, C-contiguous and writeable, to
+        write them to (default: the env's own buffer)."""
         if out is None:
             out = self._actions
+        elif not (
+            type(out) is np.ndarray
+            and out.dtype == np.int64
+            and out.shape == (self.num_envs,)
+            and out.flags.c_contiguous
+            and out.flags.writeable
+        ):
+            shown = f"a {out.dtype} array of shape {out.shape}" if isinstance(out, np.ndarray) else repr(out)
+            raise ValueError(
+                f"out must be a writeable C-contiguous int64 array of shape ({self.num_envs},), got {shown}"
+            )
         threads = self._threads(SAMPLE_PARALLEL_THRESHOLD)
         if threads == 1:
             sample_kernel(self.mask, self.params, self._sampler_rng, out, 0, self.num_envs)
@@ -466,16 +528,11 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
         restart); call :meth:`reset` before the next :meth:`step`."""
         n, N = self.num_players, self.num_envs
         limit = np.iinfo(np.int64).max
-        for name, value in (
-            ("max_decisions", max_decisions),
-            ("max_episodes", 0 if max_episodes is None else max_episodes),
-        ):
-            if (
-                isinstance(value, (bool, np.bool_))
-                or not isinstance(value, (int, np.integer))
-                or not 0 <= value <= limit
-            ):
-                raise ValueError(f"{name} must be an integer 0..{limit}, got {value!r}")
+        for name, value in (("max_decisions", max_decisions), ("max_episodes", max_episodes)):
+            if value is None and name == "max_episodes":
+                continue
+            if isinstance(value, NOT_INTEGERS) or not isinstance(value, (int, np.integer)) or not 1 <= value <= limit:
+                raise ValueError(f"{name} must be an integer 1..{limit}, got {value!r}")
         if policies is None:
             row = np.where(self.seat_policies == EXTERNAL, policy_kernels.RANDOM, self.seat_policies)
         else:
@@ -519,14 +576,14 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
 
     def game_state(self, index: int) -> State:
         """A copy of game ``index`` as a one-game engine :class:`State` (for positions, rendering)."""
-        if not 0 <= index < self.num_envs:
-            raise ValueError(f"index must be a game 0..{self.num_envs - 1}, got {index!r}")
+        index = _game_index(index, self.num_envs)
         return State(
             self.cards[index : index + 1].copy(),
             self.ints[index : index + 1].copy(),
             self.rng[index : index + 1].copy(),
             np.zeros((1, 0, EVENT_WIDTH), dtype=np.int32),
             np.zeros(1, dtype=np.int32),
+            self.params,
         )
 
     def render_games(self, mode: str, viewer: int | None = None) -> list:
@@ -536,12 +593,8 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
 
         if mode not in ("ansi", "rgb_array"):
             raise ValueError(f"mode must be 'ansi' or 'rgb_array', got {mode!r}")
-        if viewer is not None and (
-            isinstance(viewer, (bool, np.bool_))
-            or not isinstance(viewer, (int, np.integer))
-            or not 0 <= viewer < self.num_players
-        ):
-            raise ValueError(f"viewer must be a seat 0..{self.num_players - 1} or None, got {viewer!r}")
+        if viewer is not None:
+            viewer = self.game._seat(viewer, "viewer")
         draw = render_text if mode == "ansi" else render_image
         return [draw(self.game, self.game_state(i), viewer) for i in range(self.num_envs)]
 

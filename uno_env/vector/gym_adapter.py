@@ -22,6 +22,8 @@ default and the ``opponents`` spec are those of :class:`~uno_env.UnoGymEnv`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import gymnasium
 import numpy as np
 from gymnasium import spaces
@@ -94,12 +96,17 @@ class UnoGymVectorEnv(NeedsPickleProtocol2, gymnasium.vector.VectorEnv):
     def reset(self, *, seed=None, options=None):
         """``seed``: an integer (game i gets seed + i), a list of N seeds, or None.
         ``options={"reset_mask": mask}`` resets only the masked games."""
-        if seed is None and self._default_seed is not None:
-            seed, self._default_seed = self._default_seed, None
+        default = seed is None and self._default_seed is not None
+        if default:
+            seed = self._default_seed
+        if options is not None and not isinstance(options, Mapping):
+            raise ValueError(f"reset options must be a dict or None, got {options!r}")
         which = None
         if options and "reset_mask" in options:
             which = np.asarray(options["reset_mask"])
-        step = self.env.reset(seed=seed, which=which)
+        step = self.env.reset(seed=seed, which=which)  # checks everything before any game changes
+        if default:
+            self._default_seed = None
         return self._obs(step.obs), self._infos()
 
     def step(self, actions):

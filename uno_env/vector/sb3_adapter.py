@@ -31,6 +31,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnv, VecEnvStepRetu
 
 from ..engine.config import RuleConfig
 from ..engine.game import Game, action_ids
+from ..engine.seeding import seeds_to_rng
 from ..learner import ILLEGAL_ACTION
 from .core import UnoVectorEnv, learner_seats
 from .gym_adapter import RENDER_MODES, learner_spaces
@@ -116,6 +117,14 @@ class UnoSB3VecEnv(VecEnv):
     def action_masks(self) -> np.ndarray:
         """(N, num_actions) bool: the learner's legal actions in each game."""
         return self.env.mask.astype(bool)
+
+    def seed(self, seed: int | None = None):
+        """SB3's ``seed()``: the next reset gives game i seed ``seed + i``. The seed is checked
+        here (:func:`~uno_env.engine.seeding.check_seed`, every game's seed in range), so a
+        refused one leaves the seeds of the next reset as they were."""
+        if seed is not None:
+            seeds_to_rng(seed, self.num_envs)  # raises ValueError naming the seed
+        return super().seed(seed)
 
     def _indices(self, indices) -> list[int]:
         if indices is None:
