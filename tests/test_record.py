@@ -153,3 +153,24 @@ def test_a_game_of_other_rules_and_bad_files_are_refused(a_record, tmp_path):
     game = Game(num_players=3)
     with pytest.raises(ValueError, match="one name per seat"):
         Recorder(game, game.init(seed=1), agents=["a"])
+
+
+def test_the_aec_env_records_its_game_since_the_last_reset():
+    import uno_env
+
+    env = uno_env.env(num_players=3, stacking="same")
+    with pytest.raises(AttributeError, match="reset"):
+        env.unwrapped.record()
+    env.reset(seed=5)
+    env.reset(seed=6)  # the record starts here
+    rng = np.random.default_rng(0)
+    for _ in zip(range(200), env.agent_iter()):
+        observation, _, termination, truncation, _ = env.last()
+        if termination or truncation:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    raw = env.unwrapped
+    record = raw.record(agents=["a", "b", "c"])
+    assert record["agents"] == ["a", "b", "c"] and 0 < len(record["actions"]) <= 200
+    assert raw.game.position(replay(record)) == raw.game.position(raw._state)

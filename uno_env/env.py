@@ -131,7 +131,9 @@ Starting positions
 ``reset(seed=..., options={"position": dict})`` starts from a position (the keys
 are in ``uno_env.engine.position``); ``options={"deck": [...], "dealer": k}``
 deals an explicit deck order (card texts, top first). ``env.unwrapped.position()``
-dumps the current position.
+dumps the current position; ``env.unwrapped.record(agents=None)`` is the game record
+of the game since the last reset (``uno_env.engine.record``: ``replay`` rebuilds it,
+``uno replay`` shows it as an HTML page).
 
 Rendering
 ---------
@@ -153,7 +155,8 @@ the next player's turn, so who is asked stays private (docs/DECISIONS.md).
 
 Version history
 ---------------
-* v0: first release. Later in v0: the house rules as settings (defaults unchanged).
+* v0: first release. Later in v0: the house rules as settings (defaults unchanged);
+  refused calls change nothing; ``record()``.
 """
 
 from __future__ import annotations
@@ -418,6 +421,8 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
                 generator[0].bit_generator.state = saved
             raise
         self._state = state
+        self._record_start = state.copy()  # for record(): the start, and the actions since
+        self._record_actions: list[tuple[str, int]] = []
         self.np_random, self.np_random_seed = generator
         self._seeded = True
         self._recent_events.clear()
@@ -458,6 +463,7 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         if summary & _STATUS_MASK < _REFUSED_BELOW:  # refused, and nothing changed
             status = ((summary & _STATUS_MASK) >> K.SUMMARY_STATUS[0]) - K.SUMMARY_STATUS_BIAS
             raise IllegalActionError(self.game.describe_refusal(state, int(action), status), status)
+        self._record_actions.append((agent, action))  # cheap on the hot path: record() maps them
         self._cumulative_rewards[agent] = 0.0
         if (
             self._rewards_pending
@@ -471,6 +477,20 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
             self.agent_selection = self.possible_agents[((summary >> _SEAT_SHIFT) & _SEAT_MASK) - 1]
             if self._alive != len(self.agents):
                 self._deads_step_first()
+
+    def record(self, agents=None) -> dict:
+        """The game record (:mod:`uno_env.engine.record`) of the game since the last reset:
+        its start, every action taken, and ``agents`` (names per seat) if given.
+        ``uno_env.engine.record.replay`` rebuilds it; ``uno replay`` shows it."""
+        from .engine.record import Recorder
+
+        if not hasattr(self, "_record_start"):
+            raise AttributeError("record() needs a game: call reset() first")
+        start = {"position": self.game.position(self._record_start)}
+        recorder = Recorder(self.game, self._state, agents=agents, start=start)
+        for agent, action in self._record_actions:
+            recorder.add(self.agent_name_mapping[agent], int(action))
+        return recorder.record()
 
     def _after_eventful_step(self, summary: int) -> None:
         if self.render_mode is not None:
