@@ -44,6 +44,31 @@ class NetworkAgent(Agent):
         return np.argmax(logits, axis=1).astype(np.int64)  # illegal actions' logits are -inf
 
 
+def action_probabilities(game: Game, observation, mask, network: neural.Network | None = None, top: int = 5) -> dict:
+    """The policy's probabilities of the legal actions (softmax of its masked logits), the
+    ``top`` largest by action text: an annotation for game records (``Recorder.add``).
+    ``network``: a loaded network (default the shipped ``ppo``). The agents play the
+    most probable action."""
+    network = network if network is not None else neural.SHIPPED
+    if network is None:
+        raise ValueError(f"no network: none shipped at {neural.SHIPPED_PATH}")
+    obs = np.ascontiguousarray(observation, dtype=np.float32)
+    legal = np.ascontiguousarray(mask, dtype=np.int8)
+    if obs.shape != (game.observation_size,) or legal.shape != (game.num_actions,) or not legal.any():
+        raise ValueError(
+            f"expected an observation of shape ({game.observation_size},) and a mask of shape "
+            f"({game.num_actions},) with a legal action, got {obs.shape} and {legal.shape}"
+        )
+    logits = np.empty(game.num_actions, dtype=np.float32)
+    neural.network_logits(obs, legal, game.params, *network.arrays(), logits)
+    legal_ids = np.flatnonzero(legal)
+    z = logits[legal_ids].astype(np.float64)
+    p = np.exp(z - z.max())
+    p /= p.sum()
+    order = np.argsort(-p, kind="stable")[:top]
+    return {"probabilities": {game.actions.strings[int(legal_ids[k])]: round(float(p[k]), 4) for k in order}}
+
+
 def make_ppo(rules: RuleConfig | Game | None = None, seed: int = 0, weights: str | None = None) -> Agent:
     """The shipped policy (compiled) without ``weights``; a :class:`NetworkAgent` with them."""
     if weights:

@@ -517,3 +517,26 @@ def test_a_file_that_is_no_network_archive_says_so_naming_the_path(tmp_path):
         with pytest.raises(ValueError, match="is not a policy network file") as err:
             neural.load_network(path)
         assert str(path) in str(err.value) and "allow_pickle" not in str(err.value), err.value
+
+
+def test_action_probabilities_rank_the_action_ppo_plays_first():
+    """The annotation a record can carry for ppo: its most probable action is the one the
+    shipped agent plays, the probabilities are of legal actions and add up over all of them."""
+    from agents.neural import action_probabilities
+
+    game = Game(num_players=2)
+    agent = make_agent("ppo", game)
+    state = game.init(seed=9)
+    for _ in range(40):
+        if game.is_over(state):
+            break
+        seat = game.current_player(state)
+        obs, mask = game.observe(state, seat), game.legal_mask(state)
+        shown = action_probabilities(game, obs, mask, top=100)["probabilities"]
+        assert set(shown) == {game.actions.strings[a] for a in np.flatnonzero(mask)}
+        assert abs(sum(shown.values()) - 1) < 1e-3
+        action = agent.act(obs, mask)
+        assert max(shown, key=shown.get) == game.actions.strings[action]
+        game.step(state, action)
+    with pytest.raises(ValueError, match="expected an observation"):
+        action_probabilities(game, np.zeros(3), np.zeros(game.num_actions))
