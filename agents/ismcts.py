@@ -44,7 +44,7 @@ from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine import kernels as K
 from uno_env.engine.game import seed_to_rng
-from uno_env.engine.jit import allocating, kernel
+from uno_env.engine.jit import allocating, describe, kernel
 from uno_env.engine.layout import (
     P_A_CATCH,
     P_A_PASS,
@@ -66,6 +66,8 @@ from uno_env.engine.layout import (
 from uno_env.engine.readers import determinize, fresh_rng, is_partner, obs_exposed_seat, obs_phase
 
 from .base import Agent
+
+describe(__name__, "the search (ismcts)", seconds=20)
 
 SEARCH_ROUND = 32  # determinizations between two racing checks
 

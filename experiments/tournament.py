@@ -39,8 +39,10 @@ The leaderboard: win rate with a 95% Wilson interval, mean points per hand, a
 Bradley-Terry rating on the Elo scale (a Luce choice model of who wins each game,
 400 points = 10:1 odds, the field's mean at 1500) with a 95% bootstrap interval,
 per-seat win rates and the distribution of hand lengths (decisions per hand).
-Files: ``<out>/<name>.json``, ``<name>_leaderboard.csv``, ``<name>_games.csv`` and
-``<name>.png`` (ratings and win rates with intervals, hand lengths).
+Files: each run has its own folder, ``results/<name>/`` (``--name``; by default the
+date and time the run started, so that no run overwrites another), or ``--out DIR``:
+``tournament.json``, ``tournament_leaderboard.csv``, ``tournament_games.csv`` and
+``tournament.png`` (ratings and win rates with intervals, hand lengths).
 
 This file is the command; the library it calls (schedules, table loops, ratings,
 analysis; ``run_tournament`` for scripts and notebooks) is :mod:`experiments.arena`.
@@ -50,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from experiments.arena import format_leaderboard, run_tournament, write_outputs
@@ -57,13 +60,28 @@ from experiments.arena import format_leaderboard, run_tournament, write_outputs
 DEFAULT_AGENTS = "random,naive,keeper,tactical,ismcts"
 DEFAULT_PLAYERS = 4
 DEFAULT_GAMES = 240
+RESULTS = Path("results")
+STEM = "tournament"
+"""The outputs' file name stem, in the run's folder."""
+
+
+def agents_listing() -> str:
+    """The agents ``--agents`` takes, one line each, from the agent registry."""
+    from agents import agent_descriptions
+
+    descriptions = agent_descriptions()
+    width = max(len(name) for name in descriptions)
+    return "agents (--agents):\n" + "\n".join(f"  {name:<{width}}  {text}" for name, text in descriptions.items())
 
 
 def build_parser() -> argparse.ArgumentParser:
     from agents.play import add_rule_arguments
 
     parser = argparse.ArgumentParser(
-        prog="uno tournament", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="uno tournament",
+        description=__doc__,
+        epilog=agents_listing(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--agents",
@@ -96,11 +114,32 @@ def build_parser() -> argparse.ArgumentParser:
         "default RAY_ADDRESS), else a local Ray; the same results as without (docs/SCALE.md)",
     )
     parser.add_argument("--bootstrap", type=int, default=200, help="bootstrap samples for rating intervals")
-    parser.add_argument("--out", type=Path, default=Path("results"), help="output directory (default results/)")
-    parser.add_argument("--name", default="tournament", help="file name stem of the outputs")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="folder of this run's files (default results/NAME/, see --name)"
+    )
+    parser.add_argument(
+        "--name", default=None, help="the run's name: its files go to results/NAME/ (default: the start time)"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--no-files", action="store_true", help="print the leaderboard only")
     return parser
+
+
+def output_folder(out: Path | None, name: str | None, started: time.struct_time) -> Path:
+    """Where a run writes: ``out`` if given, else ``results/<name>/``; without a name the
+    start time (``20261201-134502``), numbered (``-2``, ...) if a run of that second exists."""
+    if out is not None:
+        return out
+    if name is not None:
+        if not name or Path(name).name != name or name in (".", ".."):
+            raise ValueError(f"--name must be a plain folder name (no path), got {name!r}; use --out for a path")
+        return RESULTS / name
+    stamp = time.strftime("%Y%m%d-%H%M%S", started)
+    folder, k = RESULTS / stamp, 1
+    while folder.exists():
+        k += 1
+        folder = RESULTS / f"{stamp}-{k}"
+    return folder
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,6 +147,7 @@ def main(argv: list[str] | None = None) -> int:
 
     args = build_parser().parse_args(argv)
     try:
+        out = output_folder(args.out, args.name, time.localtime())
         specs = [s.strip() for s in args.agents.split(",") if s.strip()]
         players = args.players if args.players is not None else DEFAULT_PLAYERS
         if args.schedule == "rotate":
@@ -144,8 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(format_leaderboard(summary))
     if not args.no_files:
-        paths = write_outputs(args.out, args.name, summary, plan, entrants, records)
-        print("wrote " + ", ".join(str(p) for p in paths))
+        paths = write_outputs(out, STEM, summary, plan, entrants, records)
+        print(f"wrote {out}/: " + ", ".join(p.name for p in paths))
     return 0
 
 

@@ -28,7 +28,7 @@ from numba import njit
 from .engine import kernels as K
 from .engine.borrow import borrow
 from .engine.cards import FASHION_TREND, RANK_DRAW_TWO, RANK_REVERSE, RANK_SKIP, WILD, WILD_DRAW_FOUR
-from .engine.jit import allocating, kernel
+from .engine.jit import allocating, describe, kernel
 from .engine.layout import (
     O_ALIVE,
     O_COLOUR,
@@ -84,6 +84,8 @@ from .engine.readers import (
     wild_action,
 )
 from .neural import shipped_policy
+
+describe(__name__, "the compiled policies", seconds=40)
 
 RANDOM = 0
 NAIVE = 1
