@@ -129,3 +129,41 @@ def test_tournament_help_lists_every_registered_agent(monkeypatch):
         assert description, f"agent {name!r} has no description"
         assert any(line.split(None, 1) == [name, description] for line in listing)
     assert "an agent registered by the test" in text
+
+
+# ---------------------------------------------------------------- what a newcomer reads
+
+
+def test_ppo_outside_its_training_tables_warns_once_naming_them(monkeypatch):
+    import warnings
+
+    from agents import neural as agent_neural
+    from uno_env.engine import RuleConfig
+
+    monkeypatch.setattr(agent_neural, "_WARNED", set())
+    with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"trained for 2 players, one hand.*num_players=4"):
+        agents.make_agent("ppo", RuleConfig(num_players=4, episode="round"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a second agent at the same tables: no second warning
+        agents.make_agent("ppo", RuleConfig(num_players=4, episode="round"), seed=1)
+        agents.make_agent("ppo", RuleConfig(num_players=2, episode="round", max_steps=500))  # its own tables
+        agents.make_agent("tactical", RuleConfig(num_players=4))  # heuristics are not trained
+    with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"stacking='same' \(trained: 'off'\)"):
+        agents.make_agent("ppo", RuleConfig(num_players=2, episode="round", stacking="same"))
+
+
+def test_observe_dict_gives_counts_as_integers_and_the_observation_stays_float32():
+    import numpy as np
+
+    from uno_env.engine import Game
+    from uno_env.engine.observation import COUNT_SLICES
+
+    game = Game(num_players=3, stacking="same")
+    state = game.init(seed=2)
+    view = game.observe_dict(state, 0)
+    assert game.observe(state, 0).dtype == np.float32
+    assert view["hand_sizes"].tolist() == [7, 7, 7] and view["hand_sizes"].dtype == np.int64
+    for name in COUNT_SLICES:
+        assert np.issubdtype(view[name].dtype, np.integer), name
+    assert str(view["hand_sizes"]) == "[7 7 7]"
+    assert view["phase"].dtype == np.float32  # one-hot flags stay as the observation has them
