@@ -3,6 +3,7 @@ compile), tournament runs keep their outputs apart, and the help lists the agent
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import pathlib
 import subprocess
@@ -167,3 +168,50 @@ def test_observe_dict_gives_counts_as_integers_and_the_observation_stays_float32
         assert np.issubdtype(view[name].dtype, np.integer), name
     assert str(view["hand_sizes"]) == "[7 7 7]"
     assert view["phase"].dtype == np.float32  # one-hot flags stay as the observation has them
+
+
+# ---------------------------------------------------------------- extras that explain themselves
+
+
+@pytest.mark.parametrize(
+    "argv,hidden,extras",
+    [
+        (["train", "--smoke"], ["torch"], "train"),
+        (["train", "--smoke"], ["tyro"], "train"),
+        (["train-rllib", "--smoke"], ["ray"], "scale"),
+        (["train-rllib", "--smoke"], ["ray", "tyro"], "scale,train"),
+    ],
+)
+def test_a_command_without_its_extra_says_which_to_install(argv, hidden, extras):
+    """The module is hidden (``sys.modules[name] = None``: importing it fails, and
+    ``find_spec`` finds nothing), as in a plain ``pip install`` without the extra."""
+    code = (
+        "import sys\n"
+        f"for name in {hidden!r}:\n"
+        "    sys.modules[name] = None\n"
+        "from experiments.cli import main\n"
+        f"sys.exit(main({argv!r}))\n"
+    )
+    environ = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    assert done.returncode == 2, done.stderr
+    lines = [line for line in done.stderr.splitlines() if not line.startswith("uno_env: compiling")]
+    pip = f'pip install "uno-env[{extras}]" (in a clone: pip install -e ".[{extras}]")'
+    assert lines == [f"uno {argv[0]} needs {', '.join(hidden)}, not installed: {pip}"], done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_with_the_extras_installed_nothing_is_missing():
+    from experiments.cli import COMMANDS, NEEDS, missing_extras
+
+    assert set(NEEDS) <= set(COMMANDS)
+    for command in COMMANDS:
+        if all(importlib.util.find_spec(m) is not None for m in NEEDS.get(command, ())):
+            assert missing_extras(command) is None
