@@ -27,7 +27,7 @@ def test_play_a_hand_through_stdin_with_help_and_bad_input():
     rc, text = run_play(["--players", "3", "--opponents", "naive,keeper", "--seed", "4"], script)
     assert rc == 0
     assert "UNO: 3 players, you are P0; opponents: P1 naive, P2 keeper" in text
-    assert "rules: 3 players, a whole game to 500 points, classic deck (108 cards), standard scoring" in text
+    assert "rules: 3 players, one hand, classic deck (108 cards), standard scoring" in text
     assert "RuleConfig(" not in text  # the settings in words, not the dataclass
     assert "legal actions:" in text and "draw" in text.split("legal actions:")[1].split(">")[0]
     assert "unknown action 'foo'" in text
