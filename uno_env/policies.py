@@ -85,7 +85,7 @@ from .engine.readers import (
 )
 from .neural import shipped_policy
 
-describe(__name__, "the compiled policies", seconds=40)
+describe(__name__, "the agents' compiled policies", seconds=30)
 
 RANDOM = 0
 NAIVE = 1

@@ -25,7 +25,7 @@ from numba.core import event
 
 NOTICES: dict[str, tuple[str, float]] = {}
 """Per module name, what it compiles (in words) and roughly how many seconds its first
-compilation takes on a small machine."""
+compilation takes on two idle cores (a busy machine takes longer)."""
 ANNOUNCED: set[str] = set()
 """The lines this process printed (modules that describe themselves alike print one)."""
 COMPILED: dict[str, float] = {}

@@ -40,7 +40,7 @@ from ..engine.layout import (
     S_TRUNCATED,
 )
 
-describe(__name__, "the vector env's kernels", seconds=20)
+describe(__name__, "the vector env's kernels", seconds=10)
 
 EXTERNAL = -1
 """Seat policy of a seat whose actions come from the caller."""
