@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed-stamp
 NOTEBOOK_STAMP := $(VENV)/.notebooks-stamp
 SHARED_RULES_TOOL := $(wildcard ../shared/tools/rule_coverage.py)
 
-.PHONY: test test-fast typecheck demo lint format bench notebook notebooks clean
+.PHONY: test test-fast typecheck demo lint format bench notebook notebooks clean browser
 
 $(STAMP): pyproject.toml constraints.txt
 	@echo "make: creating $(VENV) with $(PYTHON) (seconds)"
@@ -27,7 +27,16 @@ $(NOTEBOOK_STAMP): $(STAMP)
 	$(PY) -m pip install -c constraints.txt -e ".[notebooks]"
 	touch $(NOTEBOOK_STAMP)
 
-test: $(STAMP)
+# the browser tests (HTML replays) run Debian's chromium; installed here when missing and
+# apt-get is at hand (as root), else those tests are skipped and say why
+browser:
+	@if command -v chromium >/dev/null 2>&1; then echo "chromium: $$(command -v chromium)"; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "installing Debian's chromium for the browser tests (apt-get, about a minute)"; \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	else echo "no chromium and no apt-get as root: the browser tests will be skipped"; fi
+
+test: $(STAMP) browser
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy

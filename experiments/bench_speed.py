@@ -42,6 +42,23 @@ from typing import Any
 
 import numpy as np
 
+from experiments.cli_checks import (
+    MAX_SECONDS,
+    check_memory,
+    check_output_folder,
+    count_type,
+    duration_type,
+    players_type,
+    seed_type,
+)
+
+MAX_REPEATS = 1000
+"""The most measurements per figure (``--repeats``)."""
+BYTES_PER_GAME = 2048
+"""About the bytes a vector env or a compiled batch holds per game and per seat, plus one
+(the state, events, observation and final-observation buffers: about 5.5 KB a game at 2
+players, 20 KB at 10); ``--sizes`` and ``--play-size`` are checked against the memory."""
+
 TARGETS = {  # the speed issues' targets (the second round's where it raised them)
     "pettingzoo_ratio": 5.0,
     "vector_ratio": 100.0,  # at every N >= 1024
@@ -548,14 +565,28 @@ def targets(report: dict) -> list[dict]:
 def parse_args(argv):
     parser = argparse.ArgumentParser(prog="uno bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=Path("results"), help="output folder (default: results/)")
-    parser.add_argument("--seconds", type=float, default=1.5, help="seconds per measurement (default 1.5)")
-    parser.add_argument("--repeats", type=int, default=3, help="measurements per figure; median and spread")
+    parser.add_argument(
+        "--seconds",
+        type=duration_type(),
+        default=1.5,
+        help=f"seconds per measurement (default 1.5, at most {MAX_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--repeats", type=count_type(1, MAX_REPEATS), default=3, help="measurements per figure; median and spread"
+    )
     parser.add_argument("--sizes", default="1,64,1024,16384,65536", help="vector env batch sizes")
-    parser.add_argument("--play-size", type=int, default=16384, help="games per batch for compiled policies")
-    parser.add_argument("--play-decisions", type=int, default=64, help="decisions per game per play() call")
-    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument(
+        "--play-size", type=count_type(1, 2**31 - 1), default=16384, help="games per batch for compiled policies"
+    )
+    parser.add_argument(
+        "--play-decisions",
+        type=count_type(1, 2**31 - 1),
+        default=64,
+        help="decisions per game per play() call",
+    )
+    parser.add_argument("--players", type=players_type, default=2, help="players at the table, 2..10 (default 2)")
     parser.add_argument("--episode", choices=("round", "game"), default="round", help="our episode (default: a hand)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=seed_type, default=0)
     parser.add_argument(
         "--startup", choices=("serial", "full", "skip"), default="full", help="start-up timing in fresh processes"
     )
@@ -573,9 +604,13 @@ def parse_args(argv):
     except ValueError:
         parser.error(f"--sizes must be integers separated by commas, got {args.sizes!r}")
     if not args.size_list or min(args.size_list) < 1:
-        parser.error("--sizes must be positive")
-    if args.seconds <= 0 or args.repeats < 1 or args.play_size < 1:
-        parser.error("--seconds, --repeats and --play-size must be positive")
+        parser.error(f"--sizes must be positive, got {args.sizes!r}")
+    try:
+        for option, size in [("--sizes", max(args.size_list)), ("--play-size", args.play_size)]:
+            check_memory(option, size, BYTES_PER_GAME * (args.players + 1), "game")
+        check_output_folder("--out", args.out)
+    except ValueError as err:
+        parser.error(str(err))
     return args
 
 

@@ -2,7 +2,10 @@
 
 Each subcommand is a module with ``main(argv)``, imported only when it runs (so that
 ``uno --help`` loads no torch or Ray); ``uno <command> --help`` shows its options.
-Ctrl-C ends any command with exit status 130 and a one-line note, without a traceback.
+Ctrl-C ends any command with exit status 130 and a one-line note, without a traceback;
+a value or a file that a command cannot use (ValueError, OSError, MemoryError) ends it
+with one line naming it and exit status 2 (the commands check their values first:
+:mod:`experiments.cli_checks`).
 A command that needs an optional extra (:data:`NEEDS`) checks for it first and, when a
 module is missing, says in one line which extra to install (exit status 2).
 
@@ -34,6 +37,7 @@ COMMANDS = {
         "train on Ray RLlib (multi-agent PPO, heuristic opponents, --address for a cluster; --smoke: seconds)",
     ),
     "bench": ("experiments.bench_speed", "speed against RLCard: PettingZoo, Game, vector env, compiled policies"),
+    "replay": ("uno_env.replay", "a game record as one self-contained HTML page that replays it step by step"),
 }
 
 NEEDS = {"train": ("torch", "tyro", "tensorboard"), "train-rllib": ("ray", "tyro", "torch")}
@@ -105,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"\nuno {name}: interrupted", file=sys.stderr)
         return 130
+    except (ValueError, OSError, MemoryError) as err:  # a value or file the command could not use
+        text = " ".join(str(err).split()) or type(err).__name__
+        print(f"uno {name}: error: {text}", file=sys.stderr)
+        return 2
     return int(result or 0)
 
 

@@ -28,11 +28,43 @@ def cluster_address(address: str | None) -> str | None:
     return address or os.environ.get("RAY_ADDRESS") or None
 
 
+CONNECT_TIMEOUT = 10.0
+"""Seconds a cluster address has to answer before ``start_ray`` gives up on it (Ray itself
+would retry for minutes)."""
+
+
+def check_answers(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """A ``host:port`` or ``ray://host:port`` address must accept a connection within
+    ``timeout`` seconds (ValueError naming it otherwise); ``auto`` is left to Ray, which
+    looks for a cluster on this machine."""
+    import socket
+
+    target = address.split("://", 1)[1] if "://" in address else address
+    host, sep, port = target.rpartition(":")
+    if not sep:
+        if address == "auto":
+            return
+        raise ValueError(f"Ray address {address!r}: expected host:port, ray://host:port or 'auto'")
+    host = host.strip("[]")  # an IPv6 address in brackets
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"Ray address {address!r}: expected host:port with a port 1..65535")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout):
+            pass
+    except OSError as err:
+        reason = "no answer" if isinstance(err, TimeoutError) else (err.strerror or str(err))
+        raise ValueError(f"Ray address {address!r} does not answer within {timeout:g} s ({reason})") from None
+
+
 def start_ray(address: str | None = None, num_cpus: int | None = None) -> dict:
     """Connect to the Ray cluster at ``address`` (or ``RAY_ADDRESS``), or start a local Ray
     with ``num_cpus`` CPUs (default all) when neither is given or ``address`` is "local".
     A local Ray runs without token authentication unless ``RAY_AUTH_MODE`` says otherwise
-    (token auth is for clusters shared over a network). Returns the cluster's resources."""
+    (token auth is for clusters shared over a network). An address that does not answer
+    within :data:`CONNECT_TIMEOUT` seconds is refused. Returns the cluster's resources."""
+    address = cluster_address(address)
+    if address:
+        check_answers(address)
     try:
         import ray
     except ImportError:
@@ -40,7 +72,6 @@ def start_ray(address: str | None = None, num_cpus: int | None = None) -> dict:
             "Ray is not installed: pip install 'uno-env[scale]' (or -e '.[scale]' in the repository)"
         ) from None
 
-    address = cluster_address(address)
     if not ray.is_initialized():
         if address:
             ray.init(address=address, log_to_driver=False)

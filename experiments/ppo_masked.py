@@ -79,7 +79,10 @@ class Args:
     reward: str = "win"
     """'win' (+1 / -1 when the episode ends) or 'points' (points scored at each hand's end)"""
     rules: tuple[str, ...] = ()
-    """other rule settings as KEY=VALUE (e.g. uno_call=off), as `uno tournament --set` takes them"""
+    """other rule settings as KEY=VALUE (e.g. uno_call=off, partners=true), as `uno tournament --set` takes them"""
+    learner_team: bool = False
+    """with partners: the learner plays both seats of its team (cooperative self-play); otherwise
+    one seat, its partner drawn from the pool like the other seats"""
     total_timesteps: int = 20_000_000
     """learner decisions to train on"""
     stop_after_update: int = 0
@@ -297,10 +300,12 @@ class OpponentPool:
 class Transitions:
     """Learner transitions of the games, in the order they close.
 
-    A transition opens at a learner decision and closes at its next decision in the
-    same game (``next_value`` from there) or at the episode's end (``done``)."""
+    A transition opens at a learner decision and closes at the next decision of the same
+    chain (``next_value`` from there) or at the episode's end (``done``). A chain is one
+    learner seat of one game (:meth:`Rollout.chains`: ``game * num_players + seat``), so
+    a learner playing both seats of a team keeps one chain per seat."""
 
-    def __init__(self, capacity: int, obs_size: int, num_actions: int, num_envs: int):
+    def __init__(self, capacity: int, obs_size: int, num_actions: int, num_chains: int):
         self.obs = np.zeros((capacity, obs_size), dtype=np.float32)
         self.mask = np.zeros((capacity, num_actions), dtype=bool)
         self.action = np.zeros(capacity, dtype=np.int64)
@@ -310,40 +315,40 @@ class Transitions:
         self.next_value = np.zeros(capacity, dtype=np.float32)
         self.done = np.zeros(capacity, dtype=bool)
         self.successor = np.full(capacity, -1, dtype=np.int64)
-        self.open = np.full(num_envs, -1, dtype=np.int64)  # per game: its open transition
+        self.open = np.full(num_chains, -1, dtype=np.int64)  # per chain: its open transition
         self.size = 0
         self.closed: list[np.ndarray] = []
         self.num_closed = 0
 
-    def add(self, games, obs, mask, action, logp, value) -> None:
-        """New transitions at the learner decisions of ``games``; closes their previous ones."""
-        index = np.arange(self.size, self.size + len(games))
-        self.size += len(games)
+    def add(self, chains, obs, mask, action, logp, value) -> None:
+        """New transitions at the learner decisions of ``chains``; closes their previous ones."""
+        index = np.arange(self.size, self.size + len(chains))
+        self.size += len(chains)
         self.obs[index], self.mask[index], self.action[index] = obs, mask, action
         self.logp[index], self.value[index] = logp, value
         self.reward[index] = 0.0
         self.done[index] = False
         self.successor[index] = -1
-        previous = self.open[games]
+        previous = self.open[chains]
         had = previous >= 0
         self.next_value[previous[had]] = value[had]
         self.successor[previous[had]] = index[had]
         self._close(previous[had])
-        self.open[games] = index
+        self.open[chains] = index
 
     def credit(self, rewards: np.ndarray) -> None:
-        """Per game, the learner seat's reward of the last step, to its open transition."""
-        games = np.flatnonzero(self.open >= 0)
-        self.reward[self.open[games]] += rewards[games]
+        """Per chain, its seat's reward of the last step, to its open transition."""
+        chains = np.flatnonzero(self.open >= 0)
+        self.reward[self.open[chains]] += rewards[chains]
 
-    def end(self, games: np.ndarray) -> None:
-        """The episodes of ``games`` ended: their open transitions close as terminal."""
-        open_ = self.open[games]
+    def end(self, chains: np.ndarray) -> None:
+        """The episodes of ``chains`` ended: their open transitions close as terminal."""
+        open_ = self.open[chains]
         open_ = open_[open_ >= 0]
         self.done[open_] = True
         self.next_value[open_] = 0.0
         self._close(open_)
-        self.open[games] = -1
+        self.open[chains] = -1
 
     def _close(self, index: np.ndarray) -> None:
         if len(index):
@@ -368,31 +373,44 @@ class Transitions:
 
     def keep_open(self) -> None:
         """Start the next batch: the open transitions move to the front, the rest go."""
-        games = np.flatnonzero(self.open >= 0)
-        keep = self.open[games]
+        chains = np.flatnonzero(self.open >= 0)
+        keep = self.open[chains]
         target = np.arange(len(keep))
         for array in (self.obs, self.mask, self.action, self.logp, self.value, self.reward):
             array[target] = array[keep]
         self.done[target] = False
         self.successor[target] = -1
-        self.open[games] = target
+        self.open[chains] = target
         self.size = len(keep)
         self.closed = []
         self.num_closed = 0
 
 
 class Rollout:
-    """The games, the per-episode seating and opponents, and the learner's transitions."""
+    """The games, the per-episode seating and opponents, and the learner's transitions.
+
+    Per game and episode the learner takes a random seat (``learner_seat``), and with
+    ``--learner-team`` its partner's seat too (``learner``: per game and seat); every
+    learner seat is rewarded with what its own seat received, which under partners is
+    the team's outcome (R-VAR-PARTNERS)."""
 
     def __init__(self, args: Args, game: Game, agent: ActorCritic, pool: OpponentPool, device, seed: int):
         self.args, self.game, self.agent, self.pool, self.device = args, game, agent, pool, device
         N = args.num_envs
         self.env = UnoVectorEnv(N, game.config)
         self.rng = np.random.default_rng(hash_seed(seed, 7))
+        n = game.num_players
+        self.team = bool(args.learner_team)
+        if self.team and not game.config.partners:
+            raise ValueError(
+                "--learner-team needs partners: add --rules partners=true (an even number of players, 4 or more)"
+            )
         self.learner_seat = np.zeros(N, dtype=np.int64)
+        self.learner = np.zeros((N, n), dtype=bool)
         self.kind = np.zeros(N, dtype=np.int64)
         self.snapshot = np.zeros(N, dtype=np.int64)
-        self.buffer = Transitions(args.batch_size + 2 * N, game.observation_size, game.num_actions, N)
+        seats = 2 if self.team else 1
+        self.buffer = Transitions(args.batch_size + 2 * seats * N, game.observation_size, game.num_actions, N * n)
         self.step = self.env.reset(seed=seed)
         self.new_episodes(np.arange(N))
         self.finished: list[tuple[int, int]] = []  # (opponent kind, learner outcome) of ended episodes
@@ -401,8 +419,18 @@ class Rollout:
         self.policy_seconds = 0.0
 
     def new_episodes(self, games: np.ndarray) -> None:
-        self.learner_seat[games] = self.rng.integers(0, self.game.num_players, size=len(games))
+        n = self.game.num_players
+        seat = self.rng.integers(0, n, size=len(games))
+        self.learner_seat[games] = seat
+        self.learner[games] = False
+        self.learner[games, seat] = True
+        if self.team:  # partners sit opposite: seats s and s + n/2
+            self.learner[games, (seat + n // 2) % n] = True
         self.kind[games], self.snapshot[games] = self.pool.draw(self.rng, len(games))
+
+    def chains(self, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """The transition chain of each (game, seat)."""
+        return games * self.game.num_players + seats
 
     def collect(self) -> int:
         """Play until the batch holds ``batch_size`` closed transitions; returns the
@@ -411,7 +439,7 @@ class Rollout:
         decisions = 0
         actions = np.empty(N, dtype=np.int64)
         while buffer.num_closed < self.args.batch_size:
-            learner = step.seat == self.learner_seat
+            learner = self.learner[np.arange(N), np.maximum(step.seat, 0)] & (step.seat >= 0)
             games = np.flatnonzero(learner)
             others = np.flatnonzero(~learner)
             t = time.perf_counter()
@@ -423,7 +451,8 @@ class Rollout:
                         torch.as_tensor(obs, device=self.device), torch.as_tensor(mask, device=self.device)
                     )
                 actions[games] = action = action.cpu().numpy()
-                buffer.add(games, obs, mask, action, logp.cpu().numpy(), value.cpu().numpy())
+                chains = self.chains(games, step.seat[games])
+                buffer.add(chains, obs, mask, action, logp.cpu().numpy(), value.cpu().numpy())
                 decisions += len(games)
             t2 = time.perf_counter()
             if len(others):
@@ -436,10 +465,11 @@ class Rollout:
             self.policy_seconds += t2 - t
             self.opponent_seconds += t3 - t2
             self.env_seconds += t4 - t3
-            buffer.credit(step.rewards[np.arange(N), self.learner_seat])
+            buffer.credit(step.rewards.reshape(-1))  # chain g * n + s: seat s of game g
             ended = np.flatnonzero(step.terminated | step.truncated)
             if len(ended):
-                buffer.end(ended)
+                n = self.game.num_players
+                buffer.end(self.chains(np.repeat(ended, n), np.tile(np.arange(n), len(ended))))
                 outcome = step.info["final_outcome"][ended, self.learner_seat[ended]]
                 self.finished.extend(zip(self.kind[ended].tolist(), outcome.tolist()))
                 self.new_episodes(ended)
@@ -554,18 +584,23 @@ def behaviour_cloning(args: Args, game: Game, agent: ActorCritic, optimizer, dev
 # ---------------------------------------------------------------------------- evaluation
 def evaluate(policy_path: pathlib.Path, game: Game, opponents: list[str], games: int, seed: int) -> dict:
     """The exported policy against each opponent in seat-rotated hands, through the
-    tournament runner: win rate and its 95% Wilson interval, hand length."""
+    tournament runner's ``field`` schedule (one learner seat, or team, against the
+    opponent in all the others): win rate, its 95% Wilson interval and its ratio to the
+    fair share, hand length."""
     from experiments.arena import run_tournament
 
     spec = f"ppo:weights={policy_path}"
     out = {}
-    for opponent in opponents:
-        summary, *_ = run_tournament([spec, opponent], game.config, games, seed=seed, workers=1, bootstrap=0)
-        h2h = summary["head_to_head"][spec][opponent]
+    for opponent in opponents:  # the learner in one seat (one team), the opponent in the rest
+        summary, *_ = run_tournament(
+            [spec, opponent], game.config, games, seed=seed, schedule="field", workers=1, bootstrap=0
+        )
+        cell = summary["field"][opponent]
         out[opponent] = {
-            "win_rate": h2h["win_rate"],
-            "ci": h2h["win_rate_ci"],
-            "games": h2h["games"],
+            "win_rate": cell["win_rate"],
+            "ci": cell["win_rate_ci"],
+            "ratio": cell["ratio"],
+            "games": cell["games"],
             "hand_length": summary["hand_length"]["mean"],
         }
     return out
@@ -608,9 +643,14 @@ def make_game(args: RuleArgs) -> Game:
         raise ValueError(str(err).replace("--set ", "--rules ")) from None
 
 
-def check_args(args: Args) -> None:
+def check_args(args: Args, game: Game | None = None) -> None:
     """Refuse bad settings before anything is written (ValueError naming the setting)."""
     from agents import parse_agent_spec
+
+    if args.learner_team and game is not None and not game.config.partners:
+        raise ValueError(
+            "--learner-team needs partners: add --rules partners=true (an even number of players, 4 or more)"
+        )
 
     positive = ("total_timesteps", "num_envs", "batch_size", "num_minibatches", "update_epochs", "hidden")
     for name in positive + ("snapshot_every", "max_snapshots", "checkpoint_every"):
@@ -686,7 +726,7 @@ def train(args: Args) -> dict:
         args = Args(**saved)
     device = select_device(args.device)
     game = make_game(args)
-    check_args(args)
+    check_args(args, game)
     torch.set_num_threads(args.threads or min(os.cpu_count() or 1, 4))
     torch.manual_seed(args.seed)
     name = run_name(args)

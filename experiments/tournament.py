@@ -23,6 +23,13 @@ Schedules (``--schedule``):
   which each player partners each other player four times. Individual totals
   (the team's points of each hand) are kept across partnerships and the highest
   total wins; a game of the tournament is one such rotation.
+* ``field``: one agent against the field: the first agent of ``--agents`` takes
+  one seat (with partners, both seats of one team) and one other agent every
+  other seat, each other agent in turn, the first agent in every seat (every
+  team's seats) equally often. The summary's ``field`` gives its win rate against
+  each, the fair share (1 / players, or 1/2 for a team) and their ratio with 95%
+  intervals: how trained agents are measured at tables of more than two
+  (``uno tournament --agents ppo,tactical --players 4 --schedule field``).
 
 The dealer of every game is the last seat, so seat 0 plays first (R-SETUP-3):
 the per-seat win rates measure the first-player advantage. ``--games`` is
@@ -56,10 +63,16 @@ import time
 from pathlib import Path
 
 from experiments.arena import format_leaderboard, run_tournament, write_outputs
+from experiments.cli_checks import check_memory, check_output_folder, count_type, seed_type
 
 DEFAULT_AGENTS = "random,naive,keeper,tactical,ismcts"
 DEFAULT_PLAYERS = 4
 DEFAULT_GAMES = 240
+MAX_BOOTSTRAP = 100_000
+"""The most bootstrap samples (``--bootstrap``)."""
+BYTES_PER_GAME_AND_SEAT = 256
+"""About the bytes a game of the tournament holds per seat, plus one (its schedule entry and
+records, and the analysis' arrays): ``--games`` is checked against the memory available."""
 RESULTS = Path("results")
 STEM = "tournament"
 """The outputs' file name stem, in the run's folder."""
@@ -89,9 +102,19 @@ def build_parser() -> argparse.ArgumentParser:
         help=f"agent specs, comma-separated (name or name:key=value...); default {DEFAULT_AGENTS}",
     )
     add_rule_arguments(parser, None, DEFAULT_PLAYERS)
-    parser.add_argument("--games", type=int, default=None, help=f"games of the tournament (default {DEFAULT_GAMES})")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the whole tournament (default 0)")
-    parser.add_argument("--schedule", choices=("mixed", "rotate"), default="mixed", help="table schedule")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        help=f"games of the tournament (default {DEFAULT_GAMES}; as many as the memory holds)",
+    )
+    parser.add_argument("--seed", type=seed_type, default=0, help="seed of the whole tournament (default 0)")
+    parser.add_argument(
+        "--schedule",
+        choices=("mixed", "rotate", "field"),
+        default="mixed",
+        help="table schedule (field: the first agent in one seat, or one team, against each other agent in the rest)",
+    )
     parser.add_argument(
         "--seating",
         choices=("permutations", "rotations"),
@@ -100,7 +123,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--workers",
-        type=int,
+        type=count_type(1, 4096),
         default=None,
         help="processes for non-compiled agents (default 2); with --ray, tasks in flight (default: all CPUs)",
     )
@@ -113,7 +136,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="play the games as Ray tasks: on the cluster at ADDRESS ('auto', 'ray://host:10001'; "
         "default RAY_ADDRESS), else a local Ray; the same results as without (docs/SCALE.md)",
     )
-    parser.add_argument("--bootstrap", type=int, default=200, help="bootstrap samples for rating intervals")
+    parser.add_argument(
+        "--bootstrap",
+        type=count_type(0, MAX_BOOTSTRAP),
+        default=200,
+        help=f"bootstrap samples for rating intervals (default 200, 0 for none, at most {MAX_BOOTSTRAP})",
+    )
     parser.add_argument(
         "--out", type=Path, default=None, help="folder of this run's files (default results/NAME/, see --name)"
     )
@@ -161,6 +189,12 @@ def main(argv: list[str] | None = None) -> int:
             args.episode = args.episode or "round"
         config = rule_config(args, players)
         games = args.games if args.games is not None else DEFAULT_GAMES
+        if games < 1:
+            raise ValueError(f"--games must be a positive integer, got {games}")
+        hands = {4: 3, 8: 28}.get(players, 1) if args.schedule == "rotate" else 1  # R-VAR-ROTATE
+        check_memory("--games", games, hands * BYTES_PER_GAME_AND_SEAT * (players + 1), "game")
+        if not args.no_files:
+            check_output_folder("--out" if args.out is not None else "--name", out)
         summary, plan, entrants, records = run_tournament(
             specs,
             config,

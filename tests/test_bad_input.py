@@ -199,7 +199,15 @@ def test_the_base_position_and_its_good_variants_load():
         varied(hands=[["R1", "Y2"], ["G3", "B4"], ["R5"]], uno_called=True),
         # called UNO with two cards, then drew a playable card (reachable in play)
         varied(hands=[["R1", "Y2", "R3"], ["G3", "B4"], ["R5"]], uno_called=True, phase="drawn", drawn_card="R3"),
-        varied(alive=[True, True, True], rng="0x1F", direction=-1, scores=[np.int64(3), 0, 0]),
+        varied(
+            alive=[True, True, True],
+            rng="0x1F",
+            direction=-1,
+            scores=[np.int64(3), 0, 0],
+            round=1,
+            last_winner=0,
+            step=9,
+        ),
         varied(challenge_reveal={"viewer": 1, "owner": 0, "hand": ["R1", "Y2"]}),
     ):
         state = game.from_position(position, seed=0)
@@ -268,6 +276,7 @@ INTERRUPTED = {  # truncated in the middle of a stacked Wild Draw Four's catch w
     "phase": "over",
     "current_player": None,
     "truncated": True,
+    "step": 20_000,  # the decision that reached max_steps
 }
 INTERRUPTED["hands"] = [["Y1"], ["G3", "B4"], ["R5"]]
 
@@ -321,7 +330,17 @@ HOUSE_BAD_POSITIONS = [
     # Seven-O (R-HOUSE-SEVENO)
     ("phase", {"num_players": 4}, SWAP),  # no seven_o
     ("phase", SEVEN, on(SWAP, discard_pile=["R3", "R8"])),
-    ("phase", SEVEN, on(SWAP, hands=[[], ["G3", "B4"], ["R5", "Y5"], []], alive=[False, True, True, False])),
+    (
+        "phase",
+        {**SEVEN, "scoring": "challenge"},
+        on(
+            SWAP,
+            hands=[[], ["G3", "B4"], ["R5", "Y5"], []],
+            alive=[False, True, True, False],
+            scores=[500, 0, 0, 500],
+            dealer=1,
+        ),
+    ),
     ("top_card_player", SEVEN, on(SWAP, top_card_player=0)),
     ("next_turn", SEVEN, on(SWAP, next_turn=3)),
     ("next_turn", SEVEN, on(SWAP, phase="play", next_turn=2)),
@@ -348,10 +367,14 @@ HOUSE_BAD_POSITIONS = [
     ("top_card_player", {}, on(CATCH_BEFORE_PENALTY, phase="catch", pending_penalty=0, top_card_player=2)),
     ("top_card_player", {}, on(BASE, top_card_player=3)),
     # a finished game keeps a decision's keys only when it was cut short in it
-    ("pending_penalty", STACK, on(INTERRUPTED, truncated=False, terminated=True, catch_window=None)),
-    ("drawn_card", {}, on(BASE, phase="over", current_player=None, terminated=True, drawn_card="R1")),
-    ("drawn_card", {}, on(BASE, phase="over", current_player=None, truncated=True, drawn_card="G9")),
-    ("colour", {}, on(BASE, discard_pile=["W"], colour=None, phase="over", current_player=None, terminated=True)),
+    ("pending_penalty", STACK, on(INTERRUPTED, truncated=False, terminated=True, catch_window=None, last_winner=0)),
+    ("drawn_card", {}, on(BASE, phase="over", current_player=None, terminated=True, last_winner=0, drawn_card="R1")),
+    ("drawn_card", {}, on(BASE, phase="over", current_player=None, truncated=True, step=20_000, drawn_card="G9")),
+    (
+        "colour",
+        {},
+        on(BASE, discard_pile=["W"], colour=None, phase="over", current_player=None, terminated=True, last_winner=0),
+    ),
 ]
 
 HOUSE_GOOD_POSITIONS = [
@@ -454,3 +477,151 @@ def test_the_cli_refuses_an_agents_package_from_another_distribution(monkeypatch
     assert "'agents' comes from" in err and "another distribution" in err
     monkeypatch.undo()
     assert cli.foreign_packages() == []  # the project's own packages pass
+
+
+# ---------------------------------------------------------------------- unreachable positions
+# what no game shows: scores, outcomes, counters and seats that the rules never leave
+OVER = {**BASE, "phase": "over", "current_player": None, "terminated": True, "step": 40}
+WON = {**OVER, "hands": [[], ["G3", "B4"], ["R5", "R1", "Y2"]], "last_winner": 0, "scores": [512, 0, 0]}
+WON["outcome"] = [1, -1, -1]
+ROUND_2 = {"round": 2, "step": 90, "last_winner": 1, "scores": [0, 30, 12]}
+LATER = {**BASE, **ROUND_2}  # in a later round
+CHALLENGE = {"scoring": "challenge"}
+OUT = {  # Challenge UNO: seat 2 reached the target in an earlier round and is out
+    **BASE,
+    **ROUND_2,
+    "hands": [["R1", "Y2"], ["G3", "B4", "R5"], []],
+    "alive": [True, True, False],
+    "scores": [0, 30, 512],
+}
+CHALLENGE_WON = {
+    **OUT,
+    **OVER,
+    "step": 90,
+    "hands": [[], ["G3", "B4", "R5"], ["R1", "Y2"]],
+    "alive": [True, False, False],
+    "scores": [0, 530, 512],
+    "outcome": [1, -1, -1],
+    "last_winner": 0,
+}
+PARTNERS = {"num_players": 4, "partners": True}
+HANDS_4 = [["R1", "Y2"], ["G3", "B4"], ["R5"], ["G7"]]
+LAST_WILD_DRAW_FOUR = {  # played as the last card: its target still accepts or challenges (R-END-2)
+    **BASE,
+    "hands": [[], ["G3", "B4"], ["R5", "R1", "Y2"]],
+    "discard_pile": ["R7", "W+4"],
+    "colour": "G",
+    "previous_colour": "R",
+    "phase": "challenge",
+    "current_player": 1,
+    "wild_draw_four": {"offender": 0},
+}
+
+UNREACHABLE_POSITIONS = [
+    ("num_players", {}, on(BASE, num_players=3.0)),
+    ("num_players", {}, on(BASE, num_players="3")),
+    ("deck", {}, on(BASE, deck=["classic"])),
+    # a number card on top sets the colour (only a wild names another)
+    ("colour", {}, on(BASE, colour="B")),
+    ("colour", {"deck": "fashion_trend"}, on(BASE, colour="G")),
+    # counters: the decision that reaches max_steps truncates the game
+    ("step", {}, on(BASE, step=20_000)),
+    ("step", {}, on(BASE, step=2**31 - 2)),
+    ("step", {"max_steps": 30}, on(OVER, step=31)),
+    ("round", {}, on(BASE, round=5, step=3, last_winner=0)),
+    ("round", {"episode": "round"}, on(LATER)),
+    ("truncated", {"max_steps": 30}, on(OVER, terminated=False, truncated=True, step=12)),
+    ("terminated", {}, on(OVER, terminated=False)),
+    ("current_player", {}, on(WON, current_player=0)),
+    ("truncated", {"max_steps": 40}, on(OVER, truncated=True)),
+    # scores: never negative, 0 before the first round's end, under the target in play
+    ("scores", {}, on(BASE, scores=[-3, 0, 0], round=1, step=9, last_winner=0)),
+    ("scores", {}, on(LATER, scores=[500, 0, 0])),
+    ("scores", {"scoring": "alternative", "target_score": 50}, on(LATER, scores=[10, 50, 0])),
+    ("scores", {}, on(LATER, scores=[10**6, 0, 0])),
+    ("scores", PARTNERS, on(LATER, hands=HANDS_4, scores=[10, 10, 0, 0])),  # partners sit across: 0 and 2
+    # seats: eliminated only under Challenge UNO, with a score at the target, and out of play
+    ("alive", {}, on(OUT, scores=[0, 0, 0])),
+    ("alive", {**CHALLENGE, "episode": "round"}, on(OUT, round=0, last_winner=None, scores=[0, 0, 0])),
+    ("scores", CHALLENGE, on(OUT, scores=[0, 30, 12])),
+    ("scores", CHALLENGE, on(OUT, scores=[0, 600, 512])),
+    ("dealer", CHALLENGE, on(OUT, dealer=2)),
+    ("drew_on", CHALLENGE, on(OUT, drew_on=[[], [], ["R"]])),
+    ("outcome", CHALLENGE, on(OUT, outcome=[0, 0, 0])),
+    ("outcome", {}, on(BASE, outcome=[1, -1, -1])),
+    ("forfeit", {}, on(OVER, forfeit=0)),  # illegal_action is not 'lose'
+    ("forfeit", {"illegal_action": "lose"}, on(BASE, forfeit=0)),
+    ("last_winner", {}, on(BASE, last_winner=1)),  # round 0: nobody won a round yet
+    ("last_winner", CHALLENGE, on(OUT, last_winner=2)),
+    # hands: empty only once the round is over (the offender of a last Wild Draw Four aside)
+    ("hands", {}, on(BASE, hands=[[], ["G3", "B4"], ["R5", "R1", "Y2"]])),
+    ("hands", {}, on(BASE, hands=[["R1", "Y2", "R5"], ["G3", "B4"], []])),
+    ("hands", {}, on(LAST_WILD_DRAW_FOUR, hands=[[], [], ["R5", "R1", "Y2", "G3", "B4"]])),
+    # how a finished game ended
+    ("outcome", {}, on(WON, outcome=[0, 0, 0])),
+    ("outcome", {}, on(WON, outcome=[1, 1, -1])),
+    ("scores", {}, on(WON, scores=[12, 0, 0])),
+    ("last_winner", {}, on(WON, last_winner=None)),
+    ("scores", {"scoring": "alternative"}, on(WON, scores=[0, 40, 12])),
+    ("outcome", {"scoring": "alternative"}, on(WON, scores=[12, 512, 12])),
+    ("alive", CHALLENGE, on(WON, scores=[0, 40, 12])),
+    ("scores", CHALLENGE, on(CHALLENGE_WON, scores=[500, 530, 512])),
+]
+
+REACHABLE_POSITIONS = [
+    ({}, on(BASE, num_players=np.int64(3), scores=[np.int64(3), 0, 0], round=1, step=9, last_winner=0)),
+    ({}, on(BASE, discard_pile=["R7", "W"], colour="B")),  # a Wild names any colour
+    ({"deck": "fashion_trend"}, on(BASE, discard_pile=["R7", "FT"], colour="G")),
+    ({}, on(BASE, step=19_999)),
+    ({"max_steps": 40}, on(OVER, terminated=False, truncated=True)),
+    ({}, WON),
+    ({"episode": "round"}, on(WON, scores=[12, 0, 0])),
+    ({"scoring": "alternative"}, on(WON, scores=[0, 512, 12])),
+    ({"scoring": "alternative"}, on(WON, scores=[12, 512, 12], outcome=[1, -1, 1])),
+    ({"illegal_action": "lose"}, on(OVER, forfeit=1, outcome=[0, -1, 0])),
+    (PARTNERS, on(LATER, hands=HANDS_4, scores=[10, 0, 10, 0], last_winner=0)),
+    (CHALLENGE, OUT),
+    (CHALLENGE, CHALLENGE_WON),
+    ({}, LAST_WILD_DRAW_FOUR),
+]
+
+
+@pytest.mark.parametrize(
+    "key,settings,position",
+    UNREACHABLE_POSITIONS,
+    ids=[f"{k}-{i}" for i, (k, _, _) in enumerate(UNREACHABLE_POSITIONS)],
+)
+def test_unreachable_positions_name_the_key(key, settings, position):
+    """A position that no game under the configuration reaches (3 players unless the
+    settings say) is refused naming the key at fault."""
+    game = make_game(**{"num_players": 3, **settings})
+    with pytest.raises(PositionError) as info:
+        game.from_position(position, seed=0)
+    assert info.value.key == key, info.value
+    assert str(info.value).startswith(key)
+
+
+@pytest.mark.parametrize("settings,position", REACHABLE_POSITIONS)
+def test_reachable_positions_beside_them_load(settings, position):
+    game = make_game(**{"num_players": 3, **settings})
+    state = game.from_position(position, seed=0)
+    if not game.is_over(state):
+        assert invariant_violations(game, state) == []
+    dumped = game.position(state)
+    assert game.position(game.from_position(dumped)) == dumped
+
+
+def test_a_refused_position_draws_no_fresh_seed(monkeypatch):
+    """Unseeded, a position takes a fresh seed from the OS only once it is found valid."""
+    import uno_env.engine.game as game_module
+
+    drawn = []
+    monkeypatch.setattr(game_module, "fresh_seed", lambda: drawn.append(1) or 12345)
+    game = Game(num_players=3)
+    refused = [p for _, p in BAD_POSITIONS[:5]] + [p for _, s, p in UNREACHABLE_POSITIONS if not s][:5]
+    for position in refused:
+        with pytest.raises(PositionError):
+            game.from_position(position)
+    assert drawn == []
+    game.from_position(BASE)
+    assert drawn == [1]

@@ -12,6 +12,7 @@ MODULES = [
     "agents",
     "experiments.arena",
     "uno_env.engine.game",
+    "uno_env.engine.record",
     "uno_env.env",
     "uno_env.gym_env",
     "uno_env.vector.core",

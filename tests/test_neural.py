@@ -497,3 +497,23 @@ def test_a_network_trained_with_fashion_trend_uses_its_own_fashion_trend_outputs
         assert neural.output_index(train.params, network.params, ft) == ft
     classic = Game(num_players=2)
     assert not network.supports(classic)
+
+
+def test_a_file_that_is_no_network_archive_says_so_naming_the_path(tmp_path):
+    import pickle
+
+    shipped = neural.SHIPPED_PATH.read_bytes()
+    files = {
+        "weights.pkl": pickle.dumps({"w1": [1.0]}),
+        "notes.txt": b"hello",
+        "empty.npz": b"",
+        "cut.npz": shipped[: len(shipped) // 2],
+    }
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+    np.save(tmp_path / "array.npy", np.zeros(3))
+    for name in [*files, "array.npy"]:
+        path = tmp_path / name
+        with pytest.raises(ValueError, match="is not a policy network file") as err:
+            neural.load_network(path)
+        assert str(path) in str(err.value) and "allow_pickle" not in str(err.value), err.value

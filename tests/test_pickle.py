@@ -112,3 +112,24 @@ def test_vector_envs_continue_after_a_round_trip(pickler):
     actions = np.array([random_legal(m, np.random.default_rng(1)) for m in sb3.action_masks()])
     a, b = sb3.step(actions), sb3_copy.step(actions)
     assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+
+
+def pickled_objects():
+    game = Game(num_players=2)
+    return {
+        "Game": game,
+        "State": game.init(seed=1),
+        "env": uno_env.env(num_players=2),
+        "raw_env": uno_env.raw_env(num_players=2),
+        "UnoGymEnv": UnoGymEnv(num_players=2),
+        "UnoVectorEnv": UnoVectorEnv(2, num_players=2),
+        "UnoGymVectorEnv": UnoGymVectorEnv(2, num_players=2),
+    }
+
+
+def test_protocols_below_2_are_refused_naming_the_lowest_that_works():
+    for name, obj in pickled_objects().items():
+        for protocol in (0, 1):
+            with pytest.raises(pickle.PicklingError, match=rf"with protocol 2 or higher .*not protocol {protocol}"):
+                pickle.dumps(obj, protocol=protocol)
+        assert type(pickle.loads(pickle.dumps(obj, protocol=2))) is type(obj), name

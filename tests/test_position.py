@@ -12,6 +12,7 @@ import pytest
 
 from uno_env.engine import Game
 from uno_env.engine.layout import S_EPISODES
+from uno_env.playthrough import PLAYTHROUGHS, choose
 
 from . import variants
 from .conftest import act, deck_with, make_game, setup
@@ -197,3 +198,44 @@ def test_a_stacked_wild_draw_four_keeps_its_verdict_through_a_catch():
     events = act(game, state, "challenge")
     assert act(game, loaded, "challenge") == events and game.position(loaded) == game.position(state)
     assert [e["bluff"] for e in events if e["type"] == "challenge"] == [False]
+
+
+# ---------------------------------------------------------------- every reached position loads
+def reload_exactly(game, state) -> dict:
+    """Dump -> JSON -> load gives back the position, the state's integers and generator."""
+    position = game.position(state)
+    loaded = game.from_position(json.loads(json.dumps(position)))
+    assert game.position(loaded) == position
+    ints = loaded.ints.copy()
+    ints[0, S_EPISODES] = state.ints[0, S_EPISODES]  # the slot's count of episodes, not the game's
+    assert np.array_equal(ints, state.ints) and np.array_equal(loaded.rng, state.rng), position
+    return position
+
+
+@pytest.mark.parametrize("settings", variants.params())
+def test_every_position_of_seeded_random_games_loads(settings):
+    """The refusals of impossible positions refuse no reachable one: every state of seeded
+    random games (wrong cards included) under every variant of tests/variants.py loads back
+    exactly; short games (max_steps 40) add finished ones, truncated or not."""
+    phases = collections.Counter()
+
+    def round_trip(game, state):
+        phases[reload_exactly(game, state)["phase"]] += 1
+
+    random_play(settings, 200, seed=len(config_id(settings)), on_state=round_trip)
+    random_play({**settings, "max_steps": 40}, 120, seed=1, on_state=round_trip)
+    assert phases["over"] >= 1, phases
+
+
+@pytest.mark.parametrize("name", sorted(PLAYTHROUGHS))
+def test_every_position_of_the_playthroughs_loads(name):
+    """The recorded playthroughs' games (uno_env.playthrough), replayed to their end: each
+    position on the way loads back exactly."""
+    config, seed = PLAYTHROUGHS[name]
+    game = Game(config)
+    rng = np.random.default_rng(seed)
+    state = game.init(seed=seed)
+    reload_exactly(game, state)
+    while not game.is_over(state):
+        game.step(state, choose(game, game.legal_actions(state), rng))
+        reload_exactly(game, state)

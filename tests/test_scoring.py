@@ -194,6 +194,7 @@ def test_challenge_uno_two_left_follows_two_player_rules():
         [["RR", "R5", "B1"], [], ["Y1", "Y2"], []],
         ["R7"],
         alive=[True, False, True, False],
+        scores=[0, 500, 0, 500],  # out at the target (R-VAR-CHALLENGE)
     )
     act(game, state, "play RR")
     assert game.current_player(state) == 0  # R-2P-1 with eliminated seats

@@ -89,6 +89,46 @@ def test_mixed_schedule_seats_every_agent_in_every_seat_equally(agents, players)
     assert schedule.num_matches % len(lineups) == 0 and schedule.num_matches >= 7
 
 
+@pytest.mark.parametrize(
+    "agents,players,partners", [(2, 4, False), (3, 6, False), (2, 4, True), (3, 6, True), (2, 2, False)]
+)
+def test_field_schedule_seats_the_first_agent_alone_in_every_seat(agents, players, partners):
+    lineups = T.field_lineups(agents, players, partners)
+    half = players // 2
+    for lineup in lineups:
+        seats = [s for s, e in enumerate(lineup) if e == 0]
+        others = {e for e in lineup if e != 0}
+        assert len(others) == 1  # one other agent fills the rest
+        assert seats == ([seats[0], seats[0] + half] if partners else [seats[0]])
+    first_seats = Counter(lineup.index(0) for lineup in lineups)
+    assert set(first_seats) == set(range(half if partners else players)) and len(set(first_seats.values())) == 1
+    assert Counter(e for lineup in lineups for e in set(lineup) - {0}) == {
+        e: len(lineups) // (agents - 1) for e in range(1, agents)
+    }
+    with pytest.raises(ValueError, match="at least two agents"):
+        T.field_lineups(1, players, partners)
+
+
+@pytest.mark.parametrize("partners", [False, True], ids=["4p", "partners"])
+def test_field_tournament_reports_the_first_agent_against_each_field(partners):
+    """`--schedule field`: the summary's win rate of the first agent (its team) against each
+    other agent equals its count of won hands, over hands where it sat with that agent only."""
+    config = RuleConfig(num_players=4, partners=partners)
+    agents = ["tactical", "random_play", "naive"]
+    summary, schedule, entrants, records = T.run_tournament(agents, config, 48, seed=2, schedule="field", bootstrap=0)
+    fair = 0.5 if partners else 0.25
+    assert set(summary["field"]) == {"random_play", "naive"}
+    for j, label in ((1, "random_play"), (2, "naive")):
+        cell = summary["field"][label]
+        jobs = [k for k, lineup in enumerate(schedule.jobs) if j in lineup]
+        wins = sum(bool((records["outcome"][k][np.array(schedule.jobs[k]) == 0] > 0).any()) for k in jobs)
+        assert (cell["games"], cell["wins"], cell["fair_share"]) == (len(jobs), wins, fair)
+        assert cell["ratio"] == pytest.approx(cell["win_rate"] / fair)
+        assert cell["win_rate_ci"][0] <= cell["win_rate"] <= cell["win_rate_ci"][1]
+    assert summary["field"]["random_play"]["win_rate"] > fair  # tactical beats a table of random_play
+    assert "against the field" in T.format_leaderboard(summary)
+
+
 def partners_of(table):
     """Partner pairs of a 4-seat table (seats 0 and 2, 1 and 3)."""
     return [frozenset((table[0], table[2])), frozenset((table[1], table[3]))]
@@ -337,3 +377,24 @@ def test_a_tournament_under_the_house_rules_from_the_command_line(tmp_path):
     settings = data["settings"]
     assert (settings["stacking"], settings["seven_o"], settings["jump_in"]) == ("mixed", True, True)
     assert sum(row["games"] for row in data["leaderboard"]) >= 4 * 48
+
+
+def test_saved_games_are_the_games_the_tournament_counted(tmp_path):
+    """`save_games`: the first K table games of each pairing, replayed from Python with the
+    tournament's seeds; each record replays to the outcome the tournament recorded."""
+    from uno_env.engine.record import load, replay
+
+    config = RuleConfig(num_players=3)
+    summary, schedule, entrants, records = T.run_tournament(
+        ["tactical", "keeper", "random_play", "naive"], config, 24, seed=4, bootstrap=0
+    )
+    paths = T.save_games(config, entrants, schedule, 4, 2, tmp_path)
+    pairings = Counter(tuple(sorted(set(lineup))) for lineup in schedule.jobs)
+    assert len(paths) == 2 * len(pairings)
+    for path in paths:
+        record = load(path)
+        job = record["tournament"]["job"]
+        assert record["agents"] == [entrants[e].label for e in schedule.jobs[job]]
+        game = T.TablePlayer(config, entrants, 4).game
+        assert game.outcome(replay(record)) == records["outcome"][job].tolist()
+        assert path.with_suffix(".html").read_text().startswith("<!DOCTYPE html>")

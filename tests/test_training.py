@@ -10,6 +10,7 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from experiments import ppo_masked as P  # noqa: E402
+from uno_env import neural  # noqa: E402
 from uno_env.engine import Game  # noqa: E402
 
 TINY = dict(
@@ -92,7 +93,7 @@ def test_resume_continues_from_the_checkpoint(tmp_path):
 
 
 def test_transitions_close_at_the_next_decision_and_credit_rewards_in_between():
-    buffer = P.Transitions(capacity=16, obs_size=3, num_actions=2, num_envs=2)
+    buffer = P.Transitions(capacity=16, obs_size=3, num_actions=2, num_chains=2)
     obs, mask = np.zeros((1, 3), np.float32), np.ones((1, 2), bool)
     one = np.array([0])
     buffer.add(one, obs, mask, np.array([1]), np.array([-0.5]), np.array([0.2]))  # t0, game 0
@@ -111,21 +112,90 @@ def test_transitions_close_at_the_next_decision_and_credit_rewards_in_between():
     np.testing.assert_allclose(returns, [adv0 + 0.2, adv1 + 0.4], rtol=1e-6)
 
 
-@pytest.mark.slow
-def test_learner_rewards_match_the_outcomes_of_its_seat(tmp_path):
-    """With win rewards, the terminal transitions' rewards are the learner seat's results."""
-    args = P.Args(**{**TINY, "opponents": "random_play=0.5,tactical=0.5", "batch_size": 2000, "num_envs": 24})
+def test_each_chain_keeps_its_own_transitions():
+    """Two learner seats of one game (a team): chains 0 and 1 interleave, each closes at its
+    own next decision and is credited only its own seat's rewards."""
+    buffer = P.Transitions(capacity=16, obs_size=1, num_actions=1, num_chains=2)
+    obs, mask = np.zeros((1, 1), np.float32), np.ones((1, 1), bool)
+    a, z = np.array([0]), np.array([0.0])
+    buffer.add(np.array([0]), obs, mask, a, z, np.array([0.1]))  # t0: seat 0
+    buffer.add(np.array([1]), obs, mask, a, z, np.array([0.2]))  # t1: seat 1, t0 stays open
+    assert buffer.num_closed == 0
+    buffer.credit(np.array([0.5, -0.25]))
+    buffer.add(np.array([0]), obs, mask, a, z, np.array([0.3]))  # t2 closes t0 only
+    assert buffer.num_closed == 1 and buffer.next_value[0] == pytest.approx(0.3)
+    buffer.credit(np.array([1.0, 1.0]))
+    buffer.end(np.array([0, 1]))
+    assert buffer.reward[:3].tolist() == [0.5, 0.75, 1.0]
+    assert buffer.successor[:3].tolist() == [2, -1, -1] and buffer.done[:3].tolist() == [False, True, True]
+
+
+def collect_terminal_rewards(changes: dict, seed: int = 0):
+    """One rollout's terminal learner transitions: (their rewards, the outcomes of the
+    learner seats that made them, the rollout)."""
+    args = P.Args(**{**TINY, "opponents": "random_play=0.5,tactical=0.5", **changes})
     game = P.make_game(args)
     agent = P.ActorCritic(game, 16)
     pool = P.OpponentPool(args.opponents, game, agent, 16, 2, seed=0)
-    rollout = P.Rollout(args, game, agent, pool, torch.device("cpu"), seed=0)
+    rollout = P.Rollout(args, game, agent, pool, torch.device("cpu"), seed=seed)
     rollout.collect()
-    done = np.concatenate(rollout.buffer.closed)
-    done = done[rollout.buffer.done[done]]
+    closed = np.concatenate(rollout.buffer.closed)
+    return rollout.buffer.reward[closed[rollout.buffer.done[closed]]], rollout
+
+
+@pytest.mark.slow
+def test_learner_rewards_match_the_outcomes_of_its_seat(tmp_path):
+    """With win rewards, the terminal transitions' rewards are the learner seat's results."""
+    rewards, rollout = collect_terminal_rewards({"batch_size": 2000, "num_envs": 24})
     outcomes = np.array([o for _, o in rollout.finished])
-    assert len(outcomes) == len(done) > 20
-    assert sorted(rollout.buffer.reward[done].tolist()) == sorted(np.sign(outcomes).astype(float).tolist())
+    assert len(outcomes) == len(rewards) > 20
+    assert sorted(rewards.tolist()) == sorted(np.sign(outcomes).astype(float).tolist())
     assert set(rollout.learner_seat.tolist()) == {0, 1}
+
+
+@pytest.mark.parametrize(
+    "changes, seats_per_episode",
+    [
+        ({"num_players": 4}, 1),
+        ({"num_players": 4, "rules": ("partners=true",)}, 1),
+        ({"num_players": 4, "rules": ("partners=true",), "learner_team": True}, 2),
+    ],
+    ids=["4p", "partners", "partners-team"],
+)
+def test_learner_rewards_at_four_players_and_with_partners(changes, seats_per_episode):
+    """At 4 players (one seat of four, so mostly -1) and with partners, where a partner's
+    win is the learner's win: every terminal transition's reward is its seat's outcome,
+    which is its team's; a team learner closes one terminal transition per seat."""
+    rewards, rollout = collect_terminal_rewards({"batch_size": 1200, "num_envs": 16, **changes})
+    outcomes = np.array([o for _, o in rollout.finished])
+    assert len(outcomes) > 10
+    # every episode's learner seats decided at least once before it ended (hands are long)
+    assert sorted(rewards.tolist()) == sorted(np.repeat(np.sign(outcomes), seats_per_episode).astype(float).tolist())
+    assert rollout.learner.sum(axis=1).tolist() == [seats_per_episode] * 16
+    if seats_per_episode == 2:  # the two learner seats of a game are partners
+        seats = np.nonzero(rollout.learner)[1].reshape(16, 2)
+        assert ((seats[:, 1] - seats[:, 0]) == 2).all()
+    assert (outcomes < 0).any()
+    if "partners=true" in changes.get("rules", ()) and seats_per_episode == 1:
+        assert (outcomes > 0).any()  # hands its partner (tactical or random_play) won for it too
+
+
+def test_learner_team_needs_partners():
+    with pytest.raises(ValueError, match="--learner-team needs partners"):
+        P.check_args(P.Args(num_players=4, learner_team=True), P.make_game(P.Args(num_players=4)))
+    assert P.main(["--smoke", "--num-players", "4", "--learner-team"]) == 2
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [{"num_players": 4}, {"num_players": 4, "rules": ("partners=true",), "learner_team": True}],
+    ids=["4p", "partners-team"],
+)
+def test_smoke_runs_at_four_players_and_with_a_team(tmp_path, changes):
+    result = run(tmp_path, "multi", **{**TINY, "bc_decisions": 0, "eval_every": 0, **changes})
+    network = neural.load_network(tmp_path / "multi" / "policy.npz")
+    assert result["global_step"] >= TINY["total_timesteps"]
+    assert network.supports(P.make_game(P.Args(**{**TINY, **changes})))
 
 
 def test_bad_settings_are_refused():

@@ -45,7 +45,7 @@ from .render import RECENT_EVENTS
 __all__ = ["CompiledPolicy", "UnoGymEnv"]
 
 
-class UnoGymEnv(gym.Env):
+class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
     """UNO for one learner seat (see the module docstring)."""
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 2}

@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -397,7 +398,17 @@ def load_network(path) -> Network:
     if not path.is_file():
         raise ValueError(f"no policy network at {path}")
     try:
-        with np.load(path, allow_pickle=False) as data:
+        data = np.load(path, allow_pickle=False)
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile) as err:  # not an .npz: a pickle, text, a cut file
+        # numpy takes what is not numpy data for a pickle and suggests loading it unsafely: no
+        reason = "neither an .npz archive nor a numpy array" if "pickled" in str(err) else str(err)
+        raise ValueError(
+            f"{path} is not a policy network file (an .npz archive written by save_network): {reason}"
+        ) from None
+    if not isinstance(data, np.lib.npyio.NpzFile):
+        raise ValueError(f"{path} is not a policy network file: a single .npy array, not an .npz archive")
+    try:
+        with data:
             files = set(data.files)
             meta = json.loads(str(data["meta"])) if "meta" in files else {}
             weights = {name: data[name] for name in WEIGHTS if name in files}
@@ -410,6 +421,8 @@ def load_network(path) -> Network:
         return Network(weights, inputs, actions, meta)
     except ValueError as err:
         raise ValueError(f"policy network {path}: {err}") from err
+    except (OSError, EOFError, KeyError, zipfile.BadZipFile) as err:  # an archive cut short or damaged
+        raise ValueError(f"{path} is not a readable policy network file: {err!r}") from None
 
 
 def read_header(header: Any) -> tuple[list[InputSlice], list[ActionBlock]]:

@@ -92,9 +92,20 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--write", action="store_true", help="rewrite the playthrough files of the test suite")
     parser.add_argument("--dir", type=pathlib.Path, default=DEFAULT_DIR)
-    parser.add_argument("--players", type=int, default=4, help="players for a one-off playthrough")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=range(2, 11),
+        default=4,
+        metavar="2..10",
+        help="players for a one-off playthrough",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of a one-off playthrough, 0 .. 2**64 - 1")
     args = parser.parse_args(argv)
+    if not 0 <= args.seed < 2**64:
+        parser.error(f"argument --seed: expected a seed 0 .. 2**64 - 1, got {args.seed}")
+    if args.write and (args.dir.exists() and not args.dir.is_dir()):
+        parser.error(f"argument --dir: {str(args.dir)!r} is not a folder")
     if args.write:
         args.dir.mkdir(parents=True, exist_ok=True)
         for name, (config, seed) in PLAYTHROUGHS.items():

@@ -27,7 +27,15 @@ from numba import njit
 
 from .engine import kernels as K
 from .engine.borrow import borrow
-from .engine.cards import FASHION_TREND, RANK_DRAW_TWO, RANK_REVERSE, RANK_SKIP, WILD, WILD_DRAW_FOUR
+from .engine.cards import (
+    FASHION_TREND,
+    RANK_DRAW_TWO,
+    RANK_REVERSE,
+    RANK_SKIP,
+    RANKS_PER_COLOUR,
+    WILD,
+    WILD_DRAW_FOUR,
+)
 from .engine.jit import allocating, describe, kernel
 from .engine.layout import (
     O_ALIVE,
@@ -219,7 +227,7 @@ def bluff_probability(obs, P, prior):
         k = face_copies(f) - np.int64(obs[P[O_HAND] + f]) - np.int64(obs[P[O_DISCARD_PILE] + f])
         if k > 0:
             unseen += k
-            if f < WILD and f // 13 == previous:
+            if f < WILD and f // RANKS_PER_COLOUR == previous:
                 unseen_colour += k
     if unseen <= 0 or h > unseen:
         return 0.0
@@ -403,7 +411,7 @@ def keeper_choice(view, mask, P):
     best_key = -1
     for a in range(WILD):
         if mask[a]:
-            key = counts[a // 13] * 1000 + face_value(a)
+            key = counts[a // RANKS_PER_COLOUR] * 1000 + face_value(a)
             if key > best_key:
                 best = a
                 best_key = key
@@ -448,14 +456,77 @@ def unseen_of_rank(obs, P, rank):
     """Copies of coloured rank ``rank`` neither in the own hand nor in the discard pile."""
     u = 0.0
     for c in range(4):
-        f = c * 13 + rank
+        f = c * RANKS_PER_COLOUR + rank
         u += face_copies(f) - obs[P[O_HAND] + f] - obs[P[O_DISCARD_PILE] + f]
     return u
 
 
+@kernel(forceinline=True)
+def threats(obs, P, W, following, preceding):
+    """Whether the next seat, the previous seat, and any opponent hold few cards
+    (``WEIGHT_THREAT`` or fewer; partners are no threat)."""
+    threat = W[WEIGHT_THREAT]
+    next_threat = not is_partner(P, following) and obs_hand_size(obs, P, following) <= threat
+    previous_threat = not is_partner(P, preceding) and obs_hand_size(obs, P, preceding) <= threat
+    danger = False
+    for s in range(1, P[P_NUM_PLAYERS]):
+        if obs[P[O_ALIVE] + s] > 0.5 and not is_partner(P, s) and obs_hand_size(obs, P, s) <= threat:
+            danger = True
+    return next_threat, previous_threat, danger
+
+
+@kernel(forceinline=True)
+def targets(P, players, following, preceding, skipped_to):
+    """Who plays on the card left on top (0: nobody to hurt, a partner or oneself), for a
+    plain card, a Skip or Draw Two (and Wild Draw Four), and a Reverse. With two players
+    always the opponent (after an extra turn the colour usually stays); with more, the
+    seat the card passes the turn to."""
+    plain = 0 if is_partner(P, following) else following
+    if players == 2:
+        return plain, following, following
+    skip = 0 if is_partner(P, skipped_to) or skipped_to == 0 else skipped_to
+    reverse = 0 if is_partner(P, preceding) else preceding
+    return plain, skip, reverse
+
+
+@kernel(forceinline=True)
+def coloured_score(obs, P, W, score, rank, colour, counts, unseen_total, players, next_threat, previous_threat):
+    """``score`` plus what a coloured card of ``rank`` and ``colour`` is worth: a rank
+    whose unseen copies are many, the colour's share of the hand, and action cards'
+    tempo and defence against a short hand."""
+    score -= W[WEIGHT_SCARCE_RANK] * unseen_of_rank(obs, P, rank) / unseen_total
+    score += W[WEIGHT_COLOUR] * (counts[colour] - 1)
+    if rank >= RANK_SKIP:
+        if players == 2:
+            score += W[WEIGHT_TEMPO]
+            if next_threat:
+                score += W[WEIGHT_DEFEND]
+        elif next_threat:
+            if rank in (RANK_SKIP, RANK_DRAW_TWO):
+                score += W[WEIGHT_DEFEND]
+            elif not previous_threat:
+                score += W[WEIGHT_REVERSE]
+    return score
+
+
+@kernel(forceinline=True)
+def wild_score(W, score, face, colour, counts, own, danger, players, next_threat):
+    """``score`` plus what a wild-type card naming ``colour`` is worth: kept while the
+    hand is long and nobody is close to going out, a Wild Draw Four as defence and tempo."""
+    score += W[WEIGHT_COLOUR] * counts[colour]
+    if own > W[WEIGHT_WILD_LOW_HAND] and not danger:
+        score -= W[WEIGHT_HOLD_WILD]
+    if face == WILD_DRAW_FOUR:
+        if next_threat:
+            score += W[WEIGHT_DEFEND]
+        if players == 2:
+            score += W[WEIGHT_TEMPO]
+    return score
+
+
 @kernel
 def tactical_weighted(obs, mask, P, prng, b, W):
-    """The tactical policy with weights ``W`` (see TW_*): :func:`tactical_policy` with
+    """The tactical policy with weights ``W`` (see ``WEIGHT_*``): :func:`tactical_policy` with
     :data:`TACTICAL_WEIGHTS`; tuning scripts pass other weights."""
     phase = obs_phase(obs, P)
     if phase == PH_CHALLENGE:
@@ -471,19 +542,12 @@ def tactical_weighted(obs, mask, P, prng, b, W):
         return decided
     if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
         return P[P_A_UNO]
-    n = P[P_NUM_PLAYERS]
     players = obs_players_in(obs, P)
     direction = obs_direction(obs, P)
     following = obs_next_seat(obs, P, 0, direction)
     preceding = obs_next_seat(obs, P, 0, -direction)
     skipped_to = obs_next_seat(obs, P, following, direction)
-    threat = W[WEIGHT_THREAT]
-    next_threat = not is_partner(P, following) and obs_hand_size(obs, P, following) <= threat
-    previous_threat = not is_partner(P, preceding) and obs_hand_size(obs, P, preceding) <= threat
-    danger = False
-    for s in range(1, n):
-        if obs[P[O_ALIVE] + s] > 0.5 and not is_partner(P, s) and obs_hand_size(obs, P, s) <= threat:
-            danger = True
+    next_threat, previous_threat, danger = threats(obs, P, W, following, preceding)
     own = obs_hand_size(obs, P, 0)
     current = obs_colour(obs, P, O_COLOUR)
     counts, points = hand_colour_counts(obs, P)
@@ -498,15 +562,7 @@ def tactical_weighted(obs, mask, P, prng, b, W):
     unseen_total = max(unseen[0] + unseen[1] + unseen[2] + unseen[3], 1)
     bluffing = current >= 0 and counts[current] > 0
     forced = forced_to_play(phase, mask, P)  # force_play: a drawn Wild Draw Four is played, bluff or not
-    # who plays on the card left on top: with two players always the opponent (after an
-    # extra turn the colour usually stays); with more, the seat the card passes the turn to
-    plain_target = 0 if is_partner(P, following) else following
-    if players == 2:
-        skip_target = following
-        reverse_target = following
-    else:
-        skip_target = 0 if is_partner(P, skipped_to) or skipped_to == 0 else skipped_to
-        reverse_target = 0 if is_partner(P, preceding) else preceding
+    plain_target, skip_target, reverse_target = targets(P, players, following, preceding, skipped_to)
     wild_colour = strongest_of(obs, P, counts, points)
     defended = False  # a Skip or Draw Two (or, with two players, a Reverse) against the threat
     best = -1
@@ -517,44 +573,29 @@ def tactical_weighted(obs, mask, P, prng, b, W):
         face = action_face(P, a)
         colour = action_colour(P, a)
         if face < WILD:  # coloured cards come first in action order, before the Wild Draw Four
-            rank = face % 13
+            rank = face % RANKS_PER_COLOUR
             if rank in (RANK_SKIP, RANK_DRAW_TWO) or (rank == RANK_REVERSE and players == 2):
                 defended = True
         if face >= WILD and colour != wild_colour:
+            continue
+        withheld = bluffing and not forced and not (W[WEIGHT_BLUFF] > 0 and next_threat and not defended)
+        if face == WILD_DRAW_FOUR and withheld:  # a bluff only to stop a short hand (WEIGHT_BLUFF)
             continue
         target = plain_target
         if face == WILD_DRAW_FOUR:
             target = skip_target
         score = -W[WEIGHT_SCARCE] * unseen[colour] / unseen_total
         if face < WILD:
-            rank = face % 13
+            rank = face % RANKS_PER_COLOUR
             if rank in (RANK_SKIP, RANK_DRAW_TWO):
                 target = skip_target
             elif rank == RANK_REVERSE:
                 target = reverse_target
-            score -= W[WEIGHT_SCARCE_RANK] * unseen_of_rank(obs, P, rank) / unseen_total
-            score += W[WEIGHT_COLOUR] * (counts[colour] - 1)
-            if rank >= RANK_SKIP:
-                if players == 2:
-                    score += W[WEIGHT_TEMPO]
-                    if next_threat:
-                        score += W[WEIGHT_DEFEND]
-                elif next_threat:
-                    if rank in (RANK_SKIP, RANK_DRAW_TWO):
-                        score += W[WEIGHT_DEFEND]
-                    elif not previous_threat:
-                        score += W[WEIGHT_REVERSE]
+            score = coloured_score(
+                obs, P, W, score, rank, colour, counts, unseen_total, players, next_threat, previous_threat
+            )
         else:
-            score += W[WEIGHT_COLOUR] * counts[colour]
-            if own > W[WEIGHT_WILD_LOW_HAND] and not danger:
-                score -= W[WEIGHT_HOLD_WILD]
-            if face == WILD_DRAW_FOUR:
-                if bluffing and not forced and not (W[WEIGHT_BLUFF] > 0 and next_threat and not defended):
-                    continue
-                if next_threat:
-                    score += W[WEIGHT_DEFEND]
-                if players == 2:
-                    score += W[WEIGHT_TEMPO]
+            score = wild_score(W, score, face, colour, counts, own, danger, players, next_threat)
         if target > 0 and drew_on(obs, P, target, colour):
             score += W[WEIGHT_DREW]
         if danger:
@@ -592,7 +633,7 @@ def tactical_penalty(obs, mask, P, W):
     best = -1
     best_count = -1
     for c in range(4):
-        a = c * 13 + RANK_DRAW_TWO
+        a = c * RANKS_PER_COLOUR + RANK_DRAW_TWO
         if mask[a] and counts[c] > best_count:
             best = a
             best_count = counts[c]

@@ -16,7 +16,16 @@ import time
 
 from .analysis import analyse, format_leaderboard, length_stats, match_results, plot, write_outputs
 from .ratings import bootstrap_ratings, elo, fit_luce, group_matches, wilson_interval
-from .schedule import Entrant, Schedule, build_schedule, make_entrants, mixed_lineups, rotate_hands, seatings
+from .schedule import (
+    Entrant,
+    Schedule,
+    build_schedule,
+    field_lineups,
+    make_entrants,
+    mixed_lineups,
+    rotate_hands,
+    seatings,
+)
 from .tables import (
     COMPILED_CHUNK,
     RECORD_FIELDS,
@@ -27,6 +36,7 @@ from .tables import (
     play_compiled,
     read_results,
     run_jobs,
+    save_games,
     warm_up,
 )
 
@@ -59,7 +69,7 @@ def run_tournament(
         raise ValueError(f"players={players} but the table has {config.num_players} seats")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"--workers must be a positive integer, got {workers!r}")
-    plan = build_schedule(schedule, len(entrants), players, games, orders)
+    plan = build_schedule(schedule, len(entrants), players, games, orders, partners=config.partners)
     start = time.perf_counter()
     records = run_jobs(config, entrants, plan, seed, workers, progress, ray)
     elapsed = time.perf_counter() - start
@@ -88,6 +98,7 @@ __all__ = [
     "build_schedule",
     "concat_records",
     "elo",
+    "field_lineups",
     "empty_records",
     "fit_luce",
     "format_leaderboard",
@@ -103,6 +114,7 @@ __all__ = [
     "rotate_hands",
     "run_jobs",
     "run_tournament",
+    "save_games",
     "seatings",
     "warm_up",
     "wilson_interval",

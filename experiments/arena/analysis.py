@@ -144,7 +144,36 @@ def analyse(config, entrants, schedule: Schedule, records: dict, seed: int, boot
                         "win_rate_ci": [lo, hi],
                     }
         result["head_to_head"] = h2h
+    if schedule.kind == "field":
+        result["field"] = field_results(config, entrants, present, won, decided)
     return result
+
+
+def field_results(config, entrants, present, won, decided) -> dict:
+    """The ``field`` schedule: agent 0's (its team's, with partners) win rate against each
+    other agent filling the other seats, with its 95% interval, the fair share (one seat's,
+    one team's with partners) and their ratio."""
+    n = config.num_players
+    fair = 2 / n if config.partners else 1 / n
+    out = {}
+    for j in range(1, len(entrants)):
+        games_j = present[:, j] & present[:, 0]
+        games = int(games_j.sum())
+        wins = int(won[games_j, 0].sum())
+        lo, hi = wilson_interval(wins, games)
+        rate = wins / games if games else 0.0
+        out[entrants[j].label] = {
+            "agent": entrants[0].label,
+            "games": games,
+            "wins": wins,
+            "undecided": int((games_j & ~decided).sum()),
+            "win_rate": rate,
+            "win_rate_ci": [lo, hi],
+            "fair_share": fair,
+            "ratio": rate / fair,
+            "ratio_ci": [lo / fair, hi / fair],
+        }
+    return out
 
 
 # ---------------------------------------------------------------------------- output
@@ -179,6 +208,15 @@ def format_leaderboard(summary: dict) -> str:
     if "hands_per_game" in hl:
         hg = hl["hands_per_game"]
         lines.append(f"hands per game: mean {hg['mean']:.1f}, median {hg['median']:.0f}, max {hg['max']}")
+    if summary.get("field"):
+        lines.append("")
+        lines.append("against the field (the first agent in one seat, or one team; the other agent in the rest):")
+        for label, cell in summary["field"].items():
+            lines.append(
+                f"  {cell['agent']} vs {label}: {cell['win_rate']:.3f} [{cell['win_rate_ci'][0]:.3f}, "
+                f"{cell['win_rate_ci'][1]:.3f}] over {cell['games']} hands; fair share {cell['fair_share']:.3f}, "
+                f"ratio {cell['ratio']:.2f} [{cell['ratio_ci'][0]:.2f}, {cell['ratio_ci'][1]:.2f}]"
+            )
     if summary.get("head_to_head"):
         lines.append("")
         lines.append("head to head (row's win rate against column):")

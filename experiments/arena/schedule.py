@@ -125,10 +125,33 @@ class Schedule:
         return len(self.matches)
 
 
-def build_schedule(kind: str, num_agents: int, players: int, games: int, orders: str | None = None) -> Schedule:
+def field_lineups(num_agents: int, players: int, partners: bool = False) -> list[tuple[int, ...]]:
+    """Lineups of the ``field`` schedule: agent 0 in one seat (with ``partners``, both seats
+    of one team: s and s + players/2) and one other agent in every other seat, each other
+    agent in turn, agent 0 taking every seat (every team's seats) equally often."""
+    if num_agents < 2:
+        raise ValueError("--schedule field needs at least two agents: the first plays against the field of each other")
+    positions = range(players // 2) if partners else range(players)
+    lineups = []
+    for other in range(1, num_agents):
+        for s in positions:
+            seats = {s, s + players // 2} if partners else {s}
+            lineups.append(tuple(0 if seat in seats else other for seat in range(players)))
+    return lineups
+
+
+def build_schedule(
+    kind: str, num_agents: int, players: int, games: int, orders: str | None = None, partners: bool = False
+) -> Schedule:
     """The tables of a tournament of ``games`` games (rounded up to whole cycles)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"--games must be a positive integer, got {games!r}")
+    if kind == "field":
+        lineups = field_lineups(num_agents, players, partners)
+        cycles = -(-games // len(lineups))
+        jobs = [lineup for _ in range(cycles) for lineup in lineups]
+        matches = [[(j, s, s) for s in range(players)] for j in range(len(jobs))]
+        return Schedule(kind, players, players, jobs, matches, list(jobs), len(lineups))
     if kind == "mixed":
         lineups = mixed_lineups(num_agents, players, orders)
         cycles = -(-games // len(lineups))

@@ -123,7 +123,9 @@ class TablePlayer:
             self.agents[key] = make_agent(self.entrants[entrant].label, self.game, seed=0)
         return self.agents[key]
 
-    def play(self, job: int, lineup: tuple[int, ...]) -> dict:
+    def play(self, job: int, lineup: tuple[int, ...], record: bool = False) -> dict:
+        """The results of table game ``job``; with ``record``, also its game record
+        (``uno_env.engine.record``) under the key ``"record"``."""
         from agents import hash_seed
         from uno_env import policies as policy_kernels
         from uno_env.engine import IllegalActionError
@@ -159,17 +161,55 @@ class TablePlayer:
                 agent = self.agent(e, seat)
                 agent.reset(hash_seed(self.seed, job, 2 + seat))
                 players.append(timed(agent, seat))
+        recorder = None
+        if record:
+            from uno_env.engine.record import Recorder
+
+            labels = [self.entrants[e].label for e in lineup]
+            recorder = Recorder(game, state, agents=labels, start={"seed": game_seed, "dealer": n - 1})
         start = time.perf_counter()
         try:
-            game.play(state, players)
+            game.play(state, players, on_step=recorder.on_step if recorder is not None else None)
         except IllegalActionError as err:
             label = self.entrants[lineup[err.seat]].label if err.seat is not None else "?"
             raise RuntimeError(f"agent {label!r} at seat {err.seat}: {err}") from None
-        rec = empty_records(1, n)
+        rec: dict = empty_records(1, n)
         read_results(game, state, 0, rec, 0)
         rec["seconds"][0] = time.perf_counter() - start
         rec["agent_seconds"][0] = agent_seconds
+        if recorder is not None:
+            rec["record"] = recorder.record()
         return rec
+
+
+def save_games(config, entrants: list[Entrant], schedule: Schedule, seed: int, per_pairing: int, folder) -> list:
+    """Game records of the first ``per_pairing`` table games of each pairing (the set of
+    entrants at the table), replayed from Python with the tournament's seeds, so each is
+    the game the tournament counted: ``folder/game_<job>.json``, with its HTML replay
+    beside it (``.html``). Returns the paths of the records."""
+    from pathlib import Path
+
+    from uno_env.engine.record import save
+    from uno_env.replay import to_html
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    player = TablePlayer(config, entrants, seed)
+    taken: dict[tuple[int, ...], int] = {}
+    paths = []
+    for job, lineup in enumerate(schedule.jobs):
+        pairing = tuple(sorted(set(lineup)))
+        if taken.get(pairing, 0) >= per_pairing:
+            continue
+        taken[pairing] = taken.get(pairing, 0) + 1
+        record = player.play(job, tuple(lineup), record=True)["record"]
+        record["tournament"] = {"seed": seed, "job": job, "schedule": schedule.kind}
+        path = save(record, folder / f"game_{job}.json")
+        path.with_suffix(".html").write_text(
+            to_html(record, title=f"tournament game {job}: {' vs '.join(record['agents'])}")
+        )
+        paths.append(path)
+    return paths
 
 
 _WORKER: TablePlayer | None = None

@@ -154,7 +154,7 @@ def action_ids(actions, num_envs: int, num_actions: int) -> np.ndarray:
     return array
 
 
-class State:
+class State(K.NeedsPickleProtocol2):
     """Arrays of a batch of games (a single game is a batch of one)."""
 
     __slots__ = ("cards", "ints", "rng", "ev", "evn")

@@ -720,14 +720,13 @@ def finish_game(ints, P, b, rw, ev, evn):
 
 
 @kernel
-def end_round(cards, ints, rng, P, b, winner, rw, ev, evn):
-    """R-END-1, R-SCORE, R-VAR-ALT/PARTNERS/CHALLENGE: score, then next round or game end."""
+def score_round(cards, ints, P, b, winner, rw, ev, evn):
+    """R-SCORE-1/3, R-VAR-ALT: the round's points. Standard scoring credits the winner's
+    side with the cards left in the other hands; the alternative charges each hand its own."""
     n = P[P_NUM_PLAYERS]
     alive = P[P_I_ALIVE]
     score = P[P_I_SCORE]
-    scoring = P[P_SCORING]
-    ints[b, S_LAST_WINNER] = winner
-    if scoring == SCORING_STANDARD:
+    if P[P_SCORING] == SCORING_STANDARD:
         points = 0
         for s in range(n):
             if ints[b, alive + s] != 0 and not same_team(P, s, winner):
@@ -739,50 +738,80 @@ def end_round(cards, ints, rng, P, b, winner, rw, ev, evn):
                 emit(ev, evn, b, EV_SCORE, s, points, ints[b, score + s])
                 if P[P_REWARD] == REWARD_POINTS:
                     rw[b, s] += points
-    else:
-        emit(ev, evn, b, EV_ROUND_END, winner, 0, 0)
-        for s in range(n):
-            if ints[b, alive + s] != 0:
-                points = hand_value(cards, P, b, s)
-                ints[b, score + s] += points
-                emit(ev, evn, b, EV_SCORE, s, points, ints[b, score + s])
-                if P[P_REWARD] == REWARD_POINTS:
-                    rw[b, s] -= points
+        return
+    emit(ev, evn, b, EV_ROUND_END, winner, 0, 0)
+    for s in range(n):
+        if ints[b, alive + s] != 0:
+            points = hand_value(cards, P, b, s)
+            ints[b, score + s] += points
+            emit(ev, evn, b, EV_SCORE, s, points, ints[b, score + s])
+            if P[P_REWARD] == REWARD_POINTS:
+                rw[b, s] -= points
+
+
+@kernel
+def lowest_score_wins(ints, P, b):
+    """R-VAR-ALT: once a score reaches the target, the lowest score wins. Whether it is over."""
+    n = P[P_NUM_PLAYERS]
+    score = P[P_I_SCORE]
+    lowest = 1 << 30
+    reached = False
+    for s in range(n):
+        v = ints[b, score + s]
+        reached = reached or v >= P[P_TARGET]
+        lowest = min(lowest, v)
+    if not reached:
+        return False
+    for s in range(n):
+        ints[b, P[P_I_OUTCOME] + s] = 1 if ints[b, score + s] == lowest else -1
+    return True
+
+
+@kernel
+def eliminate_at_target(ints, P, b, rw, ev, evn):
+    """R-VAR-CHALLENGE: everyone at the target is out at once; the last seat left wins.
+    Whether it is over."""
+    n = P[P_NUM_PLAYERS]
+    alive = P[P_I_ALIVE]
     outcome = P[P_I_OUTCOME]
-    target = P[P_TARGET]
-    over = False
+    for s in range(n):
+        if ints[b, alive + s] != 0 and ints[b, P[P_I_SCORE] + s] >= P[P_TARGET]:
+            ints[b, alive + s] = 0
+            ints[b, S_N_ALIVE] -= 1
+            ints[b, outcome + s] = -1
+            if P[P_REWARD] == REWARD_WIN:
+                rw[b, s] -= 1
+            emit(ev, evn, b, EV_ELIMINATED, s, 0, 0)
+    if ints[b, S_N_ALIVE] != 1:
+        return False
+    for s in range(n):
+        if ints[b, alive + s] != 0:
+            ints[b, outcome + s] = 1
+    return True
+
+
+@kernel
+def settle_outcomes(ints, P, b, winner, rw, ev, evn):
+    """R-END-1, R-SCORE-2, R-VAR-*: whether the game ends with this round, its outcomes set if so."""
+    scoring = P[P_SCORING]
     if P[P_EPISODE] == EPISODE_ROUND or scoring == SCORING_STANDARD:
-        if P[P_EPISODE] == EPISODE_ROUND or ints[b, score + winner] >= target:
-            over = True
-            for s in range(n):
-                if ints[b, alive + s] != 0:
-                    ints[b, outcome + s] = 1 if same_team(P, s, winner) else -1
-    elif scoring == SCORING_ALTERNATIVE:
-        lowest = 1 << 30
-        reached = False
-        for s in range(n):
-            v = ints[b, score + s]
-            reached = reached or v >= target
-            lowest = min(lowest, v)
-        if reached:
-            over = True
-            for s in range(n):
-                ints[b, outcome + s] = 1 if ints[b, score + s] == lowest else -1
-    else:  # Challenge UNO: eliminate everyone at the target at once
-        for s in range(n):
-            if ints[b, alive + s] != 0 and ints[b, score + s] >= target:
-                ints[b, alive + s] = 0
-                ints[b, S_N_ALIVE] -= 1
-                ints[b, outcome + s] = -1
-                if P[P_REWARD] == REWARD_WIN:
-                    rw[b, s] -= 1
-                emit(ev, evn, b, EV_ELIMINATED, s, 0, 0)
-        if ints[b, S_N_ALIVE] == 1:
-            over = True
-            for s in range(n):
-                if ints[b, alive + s] != 0:
-                    ints[b, outcome + s] = 1
-    if over:
+        if P[P_EPISODE] != EPISODE_ROUND and ints[b, P[P_I_SCORE] + winner] < P[P_TARGET]:
+            return False
+        for s in range(P[P_NUM_PLAYERS]):
+            if ints[b, P[P_I_ALIVE] + s] != 0:
+                ints[b, P[P_I_OUTCOME] + s] = 1 if same_team(P, s, winner) else -1
+        return True
+    if scoring == SCORING_ALTERNATIVE:
+        return lowest_score_wins(ints, P, b)
+    return eliminate_at_target(ints, P, b, rw, ev, evn)  # Challenge UNO
+
+
+@kernel
+def end_round(cards, ints, rng, P, b, winner, rw, ev, evn):
+    """R-END-1, R-SCORE, R-VAR-ALT/PARTNERS/CHALLENGE: score, then next round or game end."""
+    ints[b, S_LAST_WINNER] = winner
+    score_round(cards, ints, P, b, winner, rw, ev, evn)
+    if settle_outcomes(ints, P, b, winner, rw, ev, evn):
         finish_game(ints, P, b, rw, ev, evn)
         return
     ints[b, S_ROUND] += 1
@@ -1532,7 +1561,29 @@ def compiled_for(kernel, *example_args):
     return kernel.compile(tuple(typeof(a) for a in example_args))
 
 
-class PicklesWithoutEntryPoints:
+LOWEST_PICKLE_PROTOCOL = 2
+"""The lowest pickle protocol the engine's objects and the envs pickle with (0 and 1 cannot
+pickle a class with ``__slots__``, such as a State, nor rebuild compiled entry points)."""
+
+
+class NeedsPickleProtocol2:
+    """Mixin: pickling with protocol 0 or 1 is refused with a message naming the lowest that
+    works (instead of an obscure error from somewhere inside)."""
+
+    __slots__ = ()
+
+    def __reduce_ex__(self, protocol):
+        if protocol < LOWEST_PICKLE_PROTOCOL:
+            import pickle
+
+            raise pickle.PicklingError(
+                f"a {type(self).__name__} pickles with protocol {LOWEST_PICKLE_PROTOCOL} or higher "
+                f"(the lowest that works), not protocol {protocol}"
+            )
+        return super().__reduce_ex__(protocol)
+
+
+class PicklesWithoutEntryPoints(NeedsPickleProtocol2):
     """Mixin for objects holding compiled entry points (from :func:`compiled_for`), which
     cannot be pickled: they are left out and rebuilt on load (from numba's cache) by
     ``_compile_entry_points()``, so the object pickles for multiprocessing, Ray and

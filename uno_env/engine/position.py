@@ -24,6 +24,19 @@ A game that ended in the middle of a decision (truncated at ``max_steps``, or
 forfeited) keeps that decision's keys in phase ``over``, as the engine leaves them;
 they are then checked as values only.
 
+What no game reaches is refused too: a colour in force other than the coloured card's
+on top, ``step`` at ``max_steps`` in play (beyond it when over; a truncated game stops
+exactly there), more rounds than decisions, scores below 0 or (in play) at the target,
+partners with different scores, eliminated seats outside Challenge UNO or below its
+target, outcomes other than 0 (-1 eliminated) in play, or other than the ending implies
+in phase ``over`` (exactly one of ``terminated`` and ``truncated``), a round's winner
+in round 0, a forfeit without ``illegal_action="lose"``, an empty hand in play (but the
+player of a last Wild Draw Four while its target decides, R-END-2), and, last, any
+violation of the engine's invariants (:mod:`~uno_env.engine.checks`). Round, step and
+the last round's winner may be left at their defaults (a state sampled from an
+observation knows none of them). Without a seed and an ``rng``, the fresh seed is drawn
+only once the position is found valid.
+
 <!-- position-table -->
 | key | default | meaning |
 |---|---|---|
@@ -42,8 +55,8 @@ they are then checked as values only.
 | `drew_on` | none | per seat, the colours in force when it drew instead of playing since it last played (public) |
 | `scores` | zeros | per seat, integer scores |
 | `outcome` | 0 (-1 where eliminated) | per seat, `1` won, `-1` lost, `0` undecided |
-| `round` | `0` | rounds played (a non-negative integer) |
-| `step` | `0` | decisions taken (a non-negative integer) |
+| `round` | `0` | rounds played (`0` in an episode of one round) |
+| `step` | `0` | decisions taken, under `max_steps` while in play |
 | `terminated` | `false` | the game ended (phase `over` only) |
 | `truncated` | `false` | the game hit `max_steps` (phase `over` only) |
 | `forfeit` | `null` | seat that lost by an illegal action |
@@ -70,6 +83,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import (
+    CARD_VALUES,
     COLOURS,
     RANK_DRAW_TWO,
     RANK_SEVEN,
@@ -299,6 +313,7 @@ class _Loader:
         self.colour = -1
         self.alive: list[bool] = []
         self.current = -1
+        self.rng_state: int | None = None
 
     # ------------------------------------------------------------ value checks
     def seat(self, key: str, value, allow_none: bool = False, where: str | None = None) -> int:
@@ -374,12 +389,16 @@ class _Loader:
 
 
 def _num_players(L: _Loader, value) -> None:
-    if value is not MISSING and (isinstance(value, bool) or value != L.n):
+    if value is MISSING:
+        return
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise PositionError("num_players", f"expected an integer, got {value!r}")
+    if value != L.n:
         raise PositionError("num_players", f"got {value!r} but the configuration has {L.n} players")
 
 
 def _deck(L: _Loader, value) -> None:
-    if value is not MISSING and value != L.config.deck:
+    if value is not MISSING and (not isinstance(value, str) or value != L.config.deck):
         raise PositionError("deck", f"got {value!r} but the configuration uses the {L.config.deck!r} deck")
 
 
@@ -435,10 +454,10 @@ def _draw_pile(L: _Loader, value) -> None:
 
 
 def _rng(L: _Loader, value) -> None:
-    from .game import fresh_seed, seed_to_rng
-
+    # the generator is set once the whole position is found valid (seed_generator): a
+    # refused position draws no fresh seed
+    L.rng_state = None
     if value is MISSING or value is None:
-        L.state.rng[0] = seed_to_rng(fresh_seed() if L.seed is None else L.seed)
         return
     text = value.strip().lower() if isinstance(value, str) else None
     digits = text[2:] if text is not None and text.startswith("0x") else text
@@ -447,7 +466,18 @@ def _rng(L: _Loader, value) -> None:
     state = int(digits, 16)
     if state == 0:
         raise PositionError("rng", "the generator state must not be zero")
-    L.state.rng[0] = np.uint64(state)
+    L.rng_state = state
+
+
+def seed_generator(L: _Loader) -> None:
+    """The state's generator: the position's ``rng``, else from the seed (a fresh one
+    without), set last so that a refused position consumes no randomness."""
+    from .game import fresh_seed, seed_to_rng
+
+    if L.rng_state is not None:
+        L.state.rng[0] = np.uint64(L.rng_state)
+    else:
+        L.state.rng[0] = seed_to_rng(fresh_seed() if L.seed is None else L.seed)
 
 
 HOUSE_PHASES = {PH_PENALTY: "stacking", PH_SWAP: "seven_o", PH_JUMP: "jump_in"}
@@ -489,6 +519,12 @@ def _colour(L: _Loader, value) -> None:
         raise PositionError("colour", "a current colour is needed (the top card is a wild)")
     if L.phase == PH_COLOR and top < WILD:
         raise PositionError("phase", "'color' needs a Wild or Fashion Trend on top of the discard pile")
+    if top < WILD and L.colour != face_colour(top):
+        raise PositionError(
+            "colour",
+            f"{value!r} differs from the colour of the {card_to_str(top)} on top: only a wild card names "
+            "another colour (R-TURN-1)",
+        )
     L.ints[S_COLOUR] = L.colour
 
 
@@ -514,6 +550,15 @@ def _dealer(L: _Loader, value) -> None:
 def _alive(L: _Loader, value) -> None:
     values = L.per_seat("alive", [True] * L.n if value is MISSING else value)
     L.alive = [L.flag("alive", v, f"alive[{s}]") for s, v in enumerate(values)]
+    if not all(L.alive) and (L.config.scoring != "challenge" or L.config.episode != "game"):
+        raise PositionError(
+            "alive",
+            f"players are eliminated only under Challenge UNO over a whole game (R-VAR-CHALLENGE), not with "
+            f"scoring={L.config.scoring!r}, episode={L.config.episode!r}",
+        )
+    dealer = int(L.ints[S_DEALER])
+    if not L.alive[dealer] and L.phase != PH_OVER:
+        raise PositionError("dealer", f"seat {dealer} is eliminated: each round's dealer is in the game (R-SETUP-5)")
     for s in range(L.n):
         L.ints[L.P[P_I_ALIVE] + s] = int(L.alive[s])
         if not L.alive[s] and L.hands[s] and L.phase != PH_OVER:
@@ -535,13 +580,43 @@ def _drew_on(L: _Loader, value) -> None:
         bits = 0
         for text in colours:
             bits |= 1 << L.colour_of("drew_on", text, f"drew_on[{s}]")
+        if bits and not L.alive[s] and L.phase != PH_OVER:
+            raise PositionError("drew_on", f"seat {s} is eliminated: it has not drawn this round", f"drew_on[{s}]")
         L.ints[L.P[P_I_DREW_ON] + s] = bits
 
 
 def _scores(L: _Loader, value) -> None:
     values = L.per_seat("scores", [0] * L.n if value is MISSING else value)
-    for s, v in enumerate(values):
-        L.ints[L.P[P_I_SCORE] + s] = L.integer("scores", v, -INT32_MAX, where=f"scores[{s}]")
+    config, target = L.config, L.config.target_score
+    # a round adds at most the deck's points to a score, and only a score under the target
+    # plays on: a score is 0 .. target + deck points - 1 (under the target while in play)
+    high = target - 1 + int(deck_counts(config.deck).astype(np.int64) @ CARD_VALUES[: L.F].astype(np.int64))
+    scores = [L.integer("scores", v, 0, high, where=f"scores[{s}]") for s, v in enumerate(values)]
+    for s, score in enumerate(scores):
+        L.ints[L.P[P_I_SCORE] + s] = score
+        if config.scoring == "challenge" and not L.alive[s] and score < target:
+            raise PositionError(
+                "scores",
+                f"seat {s} is eliminated with {score} < target_score {target} (R-VAR-CHALLENGE)",
+                f"scores[{s}]",
+            )
+        eliminates = config.scoring == "challenge" and config.episode == "game"  # at the target, in any phase
+        if (L.phase != PH_OVER or eliminates) and L.alive[s] and score >= target:
+            raise PositionError(
+                "scores",
+                f"{score} reaches target_score {target}: the game would have ended "
+                + ("(or the seat been eliminated) " if config.scoring == "challenge" else "")
+                + "at the end of that round",
+                f"scores[{s}]",
+            )
+    if config.partners:
+        half = L.n // 2
+        for s in range(half):
+            if scores[s] != scores[s + half]:
+                raise PositionError(
+                    "scores",
+                    f"partners {s} and {s + half} score as a team: {scores[s]} != {scores[s + half]} (D-VARIANTS)",
+                )
 
 
 def _outcome(L: _Loader, value) -> None:
@@ -549,14 +624,31 @@ def _outcome(L: _Loader, value) -> None:
     values = L.per_seat("outcome", default if value is MISSING else value)
     for s, v in enumerate(values):
         L.ints[L.P[P_I_OUTCOME] + s] = L.integer("outcome", v, -1, 1, where=f"outcome[{s}]")
+    if L.phase != PH_OVER:
+        for s in range(L.n):
+            if L.ints[L.P[P_I_OUTCOME] + s] != default[s]:
+                raise PositionError(
+                    "outcome",
+                    f"undecided (0) for a seat in the game, -1 for an eliminated one while the game is in play, "
+                    f"not {values[s]!r}",
+                    f"outcome[{s}]",
+                )
 
 
-def _counter(index: int, name: str):
-    def parse(L: _Loader, value) -> None:
-        L.ints[index] = L.integer(name, 0 if value is MISSING else value, 0)
+def _round(L: _Loader, value) -> None:
+    rounds = L.integer("round", 0 if value is MISSING else value, 0, L.config.max_steps)
+    if rounds and L.config.episode == "round":
+        raise PositionError("round", f"an episode of one round has played none before it, not {rounds}")
+    L.ints[S_ROUND] = rounds
 
-    parse.__name__ = f"_{name}"
-    return parse
+
+def _step(L: _Loader, value) -> None:
+    # the decision that reaches max_steps ends the game (truncated): in play there are fewer
+    max_steps = L.config.max_steps
+    steps = L.integer("step", 0 if value is MISSING else value, 0, max_steps - (L.phase != PH_OVER))
+    if L.ints[S_ROUND] > steps:
+        raise PositionError("round", f"{L.ints[S_ROUND]} rounds ended in {steps} decisions (step): a round ends by one")
+    L.ints[S_STEP] = steps
 
 
 def _game_end(index: int, name: str):
@@ -565,24 +657,59 @@ def _game_end(index: int, name: str):
         if flag and L.phase != PH_OVER:
             raise PositionError(name, f"true only in phase 'over', not {PHASE_NAMES[L.phase]!r}")
         L.ints[index] = int(flag)
+        if index != S_TRUNCATED or L.phase != PH_OVER:
+            return
+        if not flag and not L.ints[S_TERMINATED]:
+            raise PositionError("terminated", "phase 'over' needs terminated or truncated true")
+        if flag and L.ints[S_TERMINATED]:
+            raise PositionError("truncated", "a game ends either terminated or truncated, not both")
+        if flag and L.ints[S_STEP] != L.config.max_steps:
+            raise PositionError(
+                "truncated",
+                f"a game is truncated by the decision that reaches max_steps ({L.config.max_steps}), "
+                f"not at step {L.ints[S_STEP]}",
+            )
 
     parse.__name__ = f"_{name}"
     return parse
 
 
-def _seat_or_null(index: int, name: str):
-    def parse(L: _Loader, value) -> None:
-        L.ints[index] = L.seat(name, None if value is MISSING else value, allow_none=True)
+def _forfeit(L: _Loader, value) -> None:
+    seat = L.seat("forfeit", None if value is MISSING else value, allow_none=True)
+    L.ints[S_FORFEIT] = seat
+    if seat < 0:
+        return
+    if L.config.illegal_action != "lose":
+        raise PositionError(
+            "forfeit", f"a game is forfeited only with illegal_action='lose', not {L.config.illegal_action!r}"
+        )
+    if L.phase != PH_OVER or not L.ints[S_TERMINATED]:
+        raise PositionError("forfeit", "a forfeit ends the game: phase 'over' and terminated")
+    if not L.alive[seat]:
+        raise PositionError("forfeit", f"seat {seat} is eliminated: it took no action to lose by")
 
-    parse.__name__ = f"_{name}"
-    return parse
+
+def _last_winner(L: _Loader, value) -> None:
+    seat = L.seat("last_winner", None if value is MISSING else value, allow_none=True)
+    L.ints[S_LAST_WINNER] = seat
+    if seat >= 0 and not L.alive[seat]:
+        raise PositionError("last_winner", f"seat {seat} is eliminated: the winner of a round scores nothing itself")
+    ended_by_a_round = L.phase == PH_OVER and L.ints[S_TERMINATED] and L.ints[S_FORFEIT] < 0
+    if ended_by_a_round and seat < 0:
+        raise PositionError("last_winner", "a game that ended by its last round has that round's winner")
+    # (null in a later round is accepted: a state sampled from an observation knows neither)
+    if seat >= 0 and L.ints[S_ROUND] == 0 and not ended_by_a_round:
+        raise PositionError("last_winner", f"no round has ended before round 0, so no winner of it (seat {seat})")
 
 
 def _current_player(L: _Loader, value) -> None:
     value = None if value is MISSING else value
     current = L.seat("current_player", value, allow_none=L.phase == PH_OVER)
     if L.phase == PH_OVER:
-        current = -1
+        if current >= 0:
+            raise PositionError(
+                "current_player", f"null in phase 'over' (nobody acts in a finished game), not {value!r}"
+            )
         if L.colour < 0 and not L.interrupted():
             raise PositionError("colour", "a current colour is needed (null only while a starting Wild waits for it)")
     elif not L.alive[current]:
@@ -917,6 +1044,81 @@ def _fashion_trend(L: _Loader, value) -> None:
             L.ints[L.P[P_I_TREND] + s] = parse_cards([text], "fashion_trend", f"fashion_trend.shown[{s}]")[0]
 
 
+def _final_outcome(L: _Loader) -> list[int]:
+    """The outcome a finished game has (end_round, forfeit, truncation); refuses the scores
+    or seats that no game ends with."""
+    config, n = L.config, L.n
+    outcome = [0 if a else -1 for a in L.alive]
+    forfeit = int(L.ints[S_FORFEIT])
+    if L.ints[S_TRUNCATED]:
+        return outcome
+    if forfeit >= 0:
+        outcome[forfeit] = -1
+        return outcome
+    winner = int(L.ints[S_LAST_WINNER])
+    scores = [int(v) for v in L.ints[L.P[P_I_SCORE] : L.P[P_I_SCORE] + n]]
+    target = config.target_score
+    if config.episode == "round" or config.scoring == "standard":
+        if config.episode == "game" and scores[winner] < target:
+            raise PositionError(
+                "scores", f"the game ended, yet its winner {winner} has {scores[winner]} < target_score {target}"
+            )
+        half = n // 2
+        team = [s for s in range(n) if (s % half == winner % half if config.partners else s == winner)]
+        return [(1 if s in team else -1) if L.alive[s] else -1 for s in range(n)]
+    if config.scoring == "alternative":
+        if max(scores) < target:
+            raise PositionError("scores", f"the game ended, yet no score reaches target_score {target} (R-VAR-ALT)")
+        return [1 if v == min(scores) else -1 for v in scores]
+    if sum(L.alive) != 1:
+        raise PositionError(
+            "alive", f"a Challenge UNO game ends with one player left, not {sum(L.alive)} (R-VAR-CHALLENGE)"
+        )
+    return [1 if a else -1 for a in L.alive]
+
+
+VIOLATION_KEYS = (
+    ("cards not conserved", "draw_pile"),
+    ("hand sizes", "hands"),
+    ("discard counts", "discard_pile"),
+    ("alive count", "alive"),
+    ("a finished game", "current_player"),
+    ("acting seat", "current_player"),
+    ("empty discard pile", "discard_pile"),
+    ("bad colour", "colour"),
+    ("drawn card", "drawn_card"),
+    ("the acting player has no legal action", "current_player"),
+    ("a pending penalty", "pending_penalty"),
+    ("a penalty decision", "pending_penalty"),
+    ("a Seven-O choice", "phase"),
+    ("a jump-in decision", "phase"),
+)
+"""The key at fault for each problem that :func:`~uno_env.engine.checks.invariant_violations` names."""
+
+
+def check_reachable(L: _Loader) -> None:
+    """What only the whole position tells: the outcome of a finished game, the hands of a
+    game in play, and the engine's own invariants (checks.py) as the last word."""
+    from .checks import invariant_violations
+
+    outcome = [int(v) for v in L.ints[L.P[P_I_OUTCOME] : L.P[P_I_OUTCOME] + L.n]]
+    if L.phase == PH_OVER:
+        expected = _final_outcome(L)
+        if outcome != expected:
+            raise PositionError("outcome", f"{outcome} is not how this game ended: {expected}")
+        return
+    offender = int(L.ints[S_WD4_OFFENDER])
+    for s, hand in enumerate(L.hands):
+        # only a Wild Draw Four played as the last card leaves a decision behind it (R-END-2)
+        if L.alive[s] and not hand and not (s == offender and L.phase in (PH_CHALLENGE, PH_PENALTY)):
+            raise PositionError(
+                "hands", f"player {s} holds no card, so the round is over (R-END-1): phase 'over'", f"hands[{s}]"
+            )
+    for problem in invariant_violations(L.game, L.state):
+        key = next((k for start, k in VIOLATION_KEYS if problem.startswith(start)), "")
+        raise PositionError(key, f"no game reaches this state: {problem}")
+
+
 @dataclass(frozen=True)
 class Key:
     """One position key: its name, its default in words, what it means, and its parser."""
@@ -965,12 +1167,12 @@ KEYS: tuple[Key, ...] = (
     ),
     Key("scores", "zeros", "per seat, integer scores", _scores),
     Key("outcome", "0 (-1 where eliminated)", "per seat, `1` won, `-1` lost, `0` undecided", _outcome),
-    Key("round", "`0`", "rounds played (a non-negative integer)", _counter(S_ROUND, "round")),
-    Key("step", "`0`", "decisions taken (a non-negative integer)", _counter(S_STEP, "step")),
+    Key("round", "`0`", "rounds played (`0` in an episode of one round)", _round),
+    Key("step", "`0`", "decisions taken, under `max_steps` while in play", _step),
     Key("terminated", "`false`", "the game ended (phase `over` only)", _game_end(S_TERMINATED, "terminated")),
     Key("truncated", "`false`", "the game hit `max_steps` (phase `over` only)", _game_end(S_TRUNCATED, "truncated")),
-    Key("forfeit", "`null`", "seat that lost by an illegal action", _seat_or_null(S_FORFEIT, "forfeit")),
-    Key("last_winner", "`null`", "seat that won the last round", _seat_or_null(S_LAST_WINNER, "last_winner")),
+    Key("forfeit", "`null`", "seat that lost by an illegal action", _forfeit),
+    Key("last_winner", "`null`", "seat that won the last round", _last_winner),
     Key(
         "current_player",
         "required (`null` in phase `over`)",
@@ -1058,4 +1260,6 @@ def load_position(game, position: dict, seed: int | None = None):
     loader = _Loader(game, position, seed)
     for key in KEYS:
         key.parse(loader, position.get(key.name, MISSING))
+    check_reachable(loader)
+    seed_generator(loader)
     return loader.state

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import kernels as K
-from .cards import CARD_VALUES, FACE_COPIES, FASHION_TREND, WILD, WILD_DRAW_FOUR
+from .cards import CARD_VALUES, FACE_COPIES, FASHION_TREND, RANKS_PER_COLOUR, WILD, WILD_DRAW_FOUR
 from .jit import allocating, describe, kernel
 from .layout import (
     O_ACTING,
@@ -223,8 +223,8 @@ def drew_on(obs, P, seat, colour):
 def holds_colour(obs, P, colour):
     held = False
     if colour >= 0:
-        for r in range(13):
-            if obs[P[O_HAND] + colour * 13 + r] > 0.5:
+        for r in range(RANKS_PER_COLOUR):
+            if obs[P[O_HAND] + colour * RANKS_PER_COLOUR + r] > 0.5:
                 held = True
                 break
     return held
@@ -237,18 +237,18 @@ def colour_counts(counts, o):
     row): one pass, no allocation (the heuristics call this at every decision)."""
     c0 = c1 = c2 = c3 = 0
     p0 = p1 = p2 = p3 = 0
-    for r in range(13):
+    for r in range(RANKS_PER_COLOUR):
         value = CARD_VALUES[r]  # the same for every colour
         k = np.int64(counts[o + r])
         c0 += k
         p0 += k * value
-        k = np.int64(counts[o + 13 + r])
+        k = np.int64(counts[o + RANKS_PER_COLOUR + r])
         c1 += k
         p1 += k * value
-        k = np.int64(counts[o + 26 + r])
+        k = np.int64(counts[o + 2 * RANKS_PER_COLOUR + r])
         c2 += k
         p2 += k * value
-        k = np.int64(counts[o + 39 + r])
+        k = np.int64(counts[o + 3 * RANKS_PER_COLOUR + r])
         c3 += k
         p3 += k * value
     return (c0, c1, c2, c3), (p0, p1, p2, p3)
@@ -328,7 +328,7 @@ def action_face(P, a):
 def action_colour(P, a):
     """Colour a play action gives the discard pile (a wild's named colour)."""
     if a < WILD:
-        return a // 13
+        return a // RANKS_PER_COLOUR
     return (a - P[P_A_W]) % 4
 
 
@@ -364,20 +364,11 @@ def _one_hot(obs, start, size):
     return -1
 
 
-@allocating
-def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
-    """Write into game ``b`` a full state consistent with observation ``obs``, the
-    observer at seat 0 (seats are the observation's relative seats). Returns False
-    when the observation cannot be completed (the card counts do not add up).
-
-    Under the house rules the public facts come from their slices: the pending penalty,
-    the seat that played the top card (-1 without ``top_card_player``), whose turn
-    follows a Seven-O choice or a jump-in window (``next_turn``), the last swap. The
-    Wild Draw Four on top of a penalty decision was played by the seat before the
-    observer, as in the challenge phase (with stacking the catch window on its player,
-    the exposed seat, comes first); its guilt is judged on the sampled hand, which may
-    hold cards drawn after the play (a catch), where the engine judges the hand at the
-    play (D-HOUSE-STACK-JUDGE)."""
+@kernel
+def public_facts(obs, P, cards, ints, b):
+    """Clear game ``b`` and write what the observation states outright: the phase, the
+    turn, colours and direction, the catch window, the house rules' public facts (slices
+    present only when their rule is on) and each seat's counts, scores and draws."""
     n = P[P_NUM_PLAYERS]
     F = P[P_FACES]
     for i in range(P[P_C_SIZE]):
@@ -385,10 +376,9 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
     for i in range(P[P_I_SIZE]):
         ints[b, i] = 0
     phase = obs_phase(obs, P)
-    direction = obs_direction(obs, P)
     ints[b, S_PHASE] = phase
     ints[b, S_CURRENT] = _one_hot(obs, P[O_ACTING], n)
-    ints[b, S_DIRECTION] = direction
+    ints[b, S_DIRECTION] = obs_direction(obs, P)
     ints[b, S_DEALER] = max(_one_hot(obs, P[O_DEALER], n), 0)
     ints[b, S_COLOUR] = obs_colour(obs, P, O_COLOUR)
     ints[b, S_PREV_COLOUR] = obs_colour(obs, P, O_PREVIOUS_COLOUR)
@@ -400,7 +390,6 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
         ints[b, S_EXPOSED] = _one_hot(obs, P[O_EXPOSED], n)
         ints[b, S_AFTER_WINDOW] = _one_hot(obs, P[O_AFTER_WINDOW], n)
     ints[b, S_WD4_OFFENDER] = -1
-    # the house rules' public facts (slices present only when their rule is on)
     ints[b, S_PENDING] = obs_pending(obs, P)
     if P[O_TOP_CARD_PLAYER] >= 0:
         ints[b, S_TOP_PLAYER] = _one_hot(obs, P[O_TOP_CARD_PLAYER], n)
@@ -440,7 +429,12 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
         ints[b, P[P_I_DREW_ON] + s] = drew_on
     ints[b, S_N_ALIVE] = alive_count
 
-    # the discard pile: its counts are known, its order only matters for the top card
+
+@kernel
+def discard_pile_from(obs, P, cards, ints, b):
+    """The discard pile: its counts are known, its order only matters for the top card
+    (written last). Returns the top card's face (-1 when there is none)."""
+    F = P[P_FACES]
     top = _one_hot(obs, P[O_TOP_CARD], F)
     k = 0
     for f in range(F):
@@ -455,6 +449,114 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
         cards[b, P[P_C_DISCARD] + k] = top
         k += 1
     ints[b, S_DISCARD_COUNT] = k
+    return top
+
+
+@kernel
+def place_soft_information(obs, P, prng, pb, cards, ints, b, unseen, need):
+    """Cards shown to the observer (a challenge's reveal, Fashion Trend's shown ranks) go
+    back to their owner while unseen copies remain, taking them from ``unseen`` and the
+    owner's ``need``."""
+    n = P[P_NUM_PLAYERS]
+    F = P[P_FACES]
+    owner = _one_hot(obs, P[O_CHALLENGE_REVEAL_SEAT], n)
+    if owner >= 0:
+        ints[b, S_REVEAL_VIEWER] = 0
+        ints[b, S_REVEAL_OWNER] = owner
+        revealed = 0
+        for f in range(F):
+            shown = np.int64(obs[P[O_CHALLENGE_REVEAL] + f])
+            cards[b, P[P_C_REVEAL] + f] = shown
+            revealed += shown
+        # the reveal lasts the round and goes stale as the owner plays: a revealed card
+        # is taken as still held with chance (cards held now) / (cards shown), at most 1
+        keep = min(1.0, need[owner] / max(revealed, 1)) if owner > 0 else 0.0
+        for f in range(F):
+            for _ in range(np.int64(obs[P[O_CHALLENGE_REVEAL] + f])):
+                if unseen[f] > 0 and need[owner] > 0 and K.rng_below(prng, pb, 1 << 20) < keep * (1 << 20):
+                    cards[b, P[P_C_HANDS] + owner * F + f] += 1
+                    unseen[f] -= 1
+                    need[owner] -= 1
+    if P[O_TREND_COLOUR] < 0:
+        return
+    trend = _one_hot(obs, P[O_TREND_COLOUR], 4)
+    if trend < 0:
+        return
+    ints[b, S_TREND_VIEWER] = 0
+    ints[b, S_TREND_COLOUR] = trend
+    for s in range(n):
+        rank = _one_hot(obs, P[O_TREND_SHOWN] + s * RANKS_PER_COLOUR, RANKS_PER_COLOUR)
+        if rank >= 0:
+            f = trend * RANKS_PER_COLOUR + rank
+            ints[b, P[P_I_TREND] + s] = f
+            # shown cards stay in hand but may have been played since: kept half the time
+            if s > 0 and unseen[f] > 0 and need[s] > 0 and K.rng_below(prng, pb, 2) == 0:
+                cards[b, P[P_C_HANDS] + s * F + f] += 1
+                unseen[f] -= 1
+                need[s] -= 1
+
+
+@kernel
+def wild_draw_four_offender(obs, P, ints, b, top):
+    """The seat whose Wild Draw Four's guilt the sample must judge, or -1."""
+    phase = ints[b, S_PHASE]
+    if phase == PH_CHALLENGE or (phase == PH_PENALTY and top == WILD_DRAW_FOUR):
+        return obs_next_seat(obs, P, 0, -ints[b, S_DIRECTION])  # the target decides: the seat before it played
+    if phase == PH_CATCH and top == WILD_DRAW_FOUR and ints[b, S_PENDING] > 0:
+        return ints[b, S_EXPOSED]  # stacking: the window on a Wild Draw Four's player comes first
+    return -1
+
+
+@kernel
+def deal_pool(P, prng, pb, cards, b, pool, m, need, base_hands, offender, previous, bluff_prior, max_tries):
+    """Shuffle the unseen ``pool`` into the other hands (``need`` each, on top of
+    ``base_hands``). When a Wild Draw Four's guilt is at stake, a guilty sample is redrawn
+    (up to ``max_tries``) unless ``bluff_prior`` keeps it."""
+    n = P[P_NUM_PLAYERS]
+    F = P[P_FACES]
+    for attempt in range(max_tries):
+        for i in range(m - 1, 0, -1):
+            j = K.rng_below(prng, pb, i + 1)
+            tmp = pool[i]
+            pool[i] = pool[j]
+            pool[j] = tmp
+        for i in range(n * F):
+            cards[b, P[P_C_HANDS] + i] = base_hands[i]
+        i = 0
+        for s in range(1, n):
+            for _ in range(need[s]):
+                cards[b, P[P_C_HANDS] + s * F + pool[i]] += 1
+                i += 1
+        if offender < 0 or previous < 0:
+            return
+        guilty = False
+        for r in range(RANKS_PER_COLOUR):
+            if cards[b, P[P_C_HANDS] + offender * F + previous * RANKS_PER_COLOUR + r] > 0:
+                guilty = True
+        if not guilty or attempt == max_tries - 1:
+            return
+        if K.rng_below(prng, pb, 1 << 20) < bluff_prior * (1 << 20):
+            return
+
+
+@allocating
+def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
+    """Write into game ``b`` a full state consistent with observation ``obs``, the
+    observer at seat 0 (seats are the observation's relative seats). Returns False
+    when the observation cannot be completed (the card counts do not add up).
+
+    Under the house rules the public facts come from their slices: the pending penalty,
+    the seat that played the top card (-1 without ``top_card_player``), whose turn
+    follows a Seven-O choice or a jump-in window (``next_turn``), the last swap. The
+    Wild Draw Four on top of a penalty decision was played by the seat before the
+    observer, as in the challenge phase (with stacking the catch window on its player,
+    the exposed seat, comes first); its guilt is judged on the sampled hand, which may
+    hold cards drawn after the play (a catch), where the engine judges the hand at the
+    play (D-HOUSE-STACK-JUDGE)."""
+    n = P[P_NUM_PLAYERS]
+    F = P[P_FACES]
+    public_facts(obs, P, cards, ints, b)
+    top = discard_pile_from(obs, P, cards, ints, b)
 
     # what the observer cannot see
     unseen = np.zeros(F, dtype=np.int64)
@@ -476,41 +578,7 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
     if total != slots + draw_count:
         return False
     ints[b, S_DRAW_COUNT] = draw_count
-
-    # soft information: cards shown to the observer go back to their owner while unseen copies remain
-    owner = _one_hot(obs, P[O_CHALLENGE_REVEAL_SEAT], n)
-    if owner >= 0:
-        ints[b, S_REVEAL_VIEWER] = 0
-        ints[b, S_REVEAL_OWNER] = owner
-        revealed = 0
-        for f in range(F):
-            shown = np.int64(obs[P[O_CHALLENGE_REVEAL] + f])
-            cards[b, P[P_C_REVEAL] + f] = shown
-            revealed += shown
-        # the reveal lasts the round and goes stale as the owner plays: a revealed card
-        # is taken as still held with chance (cards held now) / (cards shown), at most 1
-        keep = min(1.0, need[owner] / max(revealed, 1)) if owner > 0 else 0.0
-        for f in range(F):
-            for _ in range(np.int64(obs[P[O_CHALLENGE_REVEAL] + f])):
-                if unseen[f] > 0 and need[owner] > 0 and K.rng_below(prng, pb, 1 << 20) < keep * (1 << 20):
-                    cards[b, P[P_C_HANDS] + owner * F + f] += 1
-                    unseen[f] -= 1
-                    need[owner] -= 1
-    if P[O_TREND_COLOUR] >= 0:
-        trend = _one_hot(obs, P[O_TREND_COLOUR], 4)
-        if trend >= 0:
-            ints[b, S_TREND_VIEWER] = 0
-            ints[b, S_TREND_COLOUR] = trend
-            for s in range(n):
-                rank = _one_hot(obs, P[O_TREND_SHOWN] + s * 13, 13)
-                if rank >= 0:
-                    f = trend * 13 + rank
-                    ints[b, P[P_I_TREND] + s] = f
-                    # shown cards stay in hand but may have been played since: kept half the time
-                    if s > 0 and unseen[f] > 0 and need[s] > 0 and K.rng_below(prng, pb, 2) == 0:
-                        cards[b, P[P_C_HANDS] + s * F + f] += 1
-                        unseen[f] -= 1
-                        need[s] -= 1
+    place_soft_information(obs, P, prng, pb, cards, ints, b, unseen, need)
 
     pool = np.empty(total, dtype=np.int64)
     m = 0
@@ -518,36 +586,10 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
         for _ in range(unseen[f]):
             pool[m] = f
             m += 1
-    offender = -1
-    if phase == PH_CHALLENGE or (phase == PH_PENALTY and top == WILD_DRAW_FOUR):
-        offender = obs_next_seat(obs, P, 0, -direction)  # the target decides: the seat before it played
-    elif phase == PH_CATCH and top == WILD_DRAW_FOUR and ints[b, S_PENDING] > 0:
-        offender = ints[b, S_EXPOSED]  # stacking: the window on a Wild Draw Four's player comes first
+    offender = wild_draw_four_offender(obs, P, ints, b, top)
     previous = ints[b, S_PREV_COLOUR]
     base_hands = cards[b, P[P_C_HANDS] : P[P_C_HANDS] + n * F].copy()
-    for attempt in range(max_tries):
-        for i in range(m - 1, 0, -1):
-            j = K.rng_below(prng, pb, i + 1)
-            tmp = pool[i]
-            pool[i] = pool[j]
-            pool[j] = tmp
-        for i in range(n * F):
-            cards[b, P[P_C_HANDS] + i] = base_hands[i]
-        i = 0
-        for s in range(1, n):
-            for _ in range(need[s]):
-                cards[b, P[P_C_HANDS] + s * F + pool[i]] += 1
-                i += 1
-        if offender < 0 or previous < 0:
-            break
-        guilty = False
-        for r in range(13):
-            if cards[b, P[P_C_HANDS] + offender * F + previous * 13 + r] > 0:
-                guilty = True
-        if not guilty or attempt == max_tries - 1:
-            break
-        if K.rng_below(prng, pb, 1 << 20) < bluff_prior * (1 << 20):
-            break
+    deal_pool(P, prng, pb, cards, b, pool, m, need, base_hands, offender, previous, bluff_prior, max_tries)
     dealt = m - draw_count  # the rest of the shuffled pool is the draw pile
     for d in range(draw_count):
         cards[b, P[P_C_DRAW] + d] = pool[dealt + d]
@@ -555,6 +597,6 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
         ints[b, S_WD4_OFFENDER] = offender
         ints[b, S_WD4_GUILTY] = 1 if K.holds_colour(cards, P, b, offender, previous) else 0
         ints[b, S_WD4_OUT] = 1 if ints[b, P[P_I_HAND_SIZE] + offender] == 0 else 0
-        ints[b, S_WD4_EXPOSED] = 1 if phase == PH_CHALLENGE and obs[P[O_EXPOSED] + offender] > 0.5 else 0
+        ints[b, S_WD4_EXPOSED] = 1 if ints[b, S_PHASE] == PH_CHALLENGE and obs[P[O_EXPOSED] + offender] > 0.5 else 0
     rng[b] = fresh_rng(prng, pb)
     return True

@@ -156,7 +156,7 @@ class VectorStep(NamedTuple):
     of the engine step (1: a wrong card was penalized, 2: lost by it)."""
 
 
-class UnoVectorEnv:
+class UnoVectorEnv(K.NeedsPickleProtocol2):
     """N independent games of one rule configuration, stepped in lockstep (see module doc).
 
     ``num_envs``: games in the batch. ``config`` / ``**settings``: the rules
@@ -465,6 +465,17 @@ class UnoVectorEnv:
         taken and ``episodes`` finished. Games continue where they are (finished ones
         restart); call :meth:`reset` before the next :meth:`step`."""
         n, N = self.num_players, self.num_envs
+        limit = np.iinfo(np.int64).max
+        for name, value in (
+            ("max_decisions", max_decisions),
+            ("max_episodes", 0 if max_episodes is None else max_episodes),
+        ):
+            if (
+                isinstance(value, (bool, np.bool_))
+                or not isinstance(value, (int, np.integer))
+                or not 0 <= value <= limit
+            ):
+                raise ValueError(f"{name} must be an integer 0..{limit}, got {value!r}")
         if policies is None:
             row = np.where(self.seat_policies == EXTERNAL, policy_kernels.RANDOM, self.seat_policies)
         else:
@@ -525,6 +536,12 @@ class UnoVectorEnv:
 
         if mode not in ("ansi", "rgb_array"):
             raise ValueError(f"mode must be 'ansi' or 'rgb_array', got {mode!r}")
+        if viewer is not None and (
+            isinstance(viewer, (bool, np.bool_))
+            or not isinstance(viewer, (int, np.integer))
+            or not 0 <= viewer < self.num_players
+        ):
+            raise ValueError(f"viewer must be a seat 0..{self.num_players - 1} or None, got {viewer!r}")
         draw = render_text if mode == "ansi" else render_image
         return [draw(self.game, self.game_state(i), viewer) for i in range(self.num_envs)]
 

@@ -30,6 +30,7 @@ from gymnasium.vector.utils import batch_space
 
 from ..engine.config import RuleConfig
 from ..engine.game import Game
+from ..engine.kernels import NeedsPickleProtocol2
 from ..learner import ILLEGAL_ACTION
 from .core import UnoVectorEnv, learner_seats
 
@@ -42,7 +43,7 @@ def learner_spaces(game) -> tuple[spaces.Box, spaces.Discrete]:
     return spaces.Box(spec.low, spec.high, (spec.size,), np.float32), spaces.Discrete(game.num_actions)
 
 
-class UnoGymVectorEnv(gymnasium.vector.VectorEnv):
+class UnoGymVectorEnv(NeedsPickleProtocol2, gymnasium.vector.VectorEnv):
     """N games, one learner seat, compiled opponents (see the module doc).
 
     ``learner_seat``: the seat the learner plays. ``opponents``: the compiled policy of

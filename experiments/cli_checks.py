@@ -1,0 +1,112 @@
+"""Checks of the ``uno`` commands' values, made before a command starts: a value that
+cannot end (a NaN or infinite duration), cannot fit (more games than the memory holds)
+or cannot be used (a negative count, a folder that cannot be written) is refused with
+one line that names it, exit status 2.
+
+The ``*_type`` functions are argparse ``type=`` functions (argparse names the option in
+its error); the ``check_*`` functions raise ValueError naming the option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+MAX_SECONDS = 3600.0
+"""The longest measurement ``uno bench --seconds`` takes (one hour)."""
+SEED_LIMIT = 2**64
+"""Seeds are 0 .. 2**64 - 1, as the engine takes them."""
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+
+
+def duration_type(limit: float = MAX_SECONDS) -> Callable[[str], float]:
+    """Seconds: a finite number above 0 and at most ``limit``."""
+
+    def duration(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+        if not math.isfinite(value) or not 0 < value <= limit:
+            raise argparse.ArgumentTypeError(f"expected seconds above 0 and at most {limit:g}, got {text!r}")
+        return value
+
+    duration.__name__ = "seconds"
+    return duration
+
+
+def count_type(low: int, high: int) -> Callable[[str], int]:
+    """An integer ``low`` .. ``high`` (a bound to say so where a larger count could not end or fit)."""
+
+    def count(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected an integer {low}..{high}, got {text!r}")
+        return value
+
+    count.__name__ = "count"
+    return count
+
+
+players_type = count_type(MIN_PLAYERS, MAX_PLAYERS)
+"""Players at the table (R-DECK-4)."""
+seed_type = count_type(0, SEED_LIMIT - 1)
+"""A seed, 0 .. 2**64 - 1."""
+
+
+def available_memory() -> int:
+    """Bytes of memory this machine can give now (MemAvailable where Linux says it, else
+    the physical memory)."""
+    try:
+        with open("/proc/meminfo") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+
+
+def gib(count: float) -> str:
+    return f"{count / 2**30:.3g} GiB"
+
+
+def check_memory(option: str, count: int, bytes_each: int, what: str, available: int | None = None) -> None:
+    """Refuse ``count`` items of about ``bytes_each`` bytes each where they would not fit
+    in the memory available (ValueError naming the option)."""
+    available = available_memory() if available is None else available
+    needed = count * bytes_each
+    if needed > available:
+        raise ValueError(
+            f"{option} {count}: needs about {gib(needed)} of memory ({bytes_each} bytes per {what}), "
+            f"more than the {gib(available)} available; use at most {max(available // bytes_each, 1)}"
+        )
+
+
+def check_output_folder(option: str, folder: Path) -> None:
+    """The folder (or the nearest folder above it that exists, where it will be made) can be
+    written; nothing is created (ValueError naming the option otherwise)."""
+    path = Path(folder)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {str(folder)!r}: not a folder")
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    problem = "" if existing.is_dir() else "not a folder"
+    if not problem:
+        try:  # os.access alone says yes to root on a read-only file system
+            with tempfile.TemporaryFile(dir=existing):
+                pass
+        except OSError as err:
+            problem = err.strerror or str(err)
+    if problem or not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(
+            f"{option} {str(folder)!r}: cannot write into {str(existing)!r} ({problem or 'no permission'})"
+        )

@@ -1,0 +1,133 @@
+"""HTML replays of game records: one self-contained page (inline CSS, JS and SVG cards;
+nothing is fetched when it opens) that shows the table at every step.
+
+    uno replay game.json -o game.html          # a record written by uno_env.engine.record
+    uno replay game.json -o game.html --seat 1 # opened as seat 1 saw it (a switch on the page)
+
+In a notebook, ``Replay(record)`` displays itself (``_repr_html_``). The page shows every
+hand (face up, or as one seat saw it), the discard pile's top and the colour in force,
+the direction, scores, the pending decision with its legal actions, the action taken
+and its annotation, and the step's events in words. Controls: play/pause, speed, a
+step slider, previous/next (the arrow keys), next round. Each card carries its text
+(``R7``, ``B+2``, ``W+4``) and a shape per colour (red circle, yellow triangle, green
+square, blue diamond): readable without telling the colours apart.
+The address ``game.html#step=K&view=S`` (``view=all`` or a seat) opens one decision;
+the page keeps it up to date as it moves, so the address of a step can be shared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+import sys
+from pathlib import Path
+
+from .engine import Game
+from .engine.events import summarize
+from .engine.record import RecordError, check, game_of, load, replay, start_state
+
+
+def frames(record: dict) -> tuple[Game, list[dict]]:
+    """The table before the first action and after each one, as JSON-able dicts."""
+    game = game_of(record)
+    annotations = record.get("annotations") or [None] * len(record["actions"])
+    out = [frame(game, start_state(game, record["start"]), None)]
+
+    def add(step, seat, action, state):
+        taken = {"seat": seat, "action": game.actions.strings[action], "annotation": annotations[step]}
+        out.append(frame(game, state, taken))
+
+    replay(record, on_step=add, game=game)
+    return game, out
+
+
+def frame(game: Game, state, taken: dict | None) -> dict:
+    position = game.position(state)
+    n = game.num_players
+    over = game.is_over(state)
+    events = game.events(state)
+    return {
+        "hands": position["hands"],
+        "top": position["discard_pile"][-1] if position["discard_pile"] else None,
+        "discard": len(position["discard_pile"]),
+        "draw": len(position["draw_pile"]),
+        "colour": position["colour"],
+        "direction": position["direction"],
+        "current": position["current_player"],
+        "phase": position["phase"],
+        "scores": position["scores"],
+        "alive": position["alive"],
+        "round": position["round"],
+        "step": position["step"],
+        "pending": position["pending_penalty"],
+        "outcome": position["outcome"] if over else None,
+        "legal": [] if over else [game.actions.strings[a] for a in game.legal_actions(state)],
+        "taken": taken,
+        "events": summarize(events),
+        "seen": [summarize(events, seat) for seat in range(n)],
+    }
+
+
+def to_html(record: dict, title: str | None = None, seat: int | None = None) -> str:
+    """The replay page of ``record`` (checked and replayed first: a bad record raises
+    :class:`~uno_env.engine.record.RecordError` naming the step)."""
+    check(record)
+    players = game_of(record).num_players
+    if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players):
+        raise ValueError(f"seat must be 0..{players - 1} or None, got {seat!r}")
+    game, table = frames(record)
+    agents = record.get("agents") or [f"P{s}" for s in range(game.num_players)]
+    heading = title or f"UNO: {game.num_players} players, {len(record['actions'])} decisions"
+    data = {
+        "title": heading,
+        "agents": agents,
+        "settings": game.config.in_words() if hasattr(game.config, "in_words") else repr(game.config),
+        "frames": table,
+        "seat": seat,
+    }
+    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")  # no "</script>" inside the script
+    page = (Path(__file__).parent / "data" / "replay.html").read_text()  # the viewer: HTML, CSS and JS
+    return page.replace("__TITLE__", html.escape(heading)).replace("__DATA__", payload)
+
+
+class Replay:
+    """A record that shows itself as its replay in Jupyter (and writes the page with :meth:`save`)."""
+
+    def __init__(self, record: dict, seat: int | None = None, height: int = 620):
+        self.record, self.seat, self.height = record, seat, height
+        self.page = to_html(record, seat=seat)
+
+    def save(self, path) -> Path:
+        path = Path(path)
+        path.write_text(self.page)
+        return path
+
+    def _repr_html_(self) -> str:  # an iframe keeps the page's script and style to itself
+        return (
+            f'<iframe srcdoc="{html.escape(self.page, quote=True)}" style="width:100%;height:{self.height}px;'
+            'border:0" sandbox="allow-scripts"></iframe>'
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="uno replay", description=__doc__.split("\n\n")[0])
+    parser.add_argument("record", help="a game record (JSON, uno_env.engine.record)")
+    parser.add_argument("-o", "--out", help="the HTML file to write (default: the record's name with .html)")
+    parser.add_argument("--seat", type=int, default=None, help="open the page as this seat saw the game")
+    parser.add_argument("--title", default=None)
+    args = parser.parse_args(argv)
+    try:
+        page = to_html(load(args.record), title=args.title, seat=args.seat)
+    except (RecordError, ValueError) as err:
+        parser.error(str(err))
+    out = Path(args.out) if args.out else Path(args.record).with_suffix(".html")
+    try:
+        out.write_text(page)
+    except OSError as err:
+        parser.error(f"--out {out}: {err.strerror or err}")
+    print(f"wrote {out}", file=sys.stderr)
+    return 0
+
+
+__all__ = ["Replay", "frames", "main", "to_html"]
