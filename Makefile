@@ -1,19 +1,31 @@
 # `make test` and `make demo` each build .venv from the project's own files, then run.
 # `make test-fast`: lint and the tests not marked slow or invariants (warm numba cache);
 # `make test` runs everything, mypy included. `make typecheck`: mypy alone.
+# `make notebook` opens the notebooks in JupyterLab (installs the notebooks extra first).
+# Each install step says what it installs; pip shows its progress.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
+NOTEBOOK_STAMP := $(VENV)/.notebooks-stamp
 SHARED_RULES_TOOL := $(wildcard ../shared/tools/rule_coverage.py)
 
-.PHONY: test test-fast typecheck demo lint format bench notebooks clean browser
+.PHONY: test test-fast typecheck demo lint format bench notebook notebooks clean browser
 
 $(STAMP): pyproject.toml constraints.txt
+	@echo "make: creating $(VENV) with $(PYTHON) (seconds)"
 	$(PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -c constraints.txt -e ".[dev,train,bench,scale,web]"
+	@echo "make: upgrading pip in $(VENV) (seconds)"
+	$(PY) -m pip install --upgrade pip
+	@echo "make: installing uno-env with its extras dev, train, bench, scale, web (numpy, numba, torch CPU, ray, starlette, ...):"
+	@echo "      about 1-3 minutes the first time, seconds once pip's cache holds them"
+	$(PY) -m pip install -c constraints.txt -e ".[dev,train,bench,scale,web]"
 	touch $(STAMP)
+
+$(NOTEBOOK_STAMP): $(STAMP)
+	@echo "make: installing the notebooks extra (JupyterLab, ipykernel): about a minute the first time"
+	$(PY) -m pip install -c constraints.txt -e ".[notebooks]"
+	touch $(NOTEBOOK_STAMP)
 
 # the browser tests (HTML replays, the table of `uno serve`) run Debian's chromium and
 # chromium-driver; installed here when missing and apt-get is at hand (as root), else
@@ -46,10 +58,15 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 demo: $(STAMP)
+	@echo "make demo: the first run compiles the engine and the policies (a line says so, 1-2 minutes once, cached after)"
 	$(VENV)/bin/uno tournament
 
 bench: $(STAMP)
 	$(VENV)/bin/uno bench
+
+# open the notebooks in JupyterLab (the browser shows notebooks/; Ctrl-C here stops it)
+notebook: $(NOTEBOOK_STAMP)
+	$(VENV)/bin/jupyter lab notebooks/
 
 # the research notebooks at full size: writes the figures in docs/img/notebooks/ (about 20 minutes)
 notebooks: $(STAMP)

@@ -44,6 +44,16 @@ _BUILTIN["ismcts"] = ISMCTSAgent
 _BUILTIN["ppo"] = make_ppo
 _BUILTIN["human"] = HumanAgent
 _REGISTRY: dict[str, Callable[..., Agent]] = dict(_BUILTIN)
+_DESCRIPTIONS: dict[str, str] = {
+    "random": "uniform over the legal actions",
+    "naive": "the first legal card in action order; calls UNO, never catches or challenges",
+    "keeper": "colour keeper: plays the colour it holds most, keeps its wilds for last, never bluffs",
+    "tactical": "scored plays, attacks a player close to going out, challenges and bluffs by estimated odds",
+    "random_play": "a random playable card, draws only when it must (the random player of other benchmarks)",
+    "ismcts": "determinized search with tactical rollouts (ismcts:determinizations=N, default 320)",
+    "ppo": "the shipped policy network trained by PPO for two players (ppo:weights=PATH: another network)",
+    "human": "a person at the terminal (uno play)",
+}
 
 
 def agent_names() -> list[str]:
@@ -51,15 +61,26 @@ def agent_names() -> list[str]:
     return list(_REGISTRY)
 
 
-def register_agent(name: str, factory: Callable[..., Agent]) -> None:
+def agent_descriptions() -> dict[str, str]:
+    """Per name known to :func:`make_agent`, a one-line description (``uno tournament --help``)."""
+    return {name: _DESCRIPTIONS.get(name, "") for name in _REGISTRY}
+
+
+def register_agent(name: str, factory: Callable[..., Agent], description: str | None = None) -> None:
     """Make ``factory(rules, seed, **options) -> Agent`` known as ``name``. Tournaments
     with worker processes pickle the factory, so it must be importable (a module-level
-    class or function)."""
+    class or function). ``description``: one line for the listings (default: the first
+    line of the factory's docstring)."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"an agent name must be an identifier, got {name!r}")
     if name in _BUILTIN:
         raise ValueError(f"{name!r} is a built-in agent")
+    if description is not None and (not isinstance(description, str) or "\n" in description):
+        raise ValueError(f"an agent's description must be one line of text, got {description!r}")
     _REGISTRY[name] = factory
+    if description is None:
+        description = next(iter((factory.__doc__ or "").strip().splitlines()), "")
+    _DESCRIPTIONS[name] = description
 
 
 def registered_extras() -> dict[str, Callable[..., Agent]]:
@@ -113,6 +134,7 @@ __all__ = [
     "HumanAgent",
     "ISMCTSAgent",
     "NetworkAgent",
+    "agent_descriptions",
     "agent_names",
     "as_game",
     "hash_seed",

@@ -44,7 +44,7 @@ from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine import kernels as K
 from uno_env.engine.game import seed_to_rng
-from uno_env.engine.jit import allocating, kernel
+from uno_env.engine.jit import allocating, describe, kernel
 from uno_env.engine.layout import (
     P_A_CATCH,
     P_A_PASS,
@@ -66,6 +66,8 @@ from uno_env.engine.layout import (
 from uno_env.engine.readers import determinize, fresh_rng, is_partner, obs_exposed_seat, obs_phase
 
 from .base import Agent
+
+describe(__name__, "the search of ismcts", seconds=60)
 
 SEARCH_ROUND = 32  # determinizations between two racing checks
 
@@ -92,8 +94,11 @@ def rollout_value(cards, ints, rng, prng, P, seat_policies, max_steps, obs, mask
     """Play game 1 out with the compiled policies until its round ends; the value of the
     hand for seat 0: 1 if its team went out, 0 if another did, 1/teams when cut short."""
     if ints[1, S_PHASE] != PH_OVER and ints[1, S_ROUND] == 0:
+        # np.int64 / np.bool_, not the literals 1 and True: numba would compile play_game, and
+        # every policy and engine step under it, a second time, specialised on the constants
+        row, stop = np.int64(1), np.bool_(True)
         policy_kernels.play_game(
-            cards, ints, rng, prng, P, 1, seat_policies, True, max_steps, obs, mask, step_rw, rw, ev, evn
+            cards, ints, rng, prng, P, row, seat_policies, stop, max_steps, obs, mask, step_rw, rw, ev, evn
         )
     if ints[1, S_ROUND] != 0 or (ints[1, S_PHASE] == PH_OVER and ints[1, S_TRUNCATED] == 0):
         winner = ints[1, S_LAST_WINNER]
@@ -148,17 +153,20 @@ def search(
     samples = np.zeros((count, determinizations), dtype=np.float64)
     counts = np.zeros(count, dtype=np.int64)
     active = np.ones(count, dtype=np.bool_)
-    default = policy_kernels.policy_act(rollout_policy, obs, mask, P, prng, 0)
+    # typed rows, not literal constants, so that the callees compiled for the tournaments and
+    # the agents (int64 rows) serve here too instead of compiling again for the literal 0 or 1
+    row0, row1 = np.int64(0), np.int64(1)
+    default = policy_kernels.policy_act(rollout_policy, obs, mask, P, prng, row0)
     base = -1
     for k in range(count):
         if candidates[k] == default:
             base = k
     done = 0
     for trial in range(determinizations):
-        if not determinize(obs, P, prng, 0, cards, ints, rng, 0, bluff_prior, 20):
+        if not determinize(obs, P, prng, row0, cards, ints, rng, row0, bluff_prior, np.int64(20)):
             continue
-        base_rng = fresh_rng(prng, 0)
-        base_prng = fresh_rng(prng, 0)
+        base_rng = fresh_rng(prng, row0)
+        base_prng = fresh_rng(prng, row0)
         for k in range(count):
             if not active[k]:
                 continue
@@ -168,7 +176,7 @@ def search(
                 ints[1, i] = ints[0, i]
             rng[1] = base_rng
             roll_prng[1] = base_prng
-            K.step_game(cards, ints, rng, P, 1, candidates[k], step_rw, ev, evn)
+            K.step_game(cards, ints, rng, P, row1, candidates[k], step_rw, ev, evn)
             samples[k, counts[k]] = rollout_value(
                 cards,
                 ints,

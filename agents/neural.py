@@ -5,10 +5,15 @@ a compiled policy like the heuristics (tournaments play it inside one compiled c
 ``make_agent("ppo:weights=runs/NAME/policy.npz")`` plays any network written by the
 training scripts (:func:`uno_env.neural.save_network`), one numba call per decision.
 Both pick the legal action of highest logit, and refuse a configuration whose observation
-lacks what the network reads (:meth:`uno_env.neural.Network.mismatches` says what).
+lacks what the network reads (:meth:`uno_env.neural.Network.mismatches` says what). At
+tables other than those the network was trained for (its file's ``meta["config"]``: the
+shipped one, two-player hands) it still plays, and warns once per process
+(:class:`TrainingMismatchWarning`) naming what it was trained on.
 """
 
 from __future__ import annotations
+
+import warnings
 
 import numpy as np
 
@@ -16,6 +21,47 @@ from uno_env import neural
 from uno_env.engine import Game, RuleConfig
 
 from .base import Agent, CompiledAgent
+
+
+class TrainingMismatchWarning(UserWarning):
+    """A trained agent plays tables other than those it was trained for (it still plays)."""
+
+
+PLAY_IRRELEVANT = ("max_steps", "reward", "illegal_action")
+"""Settings that do not change what a legal-action policy faces."""
+_WARNED: set[tuple] = set()
+
+
+def training_mismatch(network: neural.Network, game: Game) -> str | None:
+    """How ``game``'s settings differ from those ``network`` was trained on (None: they do
+    not, or the file does not record them)."""
+    trained = network.meta.get("config") if isinstance(network.meta, dict) else None
+    if not isinstance(trained, dict):
+        return None
+    try:  # settings the file predates (the house rules) were at their defaults
+        trained_config = RuleConfig.from_kwargs(**{**RuleConfig().to_dict(), **trained})
+    except (TypeError, ValueError):
+        return None
+    here = game.config.to_dict()
+    changed = [
+        f"{key}={here[key]!r} (trained: {value!r})"
+        for key, value in trained_config.to_dict().items()
+        if key not in PLAY_IRRELEVANT and here.get(key) != value
+    ]
+    if not changed:
+        return None
+    return f"trained for {trained_config.in_words()}; here {', '.join(changed)}"
+
+
+def warn_outside_training(label: str, network: neural.Network, game: Game) -> None:
+    """Warn once per process per agent and difference that ``label`` plays untrained tables."""
+    mismatch = training_mismatch(network, game)
+    if mismatch is None or (label, mismatch) in _WARNED:
+        return
+    _WARNED.add((label, mismatch))
+    warnings.warn(
+        f"{label}: {mismatch}; it plays, but outside the tables it learned on", TrainingMismatchWarning, stacklevel=3
+    )
 
 
 class NetworkAgent(Agent):
@@ -32,6 +78,7 @@ class NetworkAgent(Agent):
         problems = self.network.mismatches(self.game)
         if problems:
             raise ValueError(f"ppo: the network {weights} cannot play this configuration: {'; '.join(problems)}")
+        warn_outside_training(f"ppo:weights={weights}", self.network, self.game)
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs, legal = self.check(observation, mask)
@@ -79,4 +126,5 @@ def make_ppo(rules: RuleConfig | Game | None = None, seed: int = 0, weights: str
     problems = neural.SHIPPED.mismatches(agent.game)
     if problems:
         raise ValueError(f"ppo: the shipped network cannot play this configuration: {'; '.join(problems)}")
+    warn_outside_training("ppo", neural.SHIPPED, agent.game)
     return agent

@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
         return 2
     human = HumanAgent(game, stdin=stdin, stdout=stdout, seat=args.seat)
     say(f"UNO: {n} players, you are P{args.seat}; opponents: " + ", ".join(f"P{s} {opponents[s].name}" for s in others))
-    say(f"rules: {config}")
+    say(f"rules: {config.in_words()}")
     try:
         play(game, human, opponents, seed, say)
     except QuitGame as why:

@@ -68,6 +68,7 @@ TARGETS = {  # the speed issues' targets (the second round's where it raised the
     "state_bytes": 1024,
     "cold_start_s": 30.0,
     "cached_start_s": 2.0,
+    "first_use_s": 20.0,  # a newcomer's first env step and the demo's tournament, empty cache
     "heuristic_hands_per_s": 100_000,
 }
 
@@ -320,27 +321,54 @@ if "full" in sys.argv:
 print(json.dumps(stages))
 """
 
+FIRST_USE_SCRIPT = r"""
+import json, time
+t0 = time.perf_counter()
+import uno_env
+env = uno_env.env(num_players=4)
+env.reset(seed=0)
+observation = env.last()[0]
+env.step(int(observation["action_mask"].argmax()))
+stages = {"env_first_step": time.perf_counter() - t0}
+from experiments.arena import run_tournament
+from experiments.tournament import DEFAULT_AGENTS, DEFAULT_PLAYERS
+from uno_env.engine import RuleConfig
+agents = [a if a != "ismcts" else "ismcts:determinizations=8" for a in DEFAULT_AGENTS.split(",")]
+config = RuleConfig(num_players=DEFAULT_PLAYERS, episode="round")
+run_tournament(agents, config, 1, workers=1, bootstrap=0)
+stages["demo_tournament"] = time.perf_counter() - t0
+print(json.dumps(stages))
+"""
+"""A newcomer's first use in a fresh process with an empty cache: the PettingZoo env's
+reset and first step, then the demo's tournament (``uno tournament``'s agents and
+tables; one game per seating and a small search budget, as the compilation is what
+counts)."""
+
+
+def fresh_process(script: str, environ: dict, *argv: str) -> dict:
+    """Wall time and the stages a script prints (JSON, last line), or the error."""
+    start = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", script, *argv], env=environ, capture_output=True, text=True, check=False
+    )
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        return {"error": done.stderr.strip().splitlines()[-1] if done.stderr else "failed"}
+    return {"wall_s": wall, "stages_s": json.loads(done.stdout.strip().splitlines()[-1])}
+
 
 def bench_startup(args) -> dict:
-    """Fresh processes: one with an empty numba cache (everything compiles), one with that cache."""
+    """Fresh processes: one with an empty numba cache (everything compiles), one with that
+    cache; with ``--startup full`` also a newcomer's first use (:data:`FIRST_USE_SCRIPT`)
+    with another empty cache."""
     results: dict[str, dict[str, Any]] = {}
     with tempfile.TemporaryDirectory(prefix="uno-numba-cache-") as cache:
         environ = dict(os.environ, NUMBA_CACHE_DIR=cache)
         for label in ("cold", "cached"):
-            start = time.perf_counter()
-            done = subprocess.run(
-                [sys.executable, "-c", STARTUP_SCRIPT, *(["full"] if args.startup == "full" else [])],
-                env=environ,
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            wall = time.perf_counter() - start
-            if done.returncode != 0:
-                results[label] = {"error": done.stderr.strip().splitlines()[-1] if done.stderr else "failed"}
-                continue
-            stages = json.loads(done.stdout.strip().splitlines()[-1])
-            results[label] = {"wall_s": wall, "stages_s": stages}
+            results[label] = fresh_process(STARTUP_SCRIPT, environ, *(["full"] if args.startup == "full" else []))
+    if args.startup == "full":
+        with tempfile.TemporaryDirectory(prefix="uno-numba-cache-") as cache:
+            results["first_use"] = fresh_process(FIRST_USE_SCRIPT, dict(os.environ, NUMBA_CACHE_DIR=cache))
     return results
 
 
@@ -515,6 +543,14 @@ def targets(report: dict) -> list[dict]:
     cached = startup.get("cached", {}).get("wall_s")
     add("first use with compilation (import + vector env step)", cold, TARGETS["cold_start_s"], "lower", "s")
     add("start with the cache (fresh process, wall)", cached, TARGETS["cached_start_s"], "lower", "s")
+    first_use = startup.get("first_use", {}).get("stages_s", {}).get("demo_tournament")
+    add(
+        "first use (empty cache: env.reset + first step, then the demo's tournament)",
+        first_use,
+        TARGETS["first_use_s"],
+        "lower",
+        "s",
+    )
     keeper = [r for r in by_group.get("e", []) if r.get("policy") == "keeper"]
     add(
         "tournament hands/s of the compiled keeper",
@@ -688,7 +724,9 @@ def main(argv: list[str] | None = None) -> int:
     if "skipped" in startup:
         say(f"start-up: skipped ({startup['skipped']})")
     else:
-        for label in ("cold", "cached"):
+        for label in ("cold", "cached", "first_use"):
+            if label not in startup:
+                continue
             entry = startup[label]
             if "error" in entry:
                 say(f"start-up {label}: failed: {entry['error']}")

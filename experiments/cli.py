@@ -6,6 +6,8 @@ Ctrl-C ends any command with exit status 130 and a one-line note, without a trac
 a value or a file that a command cannot use (ValueError, OSError, MemoryError) ends it
 with one line naming it and exit status 2 (the commands check their values first:
 :mod:`experiments.cli_checks`).
+A command that needs an optional extra (:data:`NEEDS`) checks for it first and, when a
+module is missing, says in one line which extra to install (exit status 2).
 
 The command lives here, in the top layer, because its commands span every layer:
 ``uno_env`` never imports ``agents`` or ``experiments``. Those two are installed as
@@ -38,6 +40,23 @@ COMMANDS = {
     "replay": ("uno_env.replay", "a game record as one self-contained HTML page that replays it step by step"),
     "serve": ("experiments.serve", "a table in the browser: play against agents on a local web page"),
 }
+
+NEEDS = {"train": ("torch", "tyro", "tensorboard"), "train-rllib": ("ray", "tyro", "torch")}
+"""The modules each command needs beyond the base install."""
+EXTRAS = {"torch": "train", "tyro": "train", "tensorboard": "train", "ray": "scale"}
+"""The extra of pyproject.toml that installs each module."""
+
+
+def missing_extras(command: str) -> str | None:
+    """The one-line hint for a command whose optional modules are not installed (None: all are)."""
+    missing = [m for m in NEEDS.get(command, ()) if importlib.util.find_spec(m) is None]
+    if not missing:
+        return None
+    extras = ",".join(dict.fromkeys(EXTRAS[m] for m in missing))
+    return (
+        f"uno {command} needs {', '.join(missing)}, not installed: "
+        f'pip install "uno-env[{extras}]" (in a clone: pip install -e ".[{extras}]")'
+    )
 
 
 def usage() -> str:
@@ -80,6 +99,10 @@ def main(argv: list[str] | None = None) -> int:
     problems = foreign_packages()
     if problems:
         print("uno: " + "\n".join(problems), file=sys.stderr)
+        return 2
+    hint = missing_extras(name)
+    if hint:
+        print(hint, file=sys.stderr)
         return 2
     try:
         module = importlib.import_module(COMMANDS[name][0])

@@ -46,9 +46,11 @@ The leaderboard: win rate with a 95% Wilson interval, mean points per hand, a
 Bradley-Terry rating on the Elo scale (a Luce choice model of who wins each game,
 400 points = 10:1 odds, the field's mean at 1500) with a 95% bootstrap interval,
 per-seat win rates and the distribution of hand lengths (decisions per hand).
-Files: ``<out>/<name>.json``, ``<name>_leaderboard.csv``, ``<name>_games.csv`` and
-``<name>.png`` (ratings and win rates with intervals, hand lengths).
-``--save-games K`` adds ``<out>/games/game_<job>.json`` (game records, see
+Files: each run has its own folder, ``results/<name>/`` (``--name``; by default the
+date and time the run started, so that no run overwrites another), or ``--out DIR``:
+``tournament.json``, ``tournament_leaderboard.csv``, ``tournament_games.csv`` and
+``tournament.png`` (ratings and win rates with intervals, hand lengths).
+``--save-games K`` adds ``games/game_<job>.json`` (game records, see
 :mod:`uno_env.engine.record`) and ``.html`` (replays, ``uno replay``) of the first K
 games of each pairing (each set of agents at a table), replayed from Python with the
 tournament's seeds: the games the leaderboard counted, the same in every rerun.
@@ -61,6 +63,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from pathlib import Path
 
 from experiments.arena import format_leaderboard, run_tournament, save_games, write_outputs
@@ -74,13 +77,28 @@ MAX_BOOTSTRAP = 100_000
 BYTES_PER_GAME_AND_SEAT = 256
 """About the bytes a game of the tournament holds per seat, plus one (its schedule entry and
 records, and the analysis' arrays): ``--games`` is checked against the memory available."""
+RESULTS = Path("results")
+STEM = "tournament"
+"""The outputs' file name stem, in the run's folder."""
+
+
+def agents_listing() -> str:
+    """The agents ``--agents`` takes, one line each, from the agent registry."""
+    from agents import agent_descriptions
+
+    descriptions = agent_descriptions()
+    width = max(len(name) for name in descriptions)
+    return "agents (--agents):\n" + "\n".join(f"  {name:<{width}}  {text}" for name, text in descriptions.items())
 
 
 def build_parser() -> argparse.ArgumentParser:
     from agents.play import add_rule_arguments
 
     parser = argparse.ArgumentParser(
-        prog="uno tournament", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+        prog="uno tournament",
+        description=__doc__,
+        epilog=agents_listing(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--agents",
@@ -128,8 +146,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=200,
         help=f"bootstrap samples for rating intervals (default 200, 0 for none, at most {MAX_BOOTSTRAP})",
     )
-    parser.add_argument("--out", type=Path, default=Path("results"), help="output directory (default results/)")
-    parser.add_argument("--name", default="tournament", help="file name stem of the outputs")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="folder of this run's files (default results/NAME/, see --name)"
+    )
+    parser.add_argument(
+        "--name", default=None, help="the run's name: its files go to results/NAME/ (default: the start time)"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--no-files", action="store_true", help="print the leaderboard only")
     parser.add_argument(
@@ -142,11 +164,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def output_folder(out: Path | None, name: str | None, started: time.struct_time) -> Path:
+    """Where a run writes: ``out`` if given, else ``results/<name>/``; without a name the
+    start time (``20261201-134502``), numbered (``-2``, ...) if a run of that second exists."""
+    if out is not None:
+        return out
+    if name is not None:
+        if not name or Path(name).name != name or name in (".", ".."):
+            raise ValueError(f"--name must be a plain folder name (no path), got {name!r}; use --out for a path")
+        return RESULTS / name
+    stamp = time.strftime("%Y%m%d-%H%M%S", started)
+    folder, k = RESULTS / stamp, 1
+    while folder.exists():
+        k += 1
+        folder = RESULTS / f"{stamp}-{k}"
+    return folder
+
+
 def main(argv: list[str] | None = None) -> int:
     from agents.play import rule_config
 
     args = build_parser().parse_args(argv)
     try:
+        out = output_folder(args.out, args.name, time.localtime())
         specs = [s.strip() for s in args.agents.split(",") if s.strip()]
         players = args.players if args.players is not None else DEFAULT_PLAYERS
         if args.schedule == "rotate":
@@ -165,7 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         hands = {4: 3, 8: 28}.get(players, 1) if args.schedule == "rotate" else 1  # R-VAR-ROTATE
         check_memory("--games", games, hands * BYTES_PER_GAME_AND_SEAT * (players + 1), "game")
         if not args.no_files:
-            check_output_folder("--out", args.out)
+            check_output_folder("--out" if args.out is not None else "--name", out)
         summary, plan, entrants, records = run_tournament(
             specs,
             config,
@@ -189,11 +229,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(format_leaderboard(summary))
     if not args.no_files:
-        paths = write_outputs(args.out, args.name, summary, plan, entrants, records)
-        print("wrote " + ", ".join(str(p) for p in paths))
+        paths = write_outputs(out, STEM, summary, plan, entrants, records)
+        print(f"wrote {out}/: " + ", ".join(p.name for p in paths))
         if args.save_games:
-            saved = save_games(config, entrants, plan, args.seed, args.save_games, args.out / "games")
-            print(f"wrote {len(saved)} game records and replays to {args.out / 'games'}/ (uno replay RECORD.json)")
+            saved = save_games(config, entrants, plan, args.seed, args.save_games, out / "games")
+            print(f"wrote {len(saved)} game records and replays to {out / 'games'}/ (uno replay RECORD.json)")
     return 0
 
 

@@ -70,7 +70,11 @@ def synthetic_report(**startup):
 
 
 def test_targets_are_judged_as_ratios_to_rlcard_in_the_same_run():
-    report = synthetic_report(cold={"stages_s": {"vector_serial": 31.0}}, cached={"wall_s": 1.5})
+    report = synthetic_report(
+        cold={"stages_s": {"vector_serial": 31.0}},
+        cached={"wall_s": 1.5},
+        first_use={"stages_s": {"env_first_step": 12.0, "demo_tournament": 25.0}},
+    )
     judged = {t["target"].split(" (")[0]: t for t in bench_speed.targets(report)}
     assert judged["PettingZoo env steps/s vs RLCard"]["value"] == pytest.approx(2.5)
     assert not judged["PettingZoo env steps/s vs RLCard"]["met"]
@@ -84,6 +88,7 @@ def test_targets_are_judged_as_ratios_to_rlcard_in_the_same_run():
     assert judged["state bytes per game in the vector env"]["met"]
     assert not judged["first use with compilation"]["met"]
     assert judged["start with the cache"]["met"]
+    assert judged["first use"]["value"] == 25.0 and not judged["first use"]["met"]
     assert judged["tournament hands/s of the compiled keeper"]["value"] == 120_000
 
 

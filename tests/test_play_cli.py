@@ -27,6 +27,8 @@ def test_play_a_hand_through_stdin_with_help_and_bad_input():
     rc, text = run_play(["--players", "3", "--opponents", "naive,keeper", "--seed", "4"], script)
     assert rc == 0
     assert "UNO: 3 players, you are P0; opponents: P1 naive, P2 keeper" in text
+    assert "rules: 3 players, one hand, classic deck (108 cards), standard scoring" in text
+    assert "RuleConfig(" not in text  # the settings in words, not the dataclass
     assert "legal actions:" in text and "draw" in text.split("legal actions:")[1].split(">")[0]
     assert "unknown action 'foo'" in text
     assert "unknown card 'ZZ'" in text
@@ -115,6 +117,7 @@ def test_a_person_plays_every_house_rule_in_the_terminal():
             ["--players", "4", "--opponents", "random_play,tactical,keeper", "--seed", str(seed), *settings], script
         )
         assert rc == 0 and "winner: P" in text
+        assert "house rules: stacking (mixed), seven-O, jump-in, draw until playable, force play" in text
         seen |= {
             phase
             for phase in ("a draw penalty is on you", "you played a 7", "you hold the card just played")

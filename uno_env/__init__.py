@@ -6,29 +6,17 @@
   opponents played by given policies; also ``gymnasium.make("uno_env/Uno-v0", ...)``
   once ``uno_env`` is imported, :data:`GYM_ENV_ID`);
 * ``uno_env.engine``: the compiled rules engine (numpy and numba only).
-"""
 
-import pathlib as _pathlib
-import sys as _sys
+Whatever numba compiles on a first use (an empty cache) says so in one line on stderr
+(:mod:`uno_env.engine.compile_notice`); later runs load it from the cache, silently.
+"""
 
 import gymnasium as _gymnasium
 import pettingzoo as _pettingzoo
 
 from .engine import Game, IllegalActionError, ObservationSpec, PositionError, RuleConfig
-from .engine import numba_cache as _numba_cache
 from .env import ENV_ID, env, raw_env
 from .gym_env import UnoGymEnv
-
-
-def _kernels_cached() -> bool:
-    """Whether numba's cache holds the engine's kernels (else the first use compiles them)."""
-    root = _pathlib.Path(__file__).resolve().parent.parent
-    kernels = root / "uno_env" / "engine" / "kernels.py"
-    return any(any(folder.glob("kernels.*.nbi")) for _, folder in _numba_cache.cache_locations(root, kernels))
-
-
-if not _kernels_cached():  # the first use compiles, silently for minutes otherwise
-    print("uno_env: compiling the engine's kernels (once, about a minute)...", file=_sys.stderr, flush=True)
 
 __version__ = "0.1.0"
 

@@ -69,7 +69,7 @@ import numpy as np
 
 from .engine.config import RuleConfig
 from .engine.game import Game
-from .engine.jit import allocating, kernel
+from .engine.jit import allocating, describe, kernel
 from .engine.layout import (
     NUM_PARAMS,
     P_A_ACCEPT,
@@ -88,6 +88,8 @@ from .engine.layout import (
     Param,
 )
 from .engine.observation import SLICE_NAMES
+
+describe(__name__, "the policy network's forward pass", seconds=10)
 
 SHIPPED_PATH = pathlib.Path(__file__).resolve().parent / "data" / "ppo_2p.npz"
 """The shipped two-player policy (weights, input layout, training command and figures)."""

@@ -36,7 +36,7 @@ from .engine.cards import (
     WILD,
     WILD_DRAW_FOUR,
 )
-from .engine.jit import allocating, kernel
+from .engine.jit import allocating, describe, kernel
 from .engine.layout import (
     O_ALIVE,
     O_COLOUR,
@@ -92,6 +92,8 @@ from .engine.readers import (
     wild_action,
 )
 from .neural import shipped_policy
+
+describe(__name__, "the agents' compiled policies", seconds=30)
 
 RANDOM = 0
 NAIVE = 1

@@ -217,7 +217,12 @@ _WORKER: TablePlayer | None = None
 
 def _worker_init(config, entrants, seed, extras) -> None:
     global _WORKER
+    import warnings
+
+    from agents.neural import TrainingMismatchWarning
+
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
+    warnings.simplefilter("ignore", TrainingMismatchWarning)  # the parent process warned
     _WORKER = TablePlayer(config, entrants, seed, extras)
 
 

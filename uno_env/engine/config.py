@@ -17,6 +17,12 @@ REWARDS = names(Reward)
 HOUSE_SWITCHES = ("seven_o", "jump_in", "draw_until_playable", "force_play")
 """The boolean house rules (HOUSE_RULES.md); ``stacking`` is the one with three values."""
 HOUSE_RULE_SETTINGS = ("stacking", *HOUSE_SWITCHES)
+HOUSE_WORDS = {
+    "seven_o": "seven-O",
+    "jump_in": "jump-in",
+    "draw_until_playable": "draw until playable",
+    "force_play": "force play",
+}
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 
@@ -121,6 +127,33 @@ class RuleConfig:
             if f.name not in HOUSE_RULE_SETTINGS or getattr(self, f.name) != f.default
         ]
         return f"RuleConfig({', '.join(shown)})"
+
+    def in_words(self) -> str:
+        """The settings as a person reads them (``uno play``'s header), e.g. "2 players, a
+        whole game to 500 points, classic deck (108 cards), standard scoring, ..."."""
+        deck = {"classic": "classic deck (108 cards)", "fashion_trend": "Fashion Trend deck (112 cards)"}
+        scoring = {"standard": "standard scoring", "alternative": "alternative scoring"}
+        uno = {
+            "window": "a forgotten UNO call can be caught",
+            "auto": "a forgotten UNO call is always caught",
+            "off": "no UNO calls",
+        }
+        illegal = {
+            "penalty": "a wrong card is taken back with a 2-card penalty",
+            "raise": "unavailable actions are refused",
+            "lose": "an unavailable action loses the game",
+        }
+        parts = [f"{self.num_players} players" + (", partners across the table" if self.partners else "")]
+        parts.append("one hand" if self.episode == "round" else f"a whole game to {self.target_score} points")
+        parts.append(deck.get(self.deck, f"{self.deck} deck"))
+        parts.append(scoring.get(self.scoring, "Challenge UNO scoring (a player reaching the target score is out)"))
+        parts += [uno[self.uno_call], illegal[self.illegal_action]]
+        house = [f"stacking ({self.stacking})"] if self.stacking != "off" else []
+        house += [HOUSE_WORDS[name] for name in HOUSE_SWITCHES if getattr(self, name)]
+        parts.append("house rules: " + ", ".join(house) if house else "no house rules")
+        if self.max_steps != RuleConfig.max_steps:
+            parts.append(f"cut after {self.max_steps} decisions")
+        return ", ".join(parts)
 
     @property
     def house_rules(self) -> bool:

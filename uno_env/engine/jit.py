@@ -25,6 +25,9 @@ longer passes every array field by field through the stack. Unlike numba's own
 ``inline="always"``, which inlines numba IR and compiled slower here, it left the
 first compilation where it was (docs/VECTOR.md, fifth round). Every other function
 sets it False: numba would otherwise inherit it from the caller too.
+
+``describe(__name__, what, seconds)``: each module of compiled functions says what it
+compiles, printed once on stderr when numba really compiles (:mod:`compile_notice`).
 """
 
 from __future__ import annotations
@@ -32,6 +35,10 @@ from __future__ import annotations
 from typing import Any
 
 from numba import njit
+
+from .compile_notice import describe
+
+__all__ = ["allocating", "describe", "kernel"]
 
 
 def kernel(*args: Any, **options: Any) -> Any:

@@ -68,7 +68,7 @@ from .events import (
     R_WILD_DRAW_FOUR,
     R_WRONG_CARD,
 )
-from .jit import kernel
+from .jit import describe, kernel
 from .layout import (
     EPISODE_ROUND,
     ILLEGAL_LOSE,
@@ -192,6 +192,8 @@ from .layout import (
     UNO_AUTO,
     UNO_OFF,
 )
+
+describe(__name__, "the rules engine's kernels", seconds=20)
 
 HAND_START = 7  # R-SETUP-2
 

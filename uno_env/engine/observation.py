@@ -75,6 +75,19 @@ SLICE_NAMES = (
     "next_turn",
 )
 
+COUNT_SLICES = (
+    "hand",
+    "direction",
+    "hand_sizes",
+    "scores",
+    "draw_pile_size",
+    "discard_pile",
+    "challenge_reveal",
+    "pending_penalty",
+)
+"""Slices of counts (and the direction's sign): integers (int64) in :meth:`ObservationSpec.to_dict`;
+the flat observation stays float32."""
+
 
 def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
     """The slices of a configuration's observation, with their offsets."""
@@ -230,11 +243,17 @@ class ObservationSpec:
         return self.by_name[name].offset if name in self.by_name else -1
 
     def to_dict(self, vector: np.ndarray) -> dict[str, np.ndarray]:
-        """Slice name to its part of an observation vector."""
+        """Slice name to its part of an observation vector; counts (:data:`COUNT_SLICES`) as
+        integers when they are whole numbers, as an observation's are."""
         vector = np.asarray(vector)
         if vector.shape != (self.size,):
             raise ValueError(f"expected an observation of shape ({self.size},), got {vector.shape}")
-        view = {s.name: vector[s.offset : s.stop] for s in self.slices}
+        view = {}
+        for s in self.slices:
+            part = vector[s.offset : s.stop]
+            if s.name in COUNT_SLICES and np.array_equal(part, np.round(part)):
+                part = part.astype(np.int64)
+            view[s.name] = part
         view["drew_on"] = view["drew_on"].reshape(self.config.num_players, 4)
         if "trend_shown" in view:
             view["trend_shown"] = view["trend_shown"].reshape(self.config.num_players, 13)

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import kernels as K
 from .cards import CARD_VALUES, FACE_COPIES, FASHION_TREND, RANKS_PER_COLOUR, WILD, WILD_DRAW_FOUR
-from .jit import allocating, kernel
+from .jit import allocating, describe, kernel
 from .layout import (
     O_ACTING,
     O_AFTER_WINDOW,
@@ -104,6 +104,8 @@ from .layout import (
     S_WD4_OUT,
     STACKING_OFF,
 )
+
+describe(__name__, "the rules engine's kernels", seconds=20)
 
 
 # ---------------------------------------------------------------- reading the observation

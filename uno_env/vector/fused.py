@@ -27,7 +27,7 @@ from numba import njit
 
 from .. import policies as policy_kernels
 from ..engine import kernels as K
-from ..engine.jit import kernel
+from ..engine.jit import describe, kernel
 from ..engine.layout import (
     P_I_ALIVE,
     P_I_OUTCOME,
@@ -39,6 +39,8 @@ from ..engine.layout import (
     S_STEP,
     S_TRUNCATED,
 )
+
+describe(__name__, "the vector env's kernels", seconds=10)
 
 EXTERNAL = -1
 """Seat policy of a seat whose actions come from the caller."""
