@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from uno_env.engine import Game
 from uno_env.engine.events import describe, seen_by
+from uno_env.engine.record import Recorder, save
 
 from . import make_agent, parse_agent_spec
 from .base import hash_seed
@@ -96,6 +98,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
     parser.add_argument("--seed", type=int, default=None, help="seed of the deal (default: a fresh one)")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="write the game record (JSON) there when the game ends; `uno replay PATH` shows it",
+    )
     return parser
 
 
@@ -104,13 +113,24 @@ def events_for(game: Game, state, seat: int) -> list[str]:
     return [describe(e) for e in seen_by(game.events(state), seat)]
 
 
-def play(game: Game, human: HumanAgent, opponents: dict, seed: int | None, say) -> dict:
-    """Play one episode; returns the final scores and winners."""
+def play(game: Game, human: HumanAgent, opponents: dict, seed: int | None, say, record=None) -> dict:
+    """Play one episode; returns the final scores and winners (and, with ``record`` a path,
+    writes the game record there)."""
     state = game.init(seed=seed)
     seat = human.seat
+    names = [f"you ({human.name})" if s == seat else opponents[s].name for s in range(game.num_players)]
+    recorder = Recorder(game, state, agents=names)
     human.notify([describe(e) for e in seen_by(game.events(state), seat) if e["type"] != "dealer_draw"])
     players = {s: human if s == seat else opponents[s] for s in range(game.num_players)}
-    game.play(state, players, on_step=lambda _seat, _action: human.notify(events_for(game, state, seat)))
+
+    def after_step(acted: int, action: int) -> None:
+        recorder.add(acted, action)
+        human.notify(events_for(game, state, seat))
+
+    game.play(state, players, on_step=after_step)
+    if record is not None:
+        save(recorder.record(), record)
+        say(f"wrote the game record to {record} (uno replay {record})")
     for line in human.recent:
         say(f"  {line}")
     human.recent = []
@@ -146,6 +166,8 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
         for spec in specs:
             if parse_agent_spec(spec)[0] == "human":
                 raise ValueError("--opponents: 'human' is you; choose computer agents")
+        if args.record is not None and not args.record.parent.is_dir():
+            raise ValueError(f"--record {args.record}: the folder {args.record.parent} does not exist")
         seed = args.seed
         base_seed = 0 if seed is None else seed
         others = [s for s in range(n) if s != args.seat]
@@ -159,7 +181,7 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
     say(f"UNO: {n} players, you are P{args.seat}; opponents: " + ", ".join(f"P{s} {opponents[s].name}" for s in others))
     say(f"rules: {config.in_words()}")
     try:
-        play(game, human, opponents, seed, say)
+        play(game, human, opponents, seed, say, record=args.record)
     except QuitGame as why:
         say(f"bye ({why})")
         return 0

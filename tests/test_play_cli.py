@@ -140,3 +140,20 @@ def test_the_table_shows_the_house_rules_facts():
     game.step(state, "play R+2")
     text = HumanAgent(game, seat=2).render(game.observe(state, 2))
     assert "pending draw penalty: 2 cards" in text and "a draw penalty is on you" in text
+
+
+def test_uno_play_record_writes_the_game_it_played(tmp_path):
+    from uno_env.engine import Game
+    from uno_env.engine.record import load, replay
+
+    path = tmp_path / "mine.json"
+    argv = ["--players", "3", "--opponents", "naive,keeper", "--seed", "4", "--record", str(path)]
+    rc, text = run_play(argv, STUBBORN)
+    assert rc == 0 and f"wrote the game record to {path}" in text
+    record = load(path)
+    assert record["agents"][0].startswith("you") and record["agents"][1:] == ["naive", "keeper"]
+    game = Game(num_players=3, episode="round")
+    final = replay(record)
+    assert game.is_over(final) and 0 not in game.winners(final)  # the stubborn person never wins
+    rc, _ = run_play([*argv[:-1], str(tmp_path / "missing" / "x.json")], STUBBORN)
+    assert rc == 2
