@@ -118,8 +118,8 @@ def play(game: Game, human: HumanAgent, opponents: dict, seed: int | None, say, 
     writes the game record there)."""
     state = game.init(seed=seed)
     seat = human.seat
-    names = [f"you ({human.name})" if s == seat else opponents[s].name for s in range(game.num_players)]
-    recorder = Recorder(game, state, agents=names)
+    labels = [f"you ({human.name})" if s == seat else opponents[s].name for s in range(game.num_players)]
+    recorder = Recorder(game, state, agents=labels)
     human.notify([describe(e) for e in seen_by(game.events(state), seat) if e["type"] != "dealer_draw"])
     players = {s: human if s == seat else opponents[s] for s in range(game.num_players)}
 
