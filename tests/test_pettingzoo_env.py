@@ -6,6 +6,7 @@ import subprocess
 import sys
 import textwrap
 import warnings
+from xml.etree import ElementTree
 
 import numpy as np
 import pettingzoo
@@ -43,7 +44,7 @@ def test_registered_with_pettingzoo_and_metadata():
     assert env.agents == ["player_0", "player_1", "player_2", "player_3"]
     meta = env.unwrapped.metadata
     assert meta["name"] == "uno_v0" and meta["is_parallelizable"] is False
-    assert set(meta["render_modes"]) == {"human", "ansi", "rgb_array"}
+    assert set(meta["render_modes"]) == {"human", "ansi", "rgb_array", "svg"}
     assert env.action_space("player_0").n == 70
     with pytest.raises(ValueError, match="num_players"):
         uno_env.env(num_players=11)
@@ -246,6 +247,15 @@ def test_render_modes():
     env.reset(seed=4)
     image = env.render()
     assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3 and image.std() > 10
+    env = uno_env.env(num_players=3, render_mode="svg", render_seat=1)
+    env.reset(seed=4)
+    svg = env.render()
+    root = ElementTree.fromstring(svg)  # a well-formed SVG document
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    titles = [t.text for t in root.iter("{http://www.w3.org/2000/svg}title")]  # the face-up cards
+    hands = env.unwrapped.position()["hands"]
+    assert titles[1:] == hands[1] and titles[0] == env.unwrapped.position()["discard_pile"][-1]
+    assert svg.count(">UNO</text>") == len(hands[0]) + len(hands[2])  # the others' cards face down
     with pytest.raises(ValueError, match="render_mode"):
         uno_env.env(render_mode="3d")
     with pytest.raises(ValueError, match="render_seat"):

@@ -138,7 +138,9 @@ of the game since the last reset (``uno_env.engine.record``: ``replay`` rebuilds
 Rendering
 ---------
 ``"ansi"`` returns a compact text table, ``"human"`` prints it, ``"rgb_array"``
-returns an image. ``render_seat`` chooses whose hand is shown (an int seat; by
+returns an image, ``"svg"`` an SVG document (a string; in a notebook
+``IPython.display.SVG(env.render())`` shows it, cards drawn as the HTML replay draws them).
+``render_seat`` chooses whose hand is shown (an int seat; by
 default the agent to act; ``"all"`` shows every hand).
 
 House rules
@@ -314,7 +316,7 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
     np_random_seed: int | None
     metadata: dict[str, Any] = {
         "name": "uno_v0",
-        "render_modes": ["human", "ansi", "rgb_array"],
+        "render_modes": ["human", "ansi", "rgb_array", "svg"],
         "is_parallelizable": False,
         "render_fps": 2,
     }
@@ -634,11 +636,13 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
             return None
-        from .render import render_image, render_text
+        from .render import render_image, render_svg, render_text
 
         events = list(self._recent_events)
         if self.render_mode == "rgb_array":
             return render_image(self.game, self._state, self._viewer(), events)
+        if self.render_mode == "svg":
+            return render_svg(self.game, self._state, self._viewer(), events)
         text = render_text(self.game, self._state, self._viewer(), events)
         if self.render_mode == "ansi":
             return text

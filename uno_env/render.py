@@ -97,6 +97,104 @@ def render_text(game, state, viewer: int | None = None, events: Sequence[dict] =
     return "\n".join(lines)
 
 
+SVG_SHAPES = {  # a shape per colour on every card, so that colour is never the only cue
+    "R": '<circle cx="{x}" cy="{y}" r="{r}" fill="#fff"/>',
+    "Y": '<polygon points="{x},{top} {right},{bottom} {left},{bottom}" fill="#fff"/>',
+    "G": '<rect x="{left}" y="{top}" width="{d}" height="{d}" fill="#fff"/>',
+    "B": '<polygon points="{x},{top} {right},{y} {x},{bottom} {left},{y}" fill="#fff"/>',
+}
+SVG_SIGNS = {"S": "\u2298", "R": "\u21c4"}  # Skip, Reverse
+
+
+def _hex(rgb) -> str:
+    return "#" + "".join(f"{v:02x}" for v in rgb)
+
+
+def _svg_card(x: int, y: int, text: str | None, w: int = 42, h: int = 60) -> str:
+    """One card at (x, y): its rank or sign, colour letter and shape (as on the HTML
+    replay's cards), or a card back for ``None``."""
+    from html import escape
+
+    if text is None:
+        return (
+            f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="6" fill="#334155" stroke="#fff" stroke-width="2"/>'
+            f'<text x="{x + w / 2}" y="{y + h / 2 + 4}" fill="#fde047" font-size="11" font-weight="700" '
+            'text-anchor="middle">UNO</text>'
+        )
+    wild = text[0] == "W" or text == "FT"
+    colour = "W" if wild else text[0]
+    fill = _hex(CARD_RGB[colour])
+    ink = "#111" if colour == "Y" else "#fff"
+    rank = text if wild else SVG_SIGNS.get(text[1:], text[1:])
+    r = 4
+    cx, cy = x + w - 10, y + 11
+    shape = SVG_SHAPES.get(colour, "").format(
+        x=cx, y=cy, r=r, top=cy - r, bottom=cy + r, left=cx - r, right=cx + r, d=2 * r
+    )
+    letter = "" if wild else colour
+    return (
+        f'<g><title>{escape(text)}</title><rect x="{x}" y="{y}" width="{w}" height="{h}" rx="6" fill="{fill}" '
+        f'stroke="#fff" stroke-width="2"/>{shape}<text x="{x + 6}" y="{y + 14}" fill="{ink}" font-size="11" '
+        f'font-weight="700">{letter}</text><text x="{x + w / 2}" y="{y + h / 2 + 6}" fill="{ink}" '
+        f'font-size="{13 if len(rank) > 2 else 17}" font-weight="800" text-anchor="middle">{escape(rank)}</text></g>'
+    )
+
+
+def render_svg(game, state, viewer: int | None = None, events: Sequence[dict] = ()) -> str:
+    """The table as one SVG document, from ``viewer``'s seat (``None``: every hand shown):
+    the hands (backs for the others'), the top card, colour, direction, scores, whose
+    decision it is, the house rules' facts and the last events as the viewer saw them."""
+    from html import escape
+
+    position = game.position(state)
+    n = game.num_players
+    current, phase = shown_turn(game, state, viewer)
+    row, width = 88, 900
+    height = 40 + 110 + n * row + 24 * min(len(events), 6) + 20
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif">',
+        f'<rect width="{width}" height="{height}" fill="{_hex(TABLE_RGB)}"/>',
+    ]
+
+    def label(x: int, y: int, text: str, size: int = 14, weight: int = 400) -> None:
+        parts.append(
+            f'<text x="{x}" y="{y}" fill="#f8fafc" font-size="{size}" font-weight="{weight}">{escape(text)}</text>'
+        )
+
+    colour = position["colour"]
+    direction = "clockwise" if position["direction"] > 0 else "counter-clockwise"
+    label(12, 24, f"round {position['round'] + 1}, step {position['step']}, {direction}", 15, 700)
+    if position["discard_pile"]:
+        parts.append(_svg_card(12, 40, position["discard_pile"][-1], 56, 80))
+    colour_text = COLOUR_NAMES[COLOURS.index(colour)] if colour else "to be named"
+    label(84, 62, f"colour in force: {colour_text}")
+    label(84, 84, f"draw pile {len(position['draw_pile'])}, discard pile {len(position['discard_pile'])}")
+    facts = house_rule_facts(game, state)
+    if facts:
+        label(84, 106, " | ".join(facts))
+    y = 150
+    for seat in range(n):
+        hand = position["hands"][seat]
+        marks = [f"score {position['scores'][seat]}", f"{len(hand)} cards"]
+        if seat == current:
+            marks.append(f"to act: {phase}")
+        if not position["alive"][seat]:
+            marks.append("out")
+        label(12, y, f"{_seat_label(seat)}: " + ", ".join(marks), 14, 700 if seat == current else 400)
+        face_up = viewer is None or seat == viewer
+        for k, card in enumerate(hand[:19]):
+            parts.append(_svg_card(12 + 46 * k, y + 10, card if face_up else None, 42, 60))
+        if len(hand) > 19:
+            label(12 + 46 * 19, y + 40, f"+{len(hand) - 19}")
+        y += row
+    for line in summarize(events, viewer)[-6:]:
+        label(12, y + 4, line, 13)
+        y += 24
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def _font(size: int):
     from PIL import ImageFont
 
