@@ -172,7 +172,7 @@ class Table:
             "seat": seat,
             "seed": self.seed,
             "players": self.names,
-            "settings": repr(game.config),
+            "settings": game.config.in_words(),
             "partners": game.config.partners,
             "hand": cards(obs["hand"]),
             "hand_sizes": [int(v) for v in absolute(obs["hand_sizes"])],

@@ -5,11 +5,9 @@ driven by selenium through chromedriver) playing a game on the page."""
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
-import time
 import warnings
 from pathlib import Path
 
@@ -25,6 +23,8 @@ with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2 under 
 from experiments.serve import MAX_GAMES, Tables, app_for  # noqa: E402
 from uno_env.engine import Game, RuleConfig  # noqa: E402
 from uno_env.engine.record import replay  # noqa: E402
+
+from .browser import browser, screenshot, wait_for  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 
@@ -132,7 +132,7 @@ def test_settings_agents_seat_and_seed_are_chosen(client):
     settings = {"num_players": 4, "partners": True, "deck": "fashion_trend", "uno_call": "auto", "episode": "round"}
     view = client.post("/api/games", json={"settings": settings, "agents": "random,naive", "seat": 3}).json()
     assert view["players"] == ["random", "naive", "random", "human"] and view["partners"] and view["seat"] == 3
-    assert isinstance(view["seed"], int) and "fashion_trend" in view["settings"]
+    assert isinstance(view["seed"], int) and "Fashion Trend deck" in view["settings"]
     options = client.get("/api/options").json()
     assert "human" not in options["agents"] and {"tactical", "ppo", "ismcts"} <= set(options["agents"])
     by_name = {s["name"]: s for s in options["settings"]}
@@ -272,41 +272,6 @@ def served():
         process.wait(timeout=30)
 
 
-CHROMEDRIVER = "/usr/bin/chromedriver"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-
-
-def browser():
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.skip("selenium is not installed (the dev extra)")
-    if not (Path(CHROMEDRIVER).is_file() and Path(CHROMIUM).is_file()):
-        pytest.skip("Debian's chromium and chromium-driver are not installed (make browser installs them)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in (
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--window-size=1280,900",
-    ):
-        options.add_argument(flag)
-    return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
-
-
-def wait_for(driver, condition, what, timeout=60.0):
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        value = driver.execute_script(condition)
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"the page did not show {what} within {timeout} s")
-
-
 def test_a_real_browser_plays_a_game_on_the_page(served, tmp_path):
     import httpx
     from selenium.webdriver.common.by import By
@@ -352,7 +317,7 @@ def test_a_real_browser_plays_a_game_on_the_page(served, tmp_path):
             shown = driver.execute_script("return document.querySelectorAll('#hand svg[role=img]').length")
             assert shown == len(view["hand"])
             if not shot and driver.execute_script("return document.querySelectorAll('#hand [data-action]').length"):
-                shot = driver.save_screenshot(str(tmp_path / "serve-cards.png"))  # cards to choose from
+                shot = screenshot(driver, "serve-cards")  # cards to choose from
             if view["over"] or clicks >= 200:
                 break
             step = view["step"]
@@ -369,9 +334,9 @@ def test_a_real_browser_plays_a_game_on_the_page(served, tmp_path):
         record = httpx.get(link, timeout=30).json()
         game = Game(RuleConfig(**record["settings"]))
         assert game.is_over(replay(record, game=game))
-        driver.save_screenshot(str(tmp_path / "serve-over.png"))
-        assert shot and (tmp_path / "serve-cards.png").stat().st_size > 10_000
-        assert view["players"] == ["human", "tactical", "keeper"] and "seven_o=True" in view["settings"]
+        assert screenshot(driver, "serve-over").stat().st_size > 10_000
+        assert shot and shot.stat().st_size > 10_000
+        assert view["players"] == ["human", "tactical", "keeper"] and "seven-O" in view["settings"]
         driver.get(url + f"api/games/{game_id}/replay")
         assert wait_for(driver, "return document.getElementById('stepno').textContent", "the replay")
     finally:
