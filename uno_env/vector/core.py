@@ -593,8 +593,12 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
 
         if mode not in ("ansi", "rgb_array"):
             raise ValueError(f"mode must be 'ansi' or 'rgb_array', got {mode!r}")
-        if viewer is not None:
-            viewer = self.game._seat(viewer, "viewer")
+        if viewer is not None and (
+            isinstance(viewer, NOT_INTEGERS)
+            or not isinstance(viewer, (int, np.integer))
+            or not 0 <= viewer < self.num_players
+        ):
+            raise ValueError(f"viewer must be a seat 0..{self.num_players - 1} or None, got {viewer!r}")
         draw = render_text if mode == "ansi" else render_image
         return [draw(self.game, self.game_state(i), viewer) for i in range(self.num_envs)]
 
