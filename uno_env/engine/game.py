@@ -87,6 +87,22 @@ def _describe(value) -> str:
     return f"{text} ({kind})"
 
 
+def check_buffer(out, dtype, shape: tuple, name: str = "out") -> None:
+    """A caller's output array for a compiled kernel: exactly ``dtype`` and ``shape``,
+    C-contiguous and writeable (ValueError naming what was given otherwise)."""
+    if not (
+        type(out) is np.ndarray
+        and out.dtype == dtype
+        and out.shape == shape
+        and out.flags.c_contiguous
+        and out.flags.writeable
+    ):
+        raise ValueError(
+            f"{name} must be a writeable C-contiguous {np.dtype(dtype).name} array of shape "
+            f"{shape}, got {_describe(out)}"
+        )
+
+
 def action_id(action, num_actions: int) -> int:
     """The action id ``action`` stands for: a Python int or a numpy integer (a 0-d
     integer array too) in ``0..num_actions - 1``. Anything else (bool, float, str,
@@ -447,11 +463,7 @@ class Game(K.PicklesWithoutEntryPoints):
     # ------------------------------------------------------------------ queries
     def current_player(self, state: State, index: int = 0) -> int:
         """Seat whose decision it is; -1 when the game is over."""
-        try:  # the common case inline: a state of this Game and an int index in range
-            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
-                index = self._index(state, index)
-        except AttributeError:  # not a State
-            index = self._index(state, index)
+        index = self._index(state, index)
         return int(state.ints[index, S_CURRENT])
 
     def phase(self, state: State, index: int = 0) -> str:
@@ -459,11 +471,7 @@ class Game(K.PicklesWithoutEntryPoints):
         return PHASE_NAMES[state.ints[index, S_PHASE]]
 
     def is_over(self, state: State, index: int = 0) -> bool:
-        try:  # the common case inline: a state of this Game and an int index in range
-            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
-                index = self._index(state, index)
-        except AttributeError:  # not a State
-            index = self._index(state, index)
+        index = self._index(state, index)
         return state.ints[index, S_PHASE] == PH_OVER
 
     def is_terminated(self, state: State, index: int = 0) -> bool:
@@ -513,11 +521,7 @@ class Game(K.PicklesWithoutEntryPoints):
 
     def legal_mask(self, state: State, index: int = 0) -> np.ndarray:
         """int8 mask of the acting player's legal actions."""
-        try:  # the common case inline: a state of this Game and an int index in range
-            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
-                index = self._index(state, index)
-        except AttributeError:  # not a State
-            index = self._index(state, index)
+        index = self._index(state, index)
         out = np.zeros(self.num_actions, dtype=np.int8)
         self._mask_kernel(state.cards, state.ints, self.params, index, out)
         return out
@@ -530,25 +534,12 @@ class Game(K.PicklesWithoutEntryPoints):
     def observe(self, state: State, seat: int, index: int = 0, out: np.ndarray | None = None) -> np.ndarray:
         """The observation vector of ``seat`` (float32). ``out``: an array to write it
         to (float32, shape ``(observation_size,)``, C-contiguous, writeable)."""
-        try:  # the common case inline: a state of this Game and an int index in range
-            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
-                index = self._index(state, index)
-        except AttributeError:  # not a State
-            index = self._index(state, index)
+        index = self._index(state, index)
         seat = self._seat(seat)
         if out is None:
             out = np.zeros(self.observation_size, dtype=np.float32)
-        elif not (
-            type(out) is np.ndarray
-            and out.dtype == np.float32
-            and out.shape == (self.observation_size,)
-            and out.flags.c_contiguous
-            and out.flags.writeable
-        ):
-            raise ValueError(
-                f"out must be a writeable C-contiguous float32 array of shape ({self.observation_size},), "
-                f"got {_describe(out)}"
-            )
+        else:
+            check_buffer(out, np.float32, (self.observation_size,))
         self._observe_kernel(state.cards, state.ints, self.params, index, seat, out)
         return out
 
@@ -568,11 +559,7 @@ class Game(K.PicklesWithoutEntryPoints):
         when the action is not an integer id or text (see :func:`action_id`), is out
         of range, not available now, names a card not held, or is a wrong card with
         ``illegal_action="raise"``."""
-        try:  # the common case inline: a state of this Game and an int index in range
-            if state.params is not self.params or type(index) is not int or not 0 <= index < state.cards.shape[0]:
-                index = self._index(state, index)
-        except AttributeError:  # not a State
-            index = self._index(state, index)
+        index = self._index(state, index)
         action = self.actions.to_id(action) if isinstance(action, str) else action_id(action, self.num_actions)
         if index == 0 and state.batch_size == 1:
             rewards = self._rewards

@@ -56,7 +56,7 @@ from .. import policies as policy_kernels
 from ..engine import kernels as K
 from ..engine.config import RuleConfig
 from ..engine.events import EVENT_WIDTH
-from ..engine.game import Game, IllegalActionError, State, action_ids
+from ..engine.game import Game, IllegalActionError, State, action_ids, check_buffer
 from ..engine.layout import P_C_SIZE, P_I_SIZE, S_CURRENT
 from ..engine.seeding import (
     NOT_INTEGERS,
@@ -496,17 +496,8 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
         write them to (default: the env's own buffer)."""
         if out is None:
             out = self._actions
-        elif not (
-            type(out) is np.ndarray
-            and out.dtype == np.int64
-            and out.shape == (self.num_envs,)
-            and out.flags.c_contiguous
-            and out.flags.writeable
-        ):
-            shown = f"a {out.dtype} array of shape {out.shape}" if isinstance(out, np.ndarray) else repr(out)
-            raise ValueError(
-                f"out must be a writeable C-contiguous int64 array of shape ({self.num_envs},), got {shown}"
-            )
+        else:
+            check_buffer(out, np.int64, (self.num_envs,))
         threads = self._threads(SAMPLE_PARALLEL_THRESHOLD)
         if threads == 1:
             sample_kernel(self.mask, self.params, self._sampler_rng, out, 0, self.num_envs)
