@@ -146,14 +146,11 @@ def build_schedule(
     """The tables of a tournament of ``games`` games (rounded up to whole cycles)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"--games must be a positive integer, got {games!r}")
-    if kind == "field":
-        lineups = field_lineups(num_agents, players, partners)
-        cycles = -(-games // len(lineups))
-        jobs = [lineup for _ in range(cycles) for lineup in lineups]
-        matches = [[(j, s, s) for s in range(players)] for j in range(len(jobs))]
-        return Schedule(kind, players, players, jobs, matches, list(jobs), len(lineups))
-    if kind == "mixed":
-        lineups = mixed_lineups(num_agents, players, orders)
+    if kind in ("mixed", "field"):  # one table game per lineup, repeated in whole cycles
+        if kind == "mixed":
+            lineups = mixed_lineups(num_agents, players, orders)
+        else:
+            lineups = field_lineups(num_agents, players, partners)
         cycles = -(-games // len(lineups))
         jobs = [lineup for _ in range(cycles) for lineup in lineups]
         matches = [[(j, s, s) for s in range(players)] for j in range(len(jobs))]
