@@ -31,11 +31,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-import uno_env
 from experiments import cli
 from uno_env import neural
 from uno_env.engine import Game, PositionError
 from uno_env.engine.cards import WILD, face_colour, parse_card
+
+from .test_neural import files_that_are_no_network
+from .test_pickle import pickled_objects
 
 SCALE = int(os.environ.get("UNO_FUZZ_SCALE", "1"))
 CLASSES = ("clear", "unclear-error", "refused-but-changed", "impossible-taken", "crash")
@@ -330,8 +332,7 @@ def test_fuzz_command_values(monkeypatch, capsys, tmp_path):
 def test_fuzz_counts_files_and_pickles(tmp_path, capsys):
     """The vector env's play and render counts, files that are no weights file, and pickle
     protocols 0 and 1: refused, naming the value (the path; the protocol that works)."""
-    from uno_env import UnoGymEnv
-    from uno_env.vector import UnoGymVectorEnv, UnoVectorEnv
+    from uno_env.vector import UnoVectorEnv
 
     counts: collections.Counter = collections.Counter()
     examples: dict = {}
@@ -367,14 +368,7 @@ def test_fuzz_counts_files_and_pickles(tmp_path, capsys):
     for bad in (100, 2, -1, 0.5, True, "0"):
         judge(f"render_games(viewer={bad!r})", lambda b=bad: env.render_games("ansi", viewer=b), "viewer")
 
-    shipped = neural.SHIPPED_PATH.read_bytes()
-    files = {
-        "weights.pkl": pickle.dumps({"w1": [1.0]}),
-        "notes.txt": b"hello",
-        "empty.npz": b"",
-        "cut.npz": shipped[: len(shipped) // 2],
-        "zeros.npz": bytes(64),
-    }
+    files = files_that_are_no_network()
     for name, content in files.items():
         (tmp_path / name).write_bytes(content)
     np.save(tmp_path / "array.npy", np.zeros(3))
@@ -391,17 +385,7 @@ def test_fuzz_counts_files_and_pickles(tmp_path, capsys):
 
         judge(f"load_network({name})", load, str(path))
 
-    game = Game(num_players=2)
-    objects = {
-        "Game": game,
-        "State": game.init(seed=1),
-        "env": uno_env.env(num_players=2),
-        "raw_env": uno_env.raw_env(num_players=2),
-        "UnoGymEnv": UnoGymEnv(num_players=2),
-        "UnoVectorEnv": UnoVectorEnv(2, num_players=2),
-        "UnoGymVectorEnv": UnoGymVectorEnv(2, num_players=2),
-    }
-    for label, obj in objects.items():
+    for label, obj in pickled_objects().items():
         for protocol in (0, 1):
 
             def dump(obj=obj, protocol=protocol):

@@ -499,16 +499,23 @@ def test_a_network_trained_with_fashion_trend_uses_its_own_fashion_trend_outputs
     assert not network.supports(classic)
 
 
-def test_a_file_that_is_no_network_archive_says_so_naming_the_path(tmp_path):
+def files_that_are_no_network() -> dict[str, bytes]:
+    """Contents that a weights path may hold but that are no network archive: a pickle,
+    text, nothing, the shipped file cut in half, zeros."""
     import pickle
 
     shipped = neural.SHIPPED_PATH.read_bytes()
-    files = {
+    return {
         "weights.pkl": pickle.dumps({"w1": [1.0]}),
         "notes.txt": b"hello",
         "empty.npz": b"",
         "cut.npz": shipped[: len(shipped) // 2],
+        "zeros.npz": bytes(64),
     }
+
+
+def test_a_file_that_is_no_network_archive_says_so_naming_the_path(tmp_path):
+    files = files_that_are_no_network()
     for name, content in files.items():
         (tmp_path / name).write_bytes(content)
     np.save(tmp_path / "array.npy", np.zeros(3))
