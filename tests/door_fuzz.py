@@ -822,14 +822,19 @@ def agent_cases(round_seed, settings):
     size = game.observation_size
     for name in names:
 
-        def bad_obs(name, make_obs, tokens):
+        def spoiled(name, spoil_obs, spoil_mask, tokens):
+            """An agent called with a valid observation and mask, one of them spoiled."""
+
             def build(rng):
                 agent = make_agent(name, game, seed=round_seed)
                 obs, mask = valid_input(rng)
-                bad = make_obs(obs)
-                return agent, lambda: agent(bad, mask), tokens, agent_next(obs, mask)
+                bad_obs, bad_mask = spoil_obs(obs), spoil_mask(mask)
+                return agent, lambda: agent(bad_obs, bad_mask), tokens, agent_next(obs, mask)
 
             return build
+
+        def kept(x):
+            return x
 
         for label, make_obs, tokens in (
             ("all inf", lambda o: np.full(size, np.inf, np.float32), ["observation"]),
@@ -842,16 +847,7 @@ def agent_cases(round_seed, settings):
             ("strings", lambda o: np.array(["x"] * size), ["observation"]),
             ("masked", lambda o: np.ma.masked_array(o), ["observation"]),
         ):
-            cases.append(Case("Agents", f"{name}: observation {label}", bad_obs(name, make_obs, tokens)))
-
-        def bad_mask(name, make_mask, tokens):
-            def build(rng):
-                agent = make_agent(name, game, seed=round_seed)
-                obs, mask = valid_input(rng)
-                bad = make_mask(mask)
-                return agent, lambda: agent(obs, bad), tokens, agent_next(obs, mask)
-
-            return build
+            cases.append(Case("Agents", f"{name}: observation {label}", spoiled(name, make_obs, kept, tokens)))
 
         for label, make_mask, tokens in (
             ("all zeros", lambda m: np.zeros_like(m), ["mask"]),
@@ -862,7 +858,7 @@ def agent_cases(round_seed, settings):
             ("short", lambda m: m[:-1], ["mask"]),
             ("None", lambda m: None, ["mask"]),
         ):
-            cases.append(Case("Agents", f"{name}: mask {label}", bad_mask(name, make_mask, tokens)))
+            cases.append(Case("Agents", f"{name}: mask {label}", spoiled(name, kept, make_mask, tokens)))
 
         def only_one(name, action_name):
             def build(rng):
