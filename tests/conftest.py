@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import functools
+import os
 
 import numpy as np
 import pytest
 
-from uno_env.engine import Game, RuleConfig
+# the tests compile the engine in their own process when the cache is cold (as before the
+# background compilation of entry.py); tests/test_interpreted.py and test_first_use test it
+os.environ.setdefault("UNO_BACKGROUND_COMPILE", "0")
+
+from uno_env.engine import Game, RuleConfig  # noqa: E402
 from uno_env.engine.cards import card_to_str, deck_counts, parse_card
 
 

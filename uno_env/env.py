@@ -178,6 +178,7 @@ from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable,
 
 from .engine import Game, IllegalActionError, RuleConfig
 from .engine import kernels as K
+from .engine.entry import ENGINE
 from .engine.game import action_id
 from .engine.layout import P_I_ALIVE, PH_OVER, S_CURRENT, S_N_ALIVE, S_PHASE, S_TRUNCATED
 from .engine.observation import PHASE_NAMES
@@ -309,7 +310,7 @@ class _AgentIterator(AECOrderEnforcingIterator):
         return raw.agent_selection
 
 
-class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
+class raw_env(K.NeedsPickleProtocol2, AECEnv):
     """The UNO AEC environment without wrappers (see the module docstring)."""
 
     np_random: np.random.Generator
@@ -349,31 +350,11 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         self._observation_size = self.game.observation_size
         self._num_actions = self.game.num_actions
         self._rewards_buffer = np.zeros((1, n), dtype=np.float32)
-        self._compile_entry_points()
+        ENGINE.prepare()
         self._recent_events: deque = deque(maxlen=RECENT_EVENTS)
         self._seeded = False
         self._alive = n
         self.agents: list[str] = []
-
-    def _compile_entry_points(self) -> None:
-        state = self._state
-        self._step_kernel = K.compiled_for(
-            K.step_summary,
-            state.cards,
-            state.ints,
-            state.rng,
-            self._params,
-            0,
-            0,
-            self._rewards_buffer,
-            state.ev,
-            state.evn,
-        )
-        observation = np.empty(self._observation_size, dtype=np.float32)
-        mask = np.empty(self._num_actions, dtype=np.int8)
-        self._observe_kernel = K.compiled_for(
-            K.observe_and_mask, state.cards, state.ints, self._params, 0, 0, observation, mask
-        )
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -459,7 +440,7 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         if type(action) is not int or not 0 <= action < self._num_actions:
             action = action_id(action, self._num_actions)
         state = self._state
-        summary = self._step_kernel(
+        summary = ENGINE.step_summary(
             state.cards, state.ints, state.rng, self._params, 0, action, self._rewards_buffer, state.ev, state.evn
         )
         if summary & _STATUS_MASK < _REFUSED_BELOW:  # refused, and nothing changed
@@ -578,7 +559,7 @@ class raw_env(K.PicklesWithoutEntryPoints, AECEnv):
         observation = _empty(self._observation_size, _FLOAT32)
         mask = _empty(self._num_actions, _INT8)
         state = self._state
-        self._observe_kernel(state.cards, state.ints, self._params, 0, seat, observation, mask)
+        ENGINE.observe_and_mask(state.cards, state.ints, self._params, 0, seat, observation, mask)
         return {"observation": observation, "action_mask": mask}
 
     def observation_dict(self, agent) -> dict:

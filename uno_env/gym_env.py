@@ -39,6 +39,7 @@ from gymnasium.utils import seeding
 
 from .engine import Game, IllegalActionError, RuleConfig
 from .engine import kernels as K
+from .engine.entry import ENGINE
 from .engine.game import action_id
 from .engine.layout import P_I_ALIVE, P_I_OUTCOME, PH_OVER, S_CURRENT, S_PHASE, S_STEP, S_TERMINATED, S_TRUNCATED
 from .engine.seeding import check_seed
@@ -223,7 +224,7 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
 
     def _apply(self, action: int, seat: int) -> float:
         state = self._state
-        status = K.step_game(
+        status = ENGINE.step_game(
             state.cards, state.ints, state.rng, self.game.params, 0, action, self._rewards, state.ev, state.evn
         )
         if status < 0:
@@ -287,7 +288,7 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
     def _current_mask(self) -> np.ndarray:
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
         if self._state.ints[0, S_CURRENT] == self.learner_seat:
-            K.legal_mask(self._state.cards, self._state.ints, self.game.params, 0, mask)
+            ENGINE.legal_mask(self._state.cards, self._state.ints, self.game.params, 0, mask)
         return mask
 
     def _info(self) -> dict:

@@ -24,6 +24,7 @@ from . import kernels as K
 from .actions import ActionTable
 from .cards import card_to_str
 from .config import RuleConfig
+from .entry import ENGINE
 from .events import EVENT_WIDTH, MAX_EVENTS, decode
 from .layout import (
     P_C_DRAW,
@@ -301,7 +302,7 @@ class StepResult:
         return f"StepResult(rewards={self.rewards.tolist()}, status={self.status}, events={self.events})"
 
 
-class Game(K.PicklesWithoutEntryPoints):
+class Game(K.NeedsPickleProtocol2):
     """The rules for one configuration: init, legal actions, step, observe."""
 
     def __init__(self, config: RuleConfig | None = None, **settings):
@@ -319,28 +320,7 @@ class Game(K.PicklesWithoutEntryPoints):
         self.num_actions = self.actions.num_actions
         self.observation_size = self.obs_spec.size
         self._rewards = np.zeros((1, self.num_players), dtype=np.float32)
-        self._compile_entry_points()
-
-    def _compile_entry_points(self) -> None:
-        example = self.new_state()
-        self._step_kernel = K.compiled_for(
-            K.step_game,
-            example.cards,
-            example.ints,
-            example.rng,
-            self.params,
-            0,
-            0,
-            self._rewards,
-            example.ev,
-            example.evn,
-        )
-        self._mask_kernel = K.compiled_for(
-            K.legal_mask, example.cards, example.ints, self.params, 0, np.zeros(self.num_actions, np.int8)
-        )
-        self._observe_kernel = K.compiled_for(
-            K.observe, example.cards, example.ints, self.params, 0, 0, np.zeros(self.observation_size, np.float32)
-        )
+        ENGINE.prepare()
 
     def __repr__(self) -> str:
         return f"Game({self.config!r})"
@@ -376,7 +356,7 @@ class Game(K.PicklesWithoutEntryPoints):
         elif state.rng[index] == 0:
             state.rng[index] = seed_to_rng(fresh_seed())
         state.evn[index] = 0
-        K.reset_game(state.cards, state.ints, state.rng, self.params, index, dealer, False, state.ev, state.evn)
+        ENGINE.reset_game(state.cards, state.ints, state.rng, self.params, index, dealer, False, state.ev, state.evn)
 
     def init_from_deck(self, deck, dealer: int | None = 0, seed: int | None = None) -> State:
         """A new game dealt from an explicit deck order (card texts, top first): one card
@@ -390,7 +370,7 @@ class Game(K.PicklesWithoutEntryPoints):
         state.rng[0] = rng
         start = self.params[P_C_DRAW]
         state.cards[0, start : start + len(faces)] = faces[::-1]  # stack: top last
-        K.reset_from_deck(state.cards, state.ints, state.rng, self.params, 0, dealer, state.ev, state.evn)
+        ENGINE.reset_from_deck(state.cards, state.ints, state.rng, self.params, 0, dealer, state.ev, state.evn)
         return state
 
     def from_position(self, position: dict, seed: int | None = None) -> State:
@@ -523,7 +503,7 @@ class Game(K.PicklesWithoutEntryPoints):
         """int8 mask of the acting player's legal actions."""
         index = self._index(state, index)
         out = np.zeros(self.num_actions, dtype=np.int8)
-        self._mask_kernel(state.cards, state.ints, self.params, index, out)
+        ENGINE.legal_mask(state.cards, state.ints, self.params, index, out)
         return out
 
     def legal_actions(self, state: State, index: int = 0) -> list[int]:
@@ -540,7 +520,7 @@ class Game(K.PicklesWithoutEntryPoints):
             out = np.zeros(self.observation_size, dtype=np.float32)
         else:
             check_buffer(out, np.float32, (self.observation_size,))
-        self._observe_kernel(state.cards, state.ints, self.params, index, seat, out)
+        ENGINE.observe(state.cards, state.ints, self.params, index, seat, out)
         return out
 
     def observe_dict(self, state: State, seat: int, index: int = 0) -> dict:
@@ -563,12 +543,12 @@ class Game(K.PicklesWithoutEntryPoints):
         action = self.actions.to_id(action) if isinstance(action, str) else action_id(action, self.num_actions)
         if index == 0 and state.batch_size == 1:
             rewards = self._rewards
-            status = self._step_kernel(
+            status = ENGINE.step_game(
                 state.cards, state.ints, state.rng, self.params, 0, action, rewards, state.ev, state.evn
             )
         else:
             rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
-            status = K.step_game(
+            status = ENGINE.step_game(
                 state.cards, state.ints, state.rng, self.params, index, action, rewards, state.ev, state.evn
             )
         if status < 0:
@@ -598,10 +578,12 @@ class Game(K.PicklesWithoutEntryPoints):
                 break
             observation = np.empty(self.observation_size, dtype=np.float32)
             mask = np.empty(self.num_actions, dtype=np.int8)
-            K.observe_and_mask(state.cards, state.ints, P, index, seat, observation, mask)
+            ENGINE.observe_and_mask(state.cards, state.ints, P, index, seat, observation, mask)
             try:
                 action = action_id(policies[seat](observation, mask), self.num_actions)
-                status = K.step_game(state.cards, state.ints, state.rng, P, index, action, rewards, state.ev, state.evn)
+                status = ENGINE.step_game(
+                    state.cards, state.ints, state.rng, P, index, action, rewards, state.ev, state.evn
+                )
                 if status < 0:
                     raise IllegalActionError(self.describe_refusal(state, action, status, index), status)
             except IllegalActionError as err:

@@ -9,7 +9,7 @@ single-game API, the PettingZoo env and the vector env all call these.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, typeof
+from numba import njit, prange
 
 from .cards import (
     CARD_VALUES,
@@ -193,8 +193,6 @@ from .layout import (
     UNO_OFF,
 )
 
-describe(__name__, "the rules engine's kernels", seconds=20)
-
 HAND_START = 7  # R-SETUP-2
 
 # action kinds (as in actions.py)
@@ -273,6 +271,11 @@ def next_alive(ints, P, b, seat, direction):
         if ints[b, alive + s] != 0:
             return s
     return seat
+
+
+# after the two eager compilations above (about half a second at import): a bare
+# ``import uno_env`` prints nothing, the first game says what compiles (entry.py)
+describe(__name__, "the rules engine's kernels", seconds=45)
 
 
 @kernel(inline="always")
@@ -1558,16 +1561,9 @@ def step_parallel(cards, ints, rng, P, actions, rw, ev, evn, status):
         status[b] = step_game(cards, ints, rng, P, b, actions[b], rw, ev, evn)
 
 
-def compiled_for(kernel, *example_args):
-    """The compiled entry point of ``kernel`` for the types of ``example_args``: calling it
-    skips numba's per-call type dispatch (about 0.6 us), for hot calls from Python whose
-    argument types never change."""
-    return kernel.compile(tuple(typeof(a) for a in example_args))
-
-
 LOWEST_PICKLE_PROTOCOL = 2
 """The lowest pickle protocol the engine's objects and the envs pickle with (0 and 1 cannot
-pickle a class with ``__slots__``, such as a State, nor rebuild compiled entry points)."""
+pickle a class with ``__slots__``, such as a State)."""
 
 
 class NeedsPickleProtocol2:
@@ -1585,27 +1581,3 @@ class NeedsPickleProtocol2:
                 f"(the lowest that works), not protocol {protocol}"
             )
         return super().__reduce_ex__(protocol)
-
-
-class PicklesWithoutEntryPoints(NeedsPickleProtocol2):
-    """Mixin for objects holding compiled entry points (from :func:`compiled_for`), which
-    cannot be pickled: they are left out and rebuilt on load (from numba's cache) by
-    ``_compile_entry_points()``, so the object pickles for multiprocessing, Ray and
-    checkpoints, and one pickled mid-game continues the same game."""
-
-    def _compile_entry_points(self) -> None:
-        raise NotImplementedError
-
-    def __getstate__(self) -> dict:
-        return {key: value for key, value in self.__dict__.items() if not _is_entry_point(value)}
-
-    def __setstate__(self, state: dict) -> None:
-        self.__dict__.update(state)
-        self._compile_entry_points()
-
-
-def _is_entry_point(value) -> bool:
-    return (
-        type(value).__name__ == "builtin_function_or_method"
-        and type(getattr(value, "__self__", None)).__name__ == "_Closure"
-    )

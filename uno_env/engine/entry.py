@@ -1,0 +1,176 @@
+"""The engine's entry points for Python: compiled, or interpreted while numba compiles them.
+
+``Game``, the PettingZoo env and the Gym env call the rules through :data:`ENGINE`
+(``ENGINE.step_game(...)``, one attribute per name of :data:`SIGNATURES`). The first
+call of a process prepares them:
+
+* numba's cache holds them (every run after the first, or after ``uno warm``): they
+  are loaded from it, about a second, and called directly (a compiled entry point for
+  the one signature Python calls with, without numba's per-call dispatch);
+* the cache does not (a newcomer's first run): a background process compiles them
+  into the cache (about 45 s on two idle cores) while the same functions run
+  interpreted by Python (:mod:`interpreted`: the same source, so the same games, at a
+  fraction of the speed). One line on stderr says so. The first call after that
+  process finishes loads the compiled ones, and the game goes on where it was. A
+  background compile that fails is redone in this process, with numba's line.
+
+``UNO_BACKGROUND_COMPILE=0`` compiles in this process instead (the first call waits).
+Under ``NUMBA_DISABLE_JIT=1`` the kernels are plain functions and are called as such.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from numba import types
+
+from . import kernels as K
+from .compile_notice import say
+
+_cards = types.Array(types.int8, 2, "C")
+_ints = types.Array(types.int32, 2, "C")
+_rng = types.Array(types.uint64, 1, "C")
+_params = types.Array(types.int64, 1, "C")
+_events = types.Array(types.int32, 3, "C")
+_counts = types.Array(types.int32, 1, "C")
+_rewards = types.Array(types.float32, 2, "C")
+_observation = types.Array(types.float32, 1, "C")
+_mask = types.Array(types.int8, 1, "C")
+_int = types.int64
+
+SIGNATURES: dict[str, tuple] = {
+    "reset_game": (_cards, _ints, _rng, _params, _int, _int, types.boolean, _events, _counts),
+    "reset_from_deck": (_cards, _ints, _rng, _params, _int, _int, _events, _counts),
+    "step_game": (_cards, _ints, _rng, _params, _int, _int, _rewards, _events, _counts),
+    "step_summary": (_cards, _ints, _rng, _params, _int, _int, _rewards, _events, _counts),
+    "legal_mask": (_cards, _ints, _params, _int, _mask),
+    "observe": (_cards, _ints, _params, _int, _int, _observation),
+    "observe_and_mask": (_cards, _ints, _params, _int, _int, _observation, _mask),
+}
+"""Each kernel Python calls, with the one signature it calls it with (a State's arrays,
+the Game's parameters, Python integers)."""
+
+BACKGROUND_SECONDS = 45
+"""About how long the background compilation takes on two idle cores."""
+
+
+class Engine:
+    """The entry points of :data:`SIGNATURES` as attributes, prepared at first use."""
+
+    reset_game: Callable[..., Any]
+    reset_from_deck: Callable[..., Any]
+    step_game: Callable[..., Any]
+    step_summary: Callable[..., Any]
+    legal_mask: Callable[..., Any]
+    observe: Callable[..., Any]
+    observe_and_mask: Callable[..., Any]
+
+    def __init__(self) -> None:
+        self.mode = "unprepared"
+        """"compiled", "interpreted" (while the background process compiles), "plain"
+        (``NUMBA_DISABLE_JIT=1``) or "unprepared"."""
+        self.process: subprocess.Popen | None = None
+        self.started = 0.0
+        for name in SIGNATURES:
+            setattr(self, name, self._preparing(name))
+
+    def _preparing(self, name: str):
+        def first_call(*args):
+            self.prepare()
+            return getattr(self, name)(*args)
+
+        return first_call
+
+    def prepare(self) -> None:
+        """Make the entry points callable (see the module's text); idempotent."""
+        if self.mode != "unprepared":
+            return
+        if not hasattr(K.step_game, "compile"):  # NUMBA_DISABLE_JIT=1
+            self._install({name: getattr(K, name) for name in SIGNATURES}, "plain")
+        elif os.environ.get("UNO_BACKGROUND_COMPILE", "1") == "0" or all_cached():
+            self.compile_here()
+        else:
+            self.start_background()
+
+    def compile_here(self) -> None:
+        self._install(compiled_entry_points(), "compiled")
+
+    def start_background(self, command: list[str] | None = None) -> None:
+        """Interpreted entry points while ``command`` (default: compile :data:`SIGNATURES`
+        into the cache) runs in a background process."""
+        from . import interpreted
+
+        twin = interpreted.kernels()
+        environ = dict(os.environ, UNO_COMPILE_NOTICE="0", UNO_BACKGROUND_COMPILE="0")
+        self.process = subprocess.Popen(
+            command or [sys.executable, "-c", "from uno_env.engine.entry import compiled_entry_points as c; c()"],
+            env=environ,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,  # a Ctrl-C here does not stop it: the cache gets written
+        )
+        self.started = time.monotonic()
+        if os.environ.get("UNO_COMPILE_NOTICE", "1") != "0":
+            say(
+                f"uno_env: compiling the rules engine in a background process (once, cached for later runs; "
+                f"about {BACKGROUND_SECONDS} s); meanwhile Game and the envs run the same rules interpreted by "
+                "Python (the same games, slower). `uno warm` compiles everything at once."
+            )
+        self._install({name: self._interpreted(getattr(twin, name)) for name in SIGNATURES}, "interpreted")
+
+    def _interpreted(self, function):
+        def call(*args):
+            if self.process is not None and self.process.poll() is not None:
+                self.background_done()
+            with np.errstate(over="ignore"):  # the generator's uint64 products wrap, as compiled
+                return function(*args)
+
+        call.__name__ = function.__name__
+        return call
+
+    def background_done(self) -> None:
+        """The background process ended: load what it cached (or, if it failed, compile here)."""
+        process, self.process = self.process, None
+        if process is not None and process.returncode != 0:
+            say(f"uno_env: the background compilation failed (exit status {process.returncode}); compiling here")
+        self.compile_here()
+
+    def wait(self) -> None:
+        """Wait for a background compilation and switch to the compiled entry points."""
+        self.prepare()
+        if self.process is not None:
+            self.process.wait()
+            self.background_done()
+
+    def _install(self, functions: dict[str, Any], mode: str) -> None:
+        for name, function in functions.items():
+            setattr(self, name, function)
+        self.mode = mode
+
+
+def compiled_entry_points() -> dict[str, Any]:
+    """The compiled entry point of each kernel of :data:`SIGNATURES` (compiled or loaded from the cache)."""
+    return {name: getattr(K, name).compile(signature) for name, signature in SIGNATURES.items()}
+
+
+def all_cached() -> bool:
+    """Whether numba's cache holds every entry point of :data:`SIGNATURES` (or this process
+    compiled them already)."""
+    for name, signature in SIGNATURES.items():
+        dispatcher = getattr(K, name)
+        if tuple(signature) in dispatcher.overloads:
+            continue
+        if dispatcher._cache.load_overload(signature, dispatcher.targetctx) is None:
+            return False
+    return True
+
+
+ENGINE = Engine()
+"""The process's entry points (see the module's text)."""
