@@ -20,6 +20,9 @@ $(STAMP): pyproject.toml constraints.txt
 	@echo "make: installing uno-env with its extras dev, train, bench, scale, web (numpy, numba, torch CPU, ray, starlette, ...):"
 	@echo "      about 1-3 minutes the first time, seconds once pip's cache holds them"
 	$(PY) -m pip install -c constraints.txt -e ".[dev,train,bench,scale,web]"
+	@echo "make: compiling the engine, the policies, the network and the search into numba's cache"
+	@echo "      (uno warm: about 1.5 minutes once, so that the first game starts in seconds)"
+	$(VENV)/bin/uno warm --jobs 2
 	touch $(STAMP)
 
 $(NOTEBOOK_STAMP): $(STAMP)
@@ -58,7 +61,6 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 demo: $(STAMP)
-	@echo "make demo: the first run compiles the engine and the policies (a line says so, 1-2 minutes once, cached after)"
 	$(VENV)/bin/uno tournament
 
 bench: $(STAMP)

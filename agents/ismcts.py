@@ -67,7 +67,7 @@ from uno_env.engine.readers import determinize, fresh_rng, is_partner, obs_expos
 
 from .base import Agent
 
-describe(__name__, "the search of ismcts", seconds=60)
+describe(__name__, "the search of ismcts", seconds=30)
 
 SEARCH_ROUND = 32  # determinizations between two racing checks
 

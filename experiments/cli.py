@@ -39,6 +39,7 @@ COMMANDS = {
     "bench": ("experiments.bench_speed", "speed against RLCard: PettingZoo, Game, vector env, compiled policies"),
     "replay": ("uno_env.replay", "a game record as one self-contained HTML page that replays it step by step"),
     "serve": ("experiments.serve", "a table in the browser: play against agents on a local web page"),
+    "warm": ("experiments.warm", "compile the engine, policies, network and search into numba's cache (once)"),
 }
 
 NEEDS = {"train": ("torch", "tyro", "tensorboard"), "train-rllib": ("ray", "tyro", "torch")}

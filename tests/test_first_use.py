@@ -20,28 +20,66 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def run_python(code: str, cache: pathlib.Path, **env: str) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in os.environ.items() if k not in ("UNO_COMPILE_NOTICE", "NUMBA_DISABLE_JIT")}
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("UNO_COMPILE_NOTICE", "NUMBA_DISABLE_JIT", "UNO_BACKGROUND_COMPILE")
+    }
     environ.update(NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT), **env)
     return subprocess.run(
         [sys.executable, "-c", code], env=environ, capture_output=True, text=True, check=False, cwd=ROOT
     )
 
 
-def test_the_first_import_says_it_compiles_and_a_cached_one_does_not(tmp_path):
-    """A bare ``import uno_env`` compiles two kernels eagerly: with an empty cache the
-    engine's line is printed (once), with the cache it warmed nothing is."""
-    cold = run_python("import uno_env", tmp_path)
+FIRST_GAME = """
+import uno_env
+from uno_env.engine.entry import ENGINE
+env = uno_env.env(num_players=3)
+env.reset(seed=4)
+for _ in range(20):
+    observation, _, terminated, truncated, _ = env.last()
+    env.step(None if terminated or truncated else int(observation["action_mask"].argmax()))
+print(ENGINE.mode)
+print(repr(env.unwrapped._state.ints.tobytes()))
+if ENGINE.process is not None:
+    ENGINE.process.kill()  # the test does not wait the compilation out
+"""
+
+
+def test_a_first_game_on_an_empty_cache_says_it_compiles_in_the_background_and_plays_the_same(tmp_path):
+    """A bare ``import uno_env`` says nothing (it compiles two small kernels); the first
+    game, with an empty cache, says in one line that the engine compiles in a
+    background process and plays the same game interpreted; with the cache warm (here:
+    the test session's own cache) the same game is played compiled, and nothing is said."""
+    bare = run_python("import uno_env", tmp_path / "bare")
+    assert bare.returncode == 0 and "compiling" not in bare.stderr, bare.stderr
+    cold = run_python(FIRST_GAME, tmp_path / "cold")
     assert cold.returncode == 0, cold.stderr
     lines = [line for line in cold.stderr.splitlines() if "compiling" in line]
-    assert lines == [compile_notice.notice_line("uno_env.engine.kernels")], cold.stderr
-    assert "about" in lines[0] and "the rules engine's kernels" in lines[0]
-    warm = run_python("import uno_env", tmp_path)
+    assert len(lines) == 1 and "the rules engine in a background process" in lines[0], cold.stderr
+    assert "interpreted by Python" in lines[0] and "uno warm" in lines[0]
+    assert cold.stdout.splitlines()[0].startswith("interpreted")
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("UNO_COMPILE_NOTICE", "NUMBA_DISABLE_JIT", "UNO_BACKGROUND_COMPILE")
+    }
+    warm = subprocess.run(
+        [sys.executable, "-c", FIRST_GAME],
+        env={**environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
     assert warm.returncode == 0, warm.stderr
-    assert "compiling" not in warm.stderr
+    assert warm.stdout.splitlines()[0].startswith("compiled") and "compiling" not in warm.stderr
+    assert warm.stdout.splitlines()[1] == cold.stdout.splitlines()[1]  # the same game, interpreted or compiled
 
 
 def test_the_notice_can_be_silenced(tmp_path):
-    quiet = run_python("import uno_env", tmp_path, UNO_COMPILE_NOTICE="0")
+    code = "import uno_env\nfrom uno_env.engine.entry import ENGINE\nuno_env.env().reset(seed=0)\n"
+    quiet = run_python(code + "ENGINE.process and ENGINE.process.kill()", tmp_path, UNO_COMPILE_NOTICE="0")
     assert quiet.returncode == 0 and "compiling" not in quiet.stderr
 
 
@@ -215,3 +253,38 @@ def test_with_the_extras_installed_nothing_is_missing():
     for command in COMMANDS:
         if all(importlib.util.find_spec(m) is not None for m in NEEDS.get(command, ())):
             assert missing_extras(command) is None
+
+
+# ---------------------------------------------------------------- uno warm
+
+
+def test_uno_warm_lists_its_parts_and_warms_them(capsys):
+    from experiments import warm
+
+    assert warm.main(["--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in listed] == list(warm.PARTS) and listed[0].startswith("engine ")
+    # the session's cache holds the engine already (other tests compiled it): seconds, and says so
+    assert warm.main(["--part", "engine"]) == 0
+    err = capsys.readouterr().err
+    assert "uno warm: done in" in err and "engine" in err and "everything was in the cache already" in err
+
+
+def test_uno_warm_runs_the_parts_after_the_engine_in_processes_of_their_own(tmp_path):
+    """``--jobs 2``: the engine here, the vector env in a second process (a fresh cache:
+    both compile), then a second run finds both in the cache."""
+    code = "from experiments.warm import main; raise SystemExit(main({}))"
+    done = run_python(code.format(["--jobs", "2", "--part", "engine", "--part", "vector"]), tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "uno warm: done in" in done.stderr and "vector" in done.stderr
+    assert "compiling the rules engine's kernels" in done.stderr  # in this process, not in the background
+    again = run_python(code.format(["--part", "engine", "--part", "vector"]), tmp_path)
+    assert again.returncode == 0 and "everything was in the cache already" in again.stderr, again.stderr
+
+
+def test_uno_warm_refuses_a_bad_job_count(capsys):
+    from experiments import warm
+
+    with pytest.raises(SystemExit) as refused:
+        warm.main(["--jobs", "0"])
+    assert refused.value.code == 2 and "--jobs must be a positive integer, got 0" in capsys.readouterr().err

@@ -6,7 +6,8 @@ which numba fires only on a cache miss (never when it loads a function from the
 cache), prints that module's line the first time one of its functions compiles in
 the process, e.g.::
 
-    uno_env: compiling the rules engine's kernels (once, cached for later runs; about 20 s)...
+    uno_env: compiling the agents' compiled policies (once, cached for later runs; about 30 s;
+    `uno warm` compiles everything at once)...
 
 A compilation nested in another (a kernel compiling the engine functions it calls)
 prints nothing: the outer line covers it. While a tqdm progress bar is on screen the
@@ -40,7 +41,10 @@ def describe(module: str, what: str, seconds: float) -> None:
 
 def notice_line(module: str) -> str:
     what, seconds = NOTICES[module]
-    return f"uno_env: compiling {what} (once, cached for later runs; about {seconds:.0f} s)..."
+    return (
+        f"uno_env: compiling {what} (once, cached for later runs; about {seconds:.0f} s; "
+        "`uno warm` compiles everything at once)..."
+    )
 
 
 def say(line: str) -> None:

@@ -105,7 +105,7 @@ from .layout import (
     STACKING_OFF,
 )
 
-describe(__name__, "the rules engine's kernels", seconds=20)
+describe(__name__, "the rules engine's kernels", seconds=45)
 
 
 # ---------------------------------------------------------------- reading the observation
