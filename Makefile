@@ -18,7 +18,8 @@ $(STAMP): pyproject.toml constraints.txt
 	@echo "make: upgrading pip in $(VENV) (seconds)"
 	$(PY) -m pip install --upgrade pip
 	@echo "make: installing uno-env with its extras dev, train, bench, scale, web (numpy, numba, torch CPU, ray, starlette, ...):"
-	@echo "      about 1-3 minutes the first time, seconds once pip's cache holds them"
+	@echo "      about 1-3 minutes the first time, seconds once pip's cache holds them; its last step,"
+	@echo "      'Installing collected packages', prints nothing for about a minute"
 	$(PY) -m pip install -c constraints.txt -e ".[dev,train,bench,scale,web]"
 	@echo "make: compiling the engine, the policies, the network and the search into numba's cache"
 	@echo "      (uno warm: about 1.5 minutes once, so that the first game starts in seconds)"

@@ -51,7 +51,7 @@ _DESCRIPTIONS: dict[str, str] = {
     "tactical": "scored plays, attacks a player close to going out, challenges and bluffs by estimated odds",
     "random_play": "a random playable card, draws only when it must (the random player of other benchmarks)",
     "ismcts": "determinized search with tactical rollouts (ismcts:determinizations=N, default 320)",
-    "ppo": "the shipped policy network trained by PPO for two players (ppo:weights=PATH: another network)",
+    "ppo": "the shipped policy networks trained by PPO, one per table (2, 4 players; ppo:weights=PATH: another)",
     "human": "a person at the terminal (uno play)",
 }
 

@@ -1,19 +1,19 @@
 """``ppo``: a trained policy network, played by its numpy/numba forward pass (no torch).
 
-``make_agent("ppo")`` is the shipped two-player policy (:data:`uno_env.neural.SHIPPED_PATH`),
-a compiled policy like the heuristics (tournaments play it inside one compiled call).
+``make_agent("ppo", config)`` is the shipped policy of the table (:data:`uno_env.neural.SHIPPED_PATHS`:
+one network per number of players trained for; a table without its own plays the
+largest below it, :func:`uno_env.neural.shipped_network`, and warns), a compiled policy like the
+heuristics (tournaments play it inside one compiled call).
 ``make_agent("ppo:weights=runs/NAME/policy.npz")`` plays any network written by the
 training scripts (:func:`uno_env.neural.save_network`), one numba call per decision.
 Both pick the legal action of highest logit, and refuse a configuration whose observation
 lacks what the network reads (:meth:`uno_env.neural.Network.mismatches` says what). At
 tables other than those the network was trained for (its file's ``meta["config"]``: the
-shipped one, two-player hands) it still plays, and warns once per process
+shipped ones, single hands) it still plays, and warns once per process
 (:class:`TrainingMismatchWarning`) naming what it was trained on.
 """
 
 from __future__ import annotations
-
-import warnings
 
 import numpy as np
 
@@ -22,46 +22,8 @@ from uno_env.engine import Game, RuleConfig
 
 from .base import Agent, CompiledAgent
 
-
-class TrainingMismatchWarning(UserWarning):
-    """A trained agent plays tables other than those it was trained for (it still plays)."""
-
-
-PLAY_IRRELEVANT = ("max_steps", "reward", "illegal_action")
-"""Settings that do not change what a legal-action policy faces."""
-_WARNED: set[tuple] = set()
-
-
-def training_mismatch(network: neural.Network, game: Game) -> str | None:
-    """How ``game``'s settings differ from those ``network`` was trained on (None: they do
-    not, or the file does not record them)."""
-    trained = network.meta.get("config") if isinstance(network.meta, dict) else None
-    if not isinstance(trained, dict):
-        return None
-    try:  # settings the file predates (the house rules) were at their defaults
-        trained_config = RuleConfig.from_kwargs(**{**RuleConfig().to_dict(), **trained})
-    except (TypeError, ValueError):
-        return None
-    here = game.config.to_dict()
-    changed = [
-        f"{key}={here[key]!r} (trained: {value!r})"
-        for key, value in trained_config.to_dict().items()
-        if key not in PLAY_IRRELEVANT and here.get(key) != value
-    ]
-    if not changed:
-        return None
-    return f"trained for {trained_config.in_words()}; here {', '.join(changed)}"
-
-
-def warn_outside_training(label: str, network: neural.Network, game: Game) -> None:
-    """Warn once per process per agent and difference that ``label`` plays untrained tables."""
-    mismatch = training_mismatch(network, game)
-    if mismatch is None or (label, mismatch) in _WARNED:
-        return
-    _WARNED.add((label, mismatch))
-    warnings.warn(
-        f"{label}: {mismatch}; it plays, but outside the tables it learned on", TrainingMismatchWarning, stacklevel=3
-    )
+TrainingMismatchWarning = neural.TrainingMismatchWarning  # its home is uno_env.neural, beside the shipped networks
+warn_outside_training = neural.warn_outside_training
 
 
 class NetworkAgent(Agent):
@@ -78,7 +40,7 @@ class NetworkAgent(Agent):
         problems = self.network.mismatches(self.game)
         if problems:
             raise ValueError(f"ppo: the network {weights} cannot play this configuration: {'; '.join(problems)}")
-        warn_outside_training(f"ppo:weights={weights}", self.network, self.game)
+        warn_outside_training(f"ppo:weights={weights}", self.network, self.game, stacklevel=4)
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs, legal = self.check(observation, mask)
@@ -94,11 +56,9 @@ class NetworkAgent(Agent):
 def action_probabilities(game: Game, observation, mask, network: neural.Network | None = None, top: int = 5) -> dict:
     """The policy's probabilities of the legal actions (softmax of its masked logits), the
     ``top`` largest by action text: an annotation for game records (``Recorder.add``).
-    ``network``: a loaded network (default the shipped ``ppo``). The agents play the
+    ``network``: a loaded network (default the one ``ppo`` plays at this table). The agents play the
     most probable action."""
-    network = network if network is not None else neural.SHIPPED
-    if network is None:
-        raise ValueError(f"no network: none shipped at {neural.SHIPPED_PATH}")
+    network = network if network is not None else neural.shipped_network(game)[1]
     obs = np.ascontiguousarray(observation, dtype=np.float32)
     legal = np.ascontiguousarray(mask, dtype=np.int8)
     if obs.shape != (game.observation_size,) or legal.shape != (game.num_actions,) or not legal.any():
@@ -117,14 +77,9 @@ def action_probabilities(game: Game, observation, mask, network: neural.Network 
 
 
 def make_ppo(rules: RuleConfig | Game | None = None, seed: int = 0, weights: str | None = None) -> Agent:
-    """The shipped policy (compiled) without ``weights``; a :class:`NetworkAgent` with them."""
+    """The shipped policy of the table (compiled) without ``weights``; a :class:`NetworkAgent` with them."""
     if weights:
         return NetworkAgent(rules, seed, weights=weights)
-    if neural.SHIPPED is None:
-        raise ValueError(f"ppo: no shipped policy network at {neural.SHIPPED_PATH}; pass weights=PATH")
     agent = CompiledAgent("ppo", rules, seed)
-    problems = neural.SHIPPED.mismatches(agent.game)
-    if problems:
-        raise ValueError(f"ppo: the shipped network cannot play this configuration: {'; '.join(problems)}")
-    warn_outside_training("ppo", neural.SHIPPED, agent.game)
+    neural.check_shipped(agent.game)
     return agent

@@ -17,9 +17,11 @@ engine in two processes at once. A part already in the cache takes about a secon
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 
@@ -152,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from uno_env.engine import compile_notice
 
-    with tqdm(total=len(names), desc="uno warm", unit="part", file=sys.stderr) as bar:
+    with tqdm(total=len(names), desc="uno warm", unit="part", file=sys.stderr) as bar, ticking(bar):
         seconds: dict[str, float] = {}
         serial = names if args.jobs == 1 else names[:1] if names[0] == "engine" else []
         for name in serial:
@@ -168,6 +170,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.jobs == 1 and compiled < 1:
         print("uno warm: everything was in the cache already", file=sys.stderr)
     return 0
+
+
+@contextlib.contextmanager
+def ticking(bar, every: float = 1.0):
+    """Redraw ``bar`` every ``every`` seconds while a part compiles (its clock moves: never frozen)."""
+    done = threading.Event()
+
+    def tick() -> None:
+        while not done.wait(every):
+            bar.refresh()
+
+    thread = threading.Thread(target=tick, name="uno-warm-ticker", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 def cache_place() -> str:

@@ -177,18 +177,22 @@ def test_ppo_outside_its_training_tables_warns_once_naming_them(monkeypatch):
     import warnings
 
     from agents import neural as agent_neural
+    from uno_env import neural as shipped_networks
     from uno_env.engine import RuleConfig
 
-    monkeypatch.setattr(agent_neural, "_WARNED", set())
-    with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"trained for 2 players, one hand.*num_players=4"):
-        agents.make_agent("ppo", RuleConfig(num_players=4, episode="round"))
+    monkeypatch.setattr(shipped_networks, "_WARNED", set())
+    with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"trained for 2 players, one hand.*num_players=3"):
+        agents.make_agent("ppo", RuleConfig(num_players=3, episode="round"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a second agent at the same tables: no second warning
-        agents.make_agent("ppo", RuleConfig(num_players=4, episode="round"), seed=1)
+        agents.make_agent("ppo", RuleConfig(num_players=3, episode="round"), seed=1)
         agents.make_agent("ppo", RuleConfig(num_players=2, episode="round", max_steps=500))  # its own tables
+        agents.make_agent("ppo", RuleConfig(num_players=4, episode="round"))  # the four-player network's
         agents.make_agent("tactical", RuleConfig(num_players=4))  # heuristics are not trained
     with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"stacking='same' \(trained: 'off'\)"):
         agents.make_agent("ppo", RuleConfig(num_players=2, episode="round", stacking="same"))
+    with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"ppo_4p.npz.*partners=True \(trained: False\)"):
+        agents.make_agent("ppo", RuleConfig(num_players=4, episode="round", partners=True))
 
 
 def test_observe_dict_gives_counts_as_integers_and_the_observation_stays_float32():

@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 
-from . import policies
+from . import neural, policies
 from .engine.game import Game, seed_to_rng
 
 ILLEGAL_ACTION = "lose"
@@ -140,6 +140,8 @@ class CompiledPolicy:
 
     def __init__(self, name: str | int, game: Game, seed: int = 0, checked: bool = True):
         self.policy_id = policies.policy_id_of(name)
+        if self.policy_id == policies.PPO:
+            neural.check_shipped(game)
         self.name = policies.policy_name(self.policy_id)
         self.params = game.params
         self.prng = np.array([seed_to_rng(seed)], dtype=np.uint64)

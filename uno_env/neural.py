@@ -51,7 +51,7 @@ a legacy reader that knows the layout they were written with;
 
 The forward pass is one numba function, :func:`network_logits`, used by the
 Python agent (``agents.make_agent("ppo:weights=...")``), by the compiled policy
-``ppo`` (the shipped weights, :data:`SHIPPED_PATH`, compiled into the kernels:
+``ppo`` (the shipped weights, :data:`SHIPPED_PATHS`, compiled into the kernels:
 an opponent inside the vector env, in tournaments and in search rollouts) and
 checked against the torch network of the training script in the tests.
 """
@@ -60,6 +60,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import warnings
 import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -67,7 +68,7 @@ from typing import Any
 
 import numpy as np
 
-from .engine.config import RuleConfig
+from .engine.config import MAX_PLAYERS, RuleConfig
 from .engine.game import Game
 from .engine.jit import allocating, describe, kernel
 from .engine.layout import (
@@ -84,6 +85,7 @@ from .engine.layout import (
     P_A_W,
     P_A_W4,
     P_NUM_ACTIONS,
+    P_NUM_PLAYERS,
     P_O_FIRST,
     Param,
 )
@@ -91,8 +93,14 @@ from .engine.observation import SLICE_NAMES
 
 describe(__name__, "the policy network's forward pass", seconds=10)
 
-SHIPPED_PATH = pathlib.Path(__file__).resolve().parent / "data" / "ppo_2p.npz"
-"""The shipped two-player policy (weights, input layout, training command and figures)."""
+SHIPPED_PATHS: dict[int, pathlib.Path] = {
+    players: pathlib.Path(__file__).resolve().parent / "data" / f"ppo_{players}p.npz" for players in (2, 4)
+}
+"""The shipped policies (weights, input layout, training command and figures), by the
+number of players of the table each was trained at. The compiled policy ``ppo`` plays
+at each table the network :func:`shipped_table` names."""
+SHIPPED_PATH = SHIPPED_PATHS[2]
+"""The shipped two-player policy."""
 
 FORMAT = "uno-policy-network"
 FORMAT_VERSION = 2
@@ -636,14 +644,98 @@ def network_logits_batch(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT
         network_logits(obs[b], mask[b], P, w1, b1, w2, b2, w3, b3, scale, gather, PT, logits[b])
 
 
-SHIPPED: Network | None = load_network(SHIPPED_PATH) if SHIPPED_PATH.is_file() else None
-"""The shipped network, read once at import (None where no weights file is shipped)."""
+SHIPPED_NETWORKS: dict[int, Network] = {
+    players: load_network(path) for players, path in SHIPPED_PATHS.items() if path.is_file()
+}
+"""The shipped networks, read once at import, by the number of players they were trained for."""
+SHIPPED: Network | None = SHIPPED_NETWORKS.get(2)
+"""The shipped two-player network (None where its weights file is not shipped)."""
 
 
-def _shipped_arrays() -> tuple:
-    """The shipped network's arrays, or empty ones (the ``ppo`` policy then refuses to act)."""
-    if SHIPPED is not None:
-        return SHIPPED.arrays()
+def shipped_table(num_players: int) -> int | None:
+    """The table (number of players) of the shipped network that ``ppo`` plays at a table of
+    ``num_players``: its own, else the largest below it (a network reads the per-seat
+    slices of its own table's size, so it can play at larger tables, not at smaller
+    ones); None if there is none."""
+    fits = [players for players in SHIPPED_NETWORKS if players <= num_players]
+    return max(fits) if fits else None
+
+
+class TrainingMismatchWarning(UserWarning):
+    """A trained agent plays tables other than those it was trained for (it still plays)."""
+
+
+PLAY_IRRELEVANT = ("max_steps", "reward", "illegal_action")
+"""Settings that do not change what a legal-action policy faces."""
+_WARNED: set[tuple] = set()
+
+
+def training_mismatch(network: Network, game: Game) -> str | None:
+    """How ``game``'s settings differ from those ``network`` was trained on (None: they do
+    not, or the file does not record them)."""
+    trained = network.meta.get("config") if isinstance(network.meta, dict) else None
+    if not isinstance(trained, dict):
+        return None
+    try:  # settings the file predates (the house rules) were at their defaults
+        trained_config = RuleConfig.from_kwargs(**{**RuleConfig().to_dict(), **trained})
+    except (TypeError, ValueError):
+        return None
+    here = game.config.to_dict()
+    changed = [
+        f"{key}={here[key]!r} (trained: {value!r})"
+        for key, value in trained_config.to_dict().items()
+        if key not in PLAY_IRRELEVANT and here.get(key) != value
+    ]
+    if not changed:
+        return None
+    return f"trained for {trained_config.in_words()}; here {', '.join(changed)}"
+
+
+def warn_outside_training(label: str, network: Network, game: Game, stacklevel: int = 3) -> None:
+    """Warn once per process per agent and difference that ``label`` plays untrained tables."""
+    mismatch = training_mismatch(network, game)
+    if mismatch is None or (label, mismatch) in _WARNED:
+        return
+    _WARNED.add((label, mismatch))
+    warnings.warn(
+        f"{label}: {mismatch}; it plays, but outside the tables it learned on",
+        TrainingMismatchWarning,
+        stacklevel=stacklevel,
+    )
+
+
+def shipped_network(game: Game) -> tuple[str, Network]:
+    """The shipped network ``ppo`` plays at ``game``'s table (:func:`uno_env.shipped_table`)
+    and its label; ValueError when none can play it."""
+    shipped = ", ".join(f"{n} players" for n in sorted(SHIPPED_NETWORKS)) or "none"
+    table = shipped_table(game.num_players)
+    if table is None:
+        raise ValueError(
+            f"ppo: no shipped network plays {game.num_players} players (shipped: {shipped}); pass weights=PATH"
+        )
+    network = SHIPPED_NETWORKS[table]
+    problems = network.mismatches(game)
+    if problems:
+        raise ValueError(f"ppo: the shipped network cannot play this configuration: {'; '.join(problems)}")
+    name = SHIPPED_PATHS[table].name
+    if table == game.num_players:
+        return f"ppo ({name})", network
+    return f"ppo ({name}, the shipped network nearest {game.num_players} players; shipped: {shipped})", network
+
+
+def check_shipped(game: Game, stacklevel: int = 4) -> None:
+    """The check of every door that seats the compiled policy ``ppo`` (``make_agent``, the
+    vector env's seats and ``play``, the Gym env's opponents): ValueError when no shipped
+    network can play ``game``; a warning, once, when the one it plays was trained for
+    other tables (naming them, and the network it plays)."""
+    label, network = shipped_network(game)
+    warn_outside_training(label, network, game, stacklevel=stacklevel)
+
+
+def _arrays_of(players: int) -> tuple:
+    """A shipped network's arrays, or empty ones (``ppo`` then refuses to act at its tables)."""
+    if players in SHIPPED_NETWORKS:
+        return SHIPPED_NETWORKS[players].arrays()
     empty = np.zeros((0, 0), dtype=np.float32)
     return (empty, np.zeros(0, np.float32), empty, np.zeros(0, np.float32), empty, np.zeros(0, np.float32)) + (
         np.zeros(0, np.float32),
@@ -653,14 +745,24 @@ def _shipped_arrays() -> tuple:
 
 
 # Compiled in as constants: numba freezes module-level arrays into the code that reads them
-# (numba_cache hashes the weights file with the sources, so new weights recompile).
-_S_W1, _S_B1, _S_W2, _S_B2, _S_W3, _S_B3, _S_SCALE, _S_GATHER, _S_PARAMS = _shipped_arrays()
+# (numba_cache hashes the weights files with the sources, so new weights recompile). One
+# set per entry of SHIPPED_PATHS; _TABLE_OF[n] is shipped_table(n) (0: none).
+_T2_W1, _T2_B1, _T2_W2, _T2_B2, _T2_W3, _T2_B3, _T2_SCALE, _T2_GATHER, _T2_PARAMS = _arrays_of(2)
+_T4_W1, _T4_B1, _T4_W2, _T4_B2, _T4_W3, _T4_B3, _T4_SCALE, _T4_GATHER, _T4_PARAMS = _arrays_of(4)
+_TABLE_OF = np.array([shipped_table(n) or 0 for n in range(MAX_PLAYERS + 1)], dtype=np.int64)
 
 
 @kernel
 def shipped_policy(obs, mask, P, prng, b):
-    """The compiled policy ``ppo``: the shipped network's greedy action (-1 when no
-    network is shipped)."""
-    if _S_W1.shape[0] == 0:
-        return -1
-    return network_act(obs, mask, P, _S_W1, _S_B1, _S_W2, _S_B2, _S_W3, _S_B3, _S_SCALE, _S_GATHER, _S_PARAMS)
+    """The compiled policy ``ppo``: the greedy action of the shipped network for this
+    table (:func:`shipped_table`), -1 when none is shipped for it."""
+    table = _TABLE_OF[P[P_NUM_PLAYERS]]
+    if table == 4:
+        return network_act(
+            obs, mask, P, _T4_W1, _T4_B1, _T4_W2, _T4_B2, _T4_W3, _T4_B3, _T4_SCALE, _T4_GATHER, _T4_PARAMS
+        )
+    if table == 2:
+        return network_act(
+            obs, mask, P, _T2_W1, _T2_B1, _T2_W2, _T2_B2, _T2_W3, _T2_B3, _T2_SCALE, _T2_GATHER, _T2_PARAMS
+        )
+    return -1

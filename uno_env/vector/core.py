@@ -52,6 +52,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from .. import neural
 from .. import policies as policy_kernels
 from ..engine import kernels as K
 from ..engine.config import RuleConfig
@@ -220,6 +221,8 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
             raise ValueError(f"parallel must be 'auto', True or False, got {parallel!r}")
         self.game = Game(config, **settings)
         self.seat_policies = seat_policies_for(self.game.num_players, seats)
+        if (self.seat_policies == policy_kernels.PPO).any():
+            neural.check_shipped(self.game)
         E = int((self.seat_policies == EXTERNAL).sum())
         needed = int(num_envs) * bytes_per_game(self.game, E if final_observation else 0)
         memory = physical_memory()
@@ -530,6 +533,8 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
             if len(policies) != n:
                 raise ValueError(f"policies: expected one per seat ({n}), got {len(policies)}")
             row = np.array([policy_id(p) for p in policies], dtype=np.int64)
+            if (row == policy_kernels.PPO).any():
+                neural.check_shipped(self.game)
         if not self._started:
             raise RuntimeError("call reset() before play()")
         max_episodes = np.iinfo(np.int64).max if max_episodes is None else int(max_episodes)
