@@ -4,6 +4,8 @@ to the other mid-game without a difference."""
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 
 import numpy as np
@@ -14,7 +16,7 @@ from tests.variants import params
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine import game as game_module
 from uno_env.engine import kernels as K
-from uno_env.engine.entry import SIGNATURES, Engine, compiled_entry_points
+from uno_env.engine.entry import COMPILING, SIGNATURES, Engine, compiled_entry_points
 from uno_env.engine.interpreted import kernels as interpreted_kernels
 from uno_env.engine.layout import S_CURRENT, S_PHASE
 
@@ -120,6 +122,7 @@ def interpreted_engine() -> Engine:
     engine.process.kill()
     engine.process.wait()
     engine.process = None  # killed and forgotten: no switch
+    os.environ.pop(COMPILING, None)
     return engine
 
 
@@ -159,3 +162,30 @@ def test_a_failed_background_compilation_is_redone_here(capsys):
     engine.wait()
     assert engine.mode == "compiled"
     assert "the background compilation failed (exit status 3); compiling here" in capsys.readouterr().err
+
+
+def test_a_worker_process_follows_its_parents_background_compilation_instead_of_starting_one(tmp_path):
+    """A process that inherits :data:`COMPILING` (a tournament's worker) runs interpreted
+    while that process lives, starts no compilation of its own, and switches to the
+    compiled entry points once the cache holds them (here the test session's cache: at
+    its first look, after FOLLOW_EVERY seconds)."""
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3)"])
+    code = (
+        "import time\n"
+        "from uno_env.engine import Game\n"
+        "from uno_env.engine.entry import ENGINE\n"
+        "game = Game(num_players=2)\n"
+        "print(ENGINE.mode, ENGINE.process)\n"
+        "state = game.init(seed=1)\n"
+        "while ENGINE.mode == 'interpreted':\n"
+        "    game.legal_mask(state)\n"
+        "    time.sleep(0.1)\n"
+        "print(ENGINE.mode)\n"
+    )
+    environ = {k: v for k, v in os.environ.items() if k != "UNO_BACKGROUND_COMPILE"}
+    environ[COMPILING] = str(sleeper.pid)
+    done = subprocess.run([sys.executable, "-c", code], env=environ, capture_output=True, text=True, timeout=120)
+    sleeper.wait()
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["interpreted None", "compiled"]
+    assert "background process" not in done.stderr  # it started none

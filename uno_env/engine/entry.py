@@ -14,6 +14,8 @@ call of a process prepares them:
   process finishes loads the compiled ones, and the game goes on where it was. A
   background compile that fails is redone in this process, with numba's line.
 
+A process started from this one while it compiles (a tournament's workers) runs
+interpreted too and follows the same background process (:data:`COMPILING`).
 ``UNO_BACKGROUND_COMPILE=0`` compiles in this process instead (the first call waits).
 Under ``NUMBA_DISABLE_JIT=1`` the kernels are plain functions and are called as such.
 """
@@ -58,6 +60,11 @@ the Game's parameters, Python integers)."""
 
 BACKGROUND_SECONDS = 45
 """About how long the background compilation takes on two idle cores."""
+COMPILING = "UNO_ENGINE_COMPILING"
+"""The environment variable that tells worker processes which process compiles the engine
+(its pid): they run interpreted until it is done instead of starting their own."""
+FOLLOW_EVERY = 2.0
+"""Seconds between a worker's looks at the cache while another process compiles."""
 
 
 class Engine:
@@ -76,7 +83,11 @@ class Engine:
         """"compiled", "interpreted" (while the background process compiles), "plain"
         (``NUMBA_DISABLE_JIT=1``) or "unprepared"."""
         self.process: subprocess.Popen | None = None
-        self.started = 0.0
+        self.compiling = 0
+        """The pid of the process compiling in the background (0: none)."""
+        self.owner: int | None = None
+        """The pid of the process that started it (None: started by another process)."""
+        self.next_look = 0.0
         for name in SIGNATURES:
             setattr(self, name, self._preparing(name))
 
@@ -93,7 +104,11 @@ class Engine:
             return
         if not hasattr(K.step_game, "compile"):  # NUMBA_DISABLE_JIT=1
             self._install({name: getattr(K, name) for name in SIGNATURES}, "plain")
-        elif os.environ.get("UNO_BACKGROUND_COMPILE", "1") == "0" or all_cached():
+        elif os.environ.get("UNO_BACKGROUND_COMPILE", "1") == "0":
+            self.compile_here()
+        elif alive(_compiling_pid()):  # a parent's background compilation (a worker process)
+            self._go_interpreted(_compiling_pid(), owner=None)
+        elif all_cached():
             self.compile_here()
         else:
             self.start_background()
@@ -104,9 +119,6 @@ class Engine:
     def start_background(self, command: list[str] | None = None) -> None:
         """Interpreted entry points while ``command`` (default: compile :data:`SIGNATURES`
         into the cache) runs in a background process."""
-        from . import interpreted
-
-        twin = interpreted.kernels()
         environ = dict(os.environ, UNO_COMPILE_NOTICE="0", UNO_BACKGROUND_COMPILE="0")
         self.process = subprocess.Popen(
             command or [sys.executable, "-c", "from uno_env.engine.entry import compiled_entry_points as c; c()"],
@@ -116,28 +128,53 @@ class Engine:
             stderr=subprocess.DEVNULL,
             start_new_session=True,  # a Ctrl-C here does not stop it: the cache gets written
         )
-        self.started = time.monotonic()
+        os.environ[COMPILING] = str(self.process.pid)  # worker processes started from here follow it
         if os.environ.get("UNO_COMPILE_NOTICE", "1") != "0":
             say(
                 f"uno_env: compiling the rules engine in a background process (once, cached for later runs; "
                 f"about {BACKGROUND_SECONDS} s); meanwhile Game and the envs run the same rules interpreted by "
                 "Python (the same games, slower). `uno warm` compiles everything at once."
             )
+        self._go_interpreted(self.process.pid, owner=os.getpid())
+
+    def _go_interpreted(self, compiling: int, owner: int | None) -> None:
+        from . import interpreted
+
+        twin = interpreted.kernels()
+        self.compiling, self.owner, self.next_look = compiling, owner, time.monotonic() + FOLLOW_EVERY
         self._install({name: self._interpreted(getattr(twin, name)) for name in SIGNATURES}, "interpreted")
 
     def _interpreted(self, function):
         def call(*args):
-            if self.process is not None and self.process.poll() is not None:
-                self.background_done()
+            self.look()
             with np.errstate(over="ignore"):  # the generator's uint64 products wrap, as compiled
                 return function(*args)
 
         call.__name__ = function.__name__
         return call
 
+    def look(self) -> None:
+        """Switch to the compiled entry points once the background compilation is over: the
+        process that started it polls it; another (a worker started or forked from it)
+        looks every :data:`FOLLOW_EVERY` seconds whether the cache holds them or the
+        compiling process is gone."""
+        if self.owner == os.getpid():
+            if self.process is not None and self.process.poll() is not None:
+                self.background_done()
+            return
+        now = time.monotonic()
+        if now < self.next_look:
+            return
+        self.next_look = now + FOLLOW_EVERY
+        if not alive(self.compiling) or all_cached():
+            self.process = None
+            self.compile_here()
+
     def background_done(self) -> None:
         """The background process ended: load what it cached (or, if it failed, compile here)."""
         process, self.process = self.process, None
+        if os.environ.get(COMPILING) == str(getattr(process, "pid", None)):
+            del os.environ[COMPILING]
         if process is not None and process.returncode != 0:
             say(f"uno_env: the background compilation failed (exit status {process.returncode}); compiling here")
         self.compile_here()
@@ -145,9 +182,15 @@ class Engine:
     def wait(self) -> None:
         """Wait for a background compilation and switch to the compiled entry points."""
         self.prepare()
-        if self.process is not None:
+        if self.mode != "interpreted":
+            return
+        if self.owner == os.getpid() and self.process is not None:
             self.process.wait()
             self.background_done()
+            return
+        while self.mode == "interpreted":
+            time.sleep(FOLLOW_EVERY)
+            self.look()
 
     def _install(self, functions: dict[str, Any], mode: str) -> None:
         for name, function in functions.items():
@@ -158,6 +201,24 @@ class Engine:
 def compiled_entry_points() -> dict[str, Any]:
     """The compiled entry point of each kernel of :data:`SIGNATURES` (compiled or loaded from the cache)."""
     return {name: getattr(K, name).compile(signature) for name, signature in SIGNATURES.items()}
+
+
+def _compiling_pid() -> int:
+    value = os.environ.get(COMPILING, "")
+    return int(value) if value.isdigit() else 0
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (0: no process)."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: it exists
+        return True
+    return True
 
 
 def all_cached() -> bool:
