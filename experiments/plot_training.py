@@ -28,6 +28,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("stages", nargs="+", help="progress.csv of each run, optionally PATH:LAST_UPDATE")
     parser.add_argument("--out", type=pathlib.Path, required=True, help="PNG to write")
     parser.add_argument("--title", default="masked PPO on two-player UNO hands", help="title of the plot")
+    parser.add_argument(
+        "--fair-share", type=float, default=0.5, help="the learner's fair share, a dashed line (default 0.5)"
+    )
     args = parser.parse_args(argv)
     stages = [parse_stage(s) for s in args.stages]
     for path, _ in stages:
@@ -35,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"plot_training: error: no file {path}", file=sys.stderr)
             return 2
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    plot_curve(stages, args.out, args.title)
+    plot_curve(stages, args.out, args.title, fair_share=args.fair_share)
     print(f"wrote {args.out}")
     return 0
 

@@ -668,11 +668,16 @@ def check_args(args: Args, game: Game | None = None) -> None:
 
 
 def plot_curve(
-    stages, png_path: pathlib.Path, title: str, xlabel: str = "learner decisions (env steps of training)"
+    stages,
+    png_path: pathlib.Path,
+    title: str,
+    xlabel: str = "learner decisions (env steps of training)",
+    fair_share: float = 0.5,
 ) -> None:
     """Evaluation win rates (95% Wilson bands) against training decisions. ``stages``: one
     ``progress.csv`` path, or a list of (path, last update) of runs that continued one
-    another (``--init-from``): their steps add up, a dotted line marks each new stage."""
+    another (``--init-from``): their steps add up, a dotted line marks each new stage.
+    A dashed line marks the learner's fair share (one seat's, or one team's)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -702,7 +707,7 @@ def plot_curve(
         ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.2)
     for start in starts[1:]:
         ax.axvline(start, color="grey", lw=0.8, ls=":")
-    ax.axhline(0.5, color="grey", lw=0.8, ls="--")
+    ax.axhline(fair_share, color="grey", lw=0.8, ls="--", label="fair share")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("win rate of the greedy policy")
     ax.set_title(title, fontsize=9)
@@ -870,7 +875,7 @@ def train(args: Args) -> dict:
     bar.close()
     if writer is not None:
         writer.close()
-    plot_curve(csv_path, folder / "curve.png", name)
+    plot_curve(csv_path, folder / "curve.png", name, fair_share=(2 if game.config.partners else 1) / game.num_players)
     return {"folder": str(folder), "evaluation": results, "updates": update, "global_step": global_step}
 
 
