@@ -154,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from uno_env.engine import compile_notice
 
+    compiled_before = sum(compile_notice.COMPILED.values())
     with tqdm(total=len(names), desc="uno warm", unit="part", file=sys.stderr) as bar, ticking(bar):
         seconds: dict[str, float] = {}
         serial = names if args.jobs == 1 else names[:1] if names[0] == "engine" else []
@@ -164,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         rest = [name for name in names if name not in seconds]
         if rest:
             seconds.update(run_in_processes(rest, args.jobs, bar))
-    compiled = sum(compile_notice.COMPILED.values())
+    compiled = sum(compile_notice.COMPILED.values()) - compiled_before  # seconds this run compiled
     parts = ", ".join(f"{name} {seconds[name]:.0f} s" for name in names)
     print(f"uno warm: done in {time.perf_counter() - start:.0f} s ({parts})", file=sys.stderr)
     if args.jobs == 1 and compiled < 1:
