@@ -51,32 +51,25 @@ def vector() -> None:
 
 def policies() -> None:
     """The compiled policies (random, naive, keeper, tactical, random_play) as a tournament plays them."""
-    from experiments.arena import run_tournament
-    from uno_env.engine import RuleConfig
-
-    run_tournament(
-        ["random", "naive", "keeper", "tactical", "random_play"],
-        RuleConfig(num_players=4, episode="round"),
-        1,
-        workers=1,
-        bootstrap=0,
-    )
+    one_tournament(["random", "naive", "keeper", "tactical", "random_play"], players=4)
 
 
 def network() -> None:
     """The shipped policy network's forward pass (``ppo``), as a tournament plays it."""
-    from experiments.arena import run_tournament
-    from uno_env.engine import RuleConfig
-
-    run_tournament(["ppo", "random"], RuleConfig(num_players=2, episode="round"), 1, workers=1, bootstrap=0)
+    one_tournament(["ppo", "random"], players=2)
 
 
 def search() -> None:
     """The search of ``ismcts`` (determinizations and tactical rollouts), as a tournament plays it."""
+    one_tournament([SEARCH, "random"], players=2)
+
+
+def one_tournament(agents: list[str], players: int) -> None:
+    """One game per seating of single hands, in this process: what compiles is what any tournament compiles."""
     from experiments.arena import run_tournament
     from uno_env.engine import RuleConfig
 
-    run_tournament([SEARCH, "random"], RuleConfig(num_players=2, episode="round"), 1, workers=1, bootstrap=0)
+    run_tournament(agents, RuleConfig(num_players=players, episode="round"), 1, workers=1, bootstrap=0)
 
 
 PARTS: dict[str, Callable[[], None]] = {

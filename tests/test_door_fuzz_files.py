@@ -36,7 +36,7 @@ from uno_env import neural
 from uno_env.engine import Game, PositionError
 from uno_env.engine.cards import WILD, face_colour, parse_card
 
-from .test_neural import files_that_are_no_network
+from .test_neural import write_files_that_are_no_network
 from .test_pickle import pickled_objects
 
 SCALE = int(os.environ.get("UNO_FUZZ_SCALE", "1"))
@@ -368,12 +368,7 @@ def test_fuzz_counts_files_and_pickles(tmp_path, capsys):
     for bad in (100, 2, -1, 0.5, True, "0"):
         judge(f"render_games(viewer={bad!r})", lambda b=bad: env.render_games("ansi", viewer=b), "viewer")
 
-    files = files_that_are_no_network()
-    for name, content in files.items():
-        (tmp_path / name).write_bytes(content)
-    np.save(tmp_path / "array.npy", np.zeros(3))
-    for name in [*files, "array.npy"]:
-        path = tmp_path / name
+    for path in write_files_that_are_no_network(tmp_path):
 
         def load(path=path):
             try:
@@ -383,7 +378,7 @@ def test_fuzz_counts_files_and_pickles(tmp_path, capsys):
                     raise ValueError(f"(unclear) {err}") from None
                 raise
 
-        judge(f"load_network({name})", load, str(path))
+        judge(f"load_network({path.name})", load, str(path))
 
     for label, obj in pickled_objects().items():
         for protocol in (0, 1):

@@ -19,13 +19,17 @@ from uno_env.engine import compile_notice
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def run_python(code: str, cache: pathlib.Path, **env: str) -> subprocess.CompletedProcess:
+def run_python(code: str, cache: pathlib.Path | None, **env: str) -> subprocess.CompletedProcess:
+    """``code`` in a fresh process with numba's cache at ``cache`` (None: the session's own),
+    without the settings of the test session that change what it prints or compiles."""
     environ = {
         k: v
         for k, v in os.environ.items()
         if k not in ("UNO_COMPILE_NOTICE", "NUMBA_DISABLE_JIT", "UNO_BACKGROUND_COMPILE")
     }
-    environ.update(NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT), **env)
+    if cache is not None:
+        environ["NUMBA_CACHE_DIR"] = str(cache)
+    environ.update(PYTHONPATH=str(ROOT), **env)
     return subprocess.run(
         [sys.executable, "-c", code], env=environ, capture_output=True, text=True, check=False, cwd=ROOT
     )
@@ -59,19 +63,7 @@ def test_a_first_game_on_an_empty_cache_says_it_compiles_in_the_background_and_p
     assert len(lines) == 1 and "the rules engine in a background process" in lines[0], cold.stderr
     assert "interpreted by Python" in lines[0] and "uno warm" in lines[0]
     assert cold.stdout.splitlines()[0].startswith("interpreted")
-    environ = {
-        k: v
-        for k, v in os.environ.items()
-        if k not in ("UNO_COMPILE_NOTICE", "NUMBA_DISABLE_JIT", "UNO_BACKGROUND_COMPILE")
-    }
-    warm = subprocess.run(
-        [sys.executable, "-c", FIRST_GAME],
-        env={**environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-    )
+    warm = run_python(FIRST_GAME, None)
     assert warm.returncode == 0, warm.stderr
     assert warm.stdout.splitlines()[0].startswith("compiled") and "compiling" not in warm.stderr
     assert warm.stdout.splitlines()[1] == cold.stdout.splitlines()[1]  # the same game, interpreted or compiled
@@ -234,15 +226,7 @@ def test_a_command_without_its_extra_says_which_to_install(argv, hidden, extras)
         "from experiments.cli import main\n"
         f"sys.exit(main({argv!r}))\n"
     )
-    environ = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        env={**environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-    )
+    done = run_python(code, None)
     assert done.returncode == 2, done.stderr
     lines = [line for line in done.stderr.splitlines() if not line.startswith("uno_env: compiling")]
     pip = f'pip install "uno-env[{extras}]" (in a clone: pip install -e ".[{extras}]")'

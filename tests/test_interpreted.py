@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import types
 
 import numpy as np
 import pytest
@@ -24,11 +25,6 @@ PH_OVER = K.PH_OVER
 STEPS = 300
 
 
-def function(functions, name: str):
-    """``name`` of a dict of compiled entry points or of the interpreted module."""
-    return functions[name] if isinstance(functions, dict) else getattr(functions, name)
-
-
 def arrays(state) -> list[np.ndarray]:
     return [state.cards, state.ints, state.rng, state.ev, state.evn]
 
@@ -43,7 +39,7 @@ def test_the_interpreted_kernels_play_the_compiled_games(settings):
     """Every variant, two seeds, 300 steps (new games dealt as games end): after every
     call the states, observations, masks, rewards, statuses and summaries are equal."""
     twin = interpreted_kernels()
-    compiled = compiled_entry_points()
+    compiled = types.SimpleNamespace(**compiled_entry_points())
     game = Game(RuleConfig(**settings))
     P = game.params
     for seed in (1, 2):
@@ -54,7 +50,7 @@ def test_the_interpreted_kernels_play_the_compiled_games(settings):
                 with np.errstate(over="ignore"):
                     for functions, state in ((compiled, ours), (twin, theirs)):
                         state.evn[0] = 0
-                        reset = function(functions, "reset_game")
+                        reset = functions.reset_game
                         reset(state.cards, state.ints, state.rng, P, 0, -1, False, state.ev, state.evn)
                 same(ours, theirs, f"seed {seed} reset at step {step}")
                 continue
@@ -66,11 +62,9 @@ def test_the_interpreted_kernels_play_the_compiled_games(settings):
                 both_observation = np.zeros(game.observation_size, np.float32)
                 both_mask = np.zeros(game.num_actions, np.int8)
                 with np.errstate(over="ignore"):
-                    function(functions, "legal_mask")(state.cards, state.ints, P, 0, mask)
-                    function(functions, "observe")(state.cards, state.ints, P, 0, seat, observation)
-                    function(functions, "observe_and_mask")(
-                        state.cards, state.ints, P, 0, seat, both_observation, both_mask
-                    )
+                    functions.legal_mask(state.cards, state.ints, P, 0, mask)
+                    functions.observe(state.cards, state.ints, P, 0, seat, observation)
+                    functions.observe_and_mask(state.cards, state.ints, P, 0, seat, both_observation, both_mask)
                 outputs.append((observation, mask, both_observation, both_mask))
             for x, y in zip(*outputs):
                 assert np.array_equal(x, y), f"seed {seed} step {step}: observation or mask differ"
@@ -82,7 +76,7 @@ def test_the_interpreted_kernels_play_the_compiled_games(settings):
             for functions, state in ((compiled, ours), (twin, theirs)):
                 rewards = np.zeros((1, game.num_players), np.float32)
                 with np.errstate(over="ignore"):
-                    status = function(functions, name)(
+                    status = getattr(functions, name)(
                         state.cards, state.ints, state.rng, P, 0, action, rewards, state.ev, state.evn
                     )
                 results.append((int(status), rewards))

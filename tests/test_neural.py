@@ -530,13 +530,18 @@ def files_that_are_no_network() -> dict[str, bytes]:
     }
 
 
+def write_files_that_are_no_network(folder: pathlib.Path) -> list[pathlib.Path]:
+    """:func:`files_that_are_no_network` written into ``folder``, and a plain ``.npy`` array."""
+    paths = []
+    for name, content in files_that_are_no_network().items():
+        (folder / name).write_bytes(content)
+        paths.append(folder / name)
+    np.save(folder / "array.npy", np.zeros(3))
+    return [*paths, folder / "array.npy"]
+
+
 def test_a_file_that_is_no_network_archive_says_so_naming_the_path(tmp_path):
-    files = files_that_are_no_network()
-    for name, content in files.items():
-        (tmp_path / name).write_bytes(content)
-    np.save(tmp_path / "array.npy", np.zeros(3))
-    for name in [*files, "array.npy"]:
-        path = tmp_path / name
+    for path in write_files_that_are_no_network(tmp_path):
         with pytest.raises(ValueError, match="is not a policy network file") as err:
             neural.load_network(path)
         assert str(path) in str(err.value) and "allow_pickle" not in str(err.value), err.value
