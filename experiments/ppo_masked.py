@@ -402,9 +402,7 @@ class Rollout:
         n = game.num_players
         self.team = bool(args.learner_team)
         if self.team and not game.config.partners:
-            raise ValueError(
-                "--learner-team needs partners: add --rules partners=true (an even number of players, 4 or more)"
-            )
+            raise ValueError(TEAM_NEEDS_PARTNERS)
         self.learner_seat = np.zeros(N, dtype=np.int64)
         self.learner = np.zeros((N, n), dtype=bool)
         self.kind = np.zeros(N, dtype=np.int64)
@@ -619,13 +617,21 @@ def select_device(name: str) -> torch.device:
     return torch.device(name)
 
 
-class RuleArgs(Protocol):
-    """The rule settings of a run's arguments (this module's and train_rllib's ``Args``)."""
+TEAM_NEEDS_PARTNERS = "--learner-team needs partners: add --rules partners=true (an even number of players, 4 or more)"
 
-    num_players: int
-    episode: str
-    reward: str
-    rules: tuple[str, ...]
+
+class RuleArgs(Protocol):
+    """The rule settings of a run's arguments (this module's, train_sb3's and train_rllib's
+    ``Args``), read only: a script may narrow them to literals."""
+
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def episode(self) -> str: ...
+    @property
+    def reward(self) -> str: ...
+    @property
+    def rules(self) -> tuple[str, ...]: ...
 
 
 def make_game(args: RuleArgs) -> Game:
@@ -648,9 +654,7 @@ def check_args(args: Args, game: Game | None = None) -> None:
     from agents import parse_agent_spec
 
     if args.learner_team and game is not None and not game.config.partners:
-        raise ValueError(
-            "--learner-team needs partners: add --rules partners=true (an even number of players, 4 or more)"
-        )
+        raise ValueError(TEAM_NEEDS_PARTNERS)
 
     positive = ("total_timesteps", "num_envs", "batch_size", "num_minibatches", "update_epochs", "hidden")
     for name in positive + ("snapshot_every", "max_snapshots", "checkpoint_every"):

@@ -3,6 +3,8 @@
     python -m experiments.train_sb3                                  # the defaults below
     python -m experiments.train_sb3 --total-timesteps 100000 --num-envs 32
     python -m experiments.train_sb3 --reward points --opponent-weights "tactical=0.5,snapshot=0.5"
+    python -m experiments.train_sb3 --num-players 4 --opponent-weights "tactical=0.8,snapshot=0.2"
+    python -m experiments.train_sb3 --num-players 4 --rules partners=true --learner-team
     tensorboard --logdir runs
 
 Read it top to bottom: the settings (:class:`Args`), the opponents and their pool,
@@ -19,6 +21,10 @@ learner again. The learner's reward for a step is everything its seat received
 from its action up to its next decision, including what arrives while opponents
 act; an episode's end gives ``done=True``, the learner's final observation in
 ``info["terminal_observation"]`` and the next episode's first learner observation.
+At tables of more than two every other seat draws its own opponent. With partners
+(``--rules partners=true``) the learner's partner is drawn from the pool and the learner
+is credited its team's outcome (a partner's win is its win); with ``--learner-team`` it
+plays both seats of its team, SB3 seeing their decisions as one chain per game.
 
 **The pool.** Compiled heuristics (:func:`agents.make_agent`: one compiled call for
 all the rows of a kind) and frozen snapshots of the learner's policy (copies of its
@@ -28,9 +34,10 @@ A snapshot of the initial policy is taken before training, then one every
 
 **Evaluation.** Every ``--eval-every`` rollouts (and at the end) the model is saved as
 a checkpoint and that file plays ``--eval-hands`` hands against each of
-``--eval-opponents`` in :func:`experiments.arena.run_tournament` (seats
-rotated), as the agent ``sb3_policy:path=...``; win rates with 95% Wilson intervals
-go to TensorBoard and to ``eval.csv``.
+``--eval-opponents`` in :func:`experiments.arena.run_tournament` (its ``field``
+schedule: the model in one seat, or its team, the opponent in all the others, seats
+rotated), as the agent ``sb3_policy:path=...``; win rates with 95% Wilson intervals and
+their ratio to the fair share go to TensorBoard and to ``eval.csv``.
 
 **Outputs** in ``runs/<run name>/``: ``args.json``, TensorBoard logs (``tb_1/``),
 ``eval.csv``, ``checkpoints/model_<steps>_steps.zip`` and ``final_model.zip``
@@ -70,7 +77,8 @@ from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from tqdm import tqdm
 
 from agents import Agent, hash_seed, make_agent, register_agent
-from experiments.arena import run_tournament, wilson_interval
+from experiments.arena import run_tournament
+from experiments.ppo_masked import TEAM_NEEDS_PARTNERS, make_game
 from uno_env.engine import RuleConfig
 from uno_env.vector import UnoVectorEnv
 from uno_env.vector.gym_adapter import learner_spaces
@@ -100,6 +108,11 @@ class Args:
     """'round' (one hand per episode) or 'game' (hands until the target score)"""
     reward: Literal["win", "points"] = "win"
     """'win' (+1 / -1 when the episode ends) or 'points' (points scored at each hand's end)"""
+    rules: tuple[str, ...] = ()
+    """other rule settings as KEY=VALUE (e.g. uno_call=off, partners=true), as `uno tournament --set` takes them"""
+    learner_team: bool = False
+    """with partners: the learner plays both seats of its team, one chain of decisions per game
+    (cooperative self-play; the team's reward is credited once); otherwise its partner is drawn from the pool"""
 
     # PPO
     total_timesteps: int = 2_000_000
@@ -298,19 +311,30 @@ class PoolVecEnv(VecEnv):
     """N games as an SB3 ``VecEnv`` of the learner's decisions; the other seats are played
     by opponents of ``pool``, drawn per game and episode with the learner's seat.
 
-    Infos of a finished episode: ``terminal_observation``, ``TimeLimit.truncated``,
-    ``outcome`` (+1 won, -1 lost, 0 truncated), ``episode_steps`` (decisions of all
-    seats), ``learner_seat`` and ``opponent`` (the kinds of the other seats). Rewards
-    that arrive before the learner's first decision of an episode are not credited
-    (with these rules there are none: rewards come at a hand's end)."""
+    With ``team`` (partners only) the learner plays its partner's seat too (seats s and
+    s + n/2): SB3 sees the decisions of both seats of the team as one chain per game, and
+    the team's reward (which both seats receive, R-VAR-PARTNERS) is credited once.
 
-    def __init__(self, num_envs: int, config: RuleConfig, pool: OpponentPool, seed: int | None = None):
+    Infos of a finished episode: ``terminal_observation``, ``TimeLimit.truncated``,
+    ``outcome`` (+1 won, -1 lost, 0 truncated: its team's with partners), ``episode_steps``
+    (decisions of all seats), ``learner_seat`` (the seat drawn; its partner's too with
+    ``team``) and ``opponent`` (the kinds of the other seats). Rewards that arrive before
+    the learner's first decision of an episode are not credited (with these rules there
+    are none: rewards come at a hand's end)."""
+
+    def __init__(
+        self, num_envs: int, config: RuleConfig, pool: OpponentPool, seed: int | None = None, team: bool = False
+    ):
+        if team and not config.partners:
+            raise ValueError(TEAM_NEEDS_PARTNERS)
         self.games = UnoVectorEnv(num_envs, config, seats=None)  # this class plays every seat
         self.config = config
         self.pool = pool
+        self.team = team
         self.rng = np.random.default_rng(seed)
         n = config.num_players
         self.learner_seat = np.zeros(num_envs, dtype=np.int64)
+        self.learner = np.zeros((num_envs, n), dtype=bool)  # per game and seat: a seat the learner plays
         self.learner_acted = np.zeros(num_envs, dtype=bool)  # the learner has decided in this episode
         self.opponents: list[list[Agent | None]] = [[None] * n for _ in range(num_envs)]
         self.opponent_kinds = [""] * num_envs
@@ -393,7 +417,11 @@ class PoolVecEnv(VecEnv):
         for i in games:
             seat = int(self.rng.integers(n))
             self.learner_seat[i] = seat
-            drawn = [self.pool.draw(self.rng) if s != seat else (None, None) for s in range(n)]
+            self.learner[i] = False
+            self.learner[i, seat] = True
+            if self.team:
+                self.learner[i, (seat + n // 2) % n] = True
+            drawn = [self.pool.draw(self.rng) if not self.learner[i, s] else (None, None) for s in range(n)]
             self.opponents[i] = [agent for _, agent in drawn]
             self.opponent_kinds[i] = "+".join(kind for kind, _ in drawn if kind is not None)
             self.learner_acted[i] = False
@@ -401,7 +429,7 @@ class PoolVecEnv(VecEnv):
     def _play_opponents(self, step, rewards, dones, infos) -> None:
         """Play the opponents' decisions until every game waits for the learner."""
         while True:
-            waiting = step.seat != self.learner_seat
+            waiting = ~self.learner[np.arange(self.num_envs), step.seat]
             if not waiting.any():
                 return
             step = self._step_games(waiting, self._opponent_actions(step, waiting))
@@ -442,8 +470,9 @@ class PoolVecEnv(VecEnv):
         return step
 
     def _settle(self, step, stepped: np.ndarray, rewards, dones, infos) -> None:
-        """Credit the learner with its seat's rewards of the ``stepped`` games, report the
-        episodes that ended (the learner having played in them) and start the next ones."""
+        """Credit the learner with its seat's rewards of the ``stepped`` games (its team's with
+        partners: the seat drawn receives them), report the episodes that ended (the learner
+        having played in them) and start the next ones."""
         credited = np.flatnonzero(stepped & self.learner_acted)
         rewards[credited] += step.rewards[credited, self.learner_seat[credited]]
         ended = np.flatnonzero(stepped & (step.terminated | step.truncated))
@@ -474,8 +503,8 @@ def evaluate(
     deterministic: bool = True,
 ) -> list[dict]:
     """Win rates of a saved model against each opponent over ``hands`` single hands at
-    ``config``'s table, seats rotated, through the tournament runner (with more than two
-    seats the two agents alternate around the table, as in its ``mixed`` schedule)."""
+    ``config``'s table, seats rotated, through the tournament runner's ``field`` schedule:
+    the model in one seat (its team in two, with partners), the opponent in all the others."""
     if ":" in str(model_path):
         raise ValueError(f"the model path must not contain ':' (it goes into an agent spec): {model_path}")
     register_agent(EVAL_AGENT, make_policy_agent)
@@ -484,17 +513,20 @@ def evaluate(
     results = []
     for opponent in opponents:
         with one_torch_thread():
-            summary, *_ = run_tournament([spec, opponent], table, hands, seed=seed, workers=workers, bootstrap=0)
-        row = next(r for r in summary["leaderboard"] if r["agent"] == spec)
-        low, high = wilson_interval(row["wins"], row["games"])
+            summary, *_ = run_tournament(
+                [spec, opponent], table, hands, seed=seed, schedule="field", workers=workers, bootstrap=0
+            )
+        cell = summary["field"][opponent]
+        low, high = cell["win_rate_ci"]
         results.append(
             {
                 "opponent": opponent,
-                "hands": row["games"],
-                "wins": row["wins"],
-                "win_rate": row["win_rate"],
+                "hands": cell["games"],
+                "wins": cell["wins"],
+                "win_rate": cell["win_rate"],
                 "win_rate_low": low,
                 "win_rate_high": high,
+                "ratio": cell["ratio"],
             }
         )
     return results
@@ -548,6 +580,7 @@ class EvalCallback(BaseCallback):
         "win_rate",
         "win_rate_low",
         "win_rate_high",
+        "ratio",
         "checkpoint",
     )
 
@@ -628,7 +661,9 @@ def main(argv: list[str] | None = None) -> Path:
     """Train with the settings of the command line (``argv``, default ``sys.argv``); returns the run's folder."""
     args = tyro.cli(Args, args=argv)
     torch.set_num_threads(args.threads or min(2, os.cpu_count() or 1))
-    config = RuleConfig(num_players=args.num_players, episode=args.episode, reward=args.reward)
+    config = make_game(args).config
+    if args.learner_team and not config.partners:
+        raise ValueError(TEAM_NEEDS_PARTNERS)
     env_id = f"uno_{args.num_players}p_{args.episode}_{args.reward}"
     run_name = f"{env_id}__{args.exp_name}__{args.seed}__{int(time.time())}"
     run_dir = Path(args.out_dir) / run_name
@@ -638,7 +673,7 @@ def main(argv: list[str] | None = None) -> Path:
     pool = OpponentPool(
         parse_weights(args.opponent_weights), config, args.seed, args.max_snapshots, args.snapshot_deterministic
     )
-    games = PoolVecEnv(args.num_envs, config, pool, seed=args.seed)
+    games = PoolVecEnv(args.num_envs, config, pool, seed=args.seed, team=args.learner_team)
     env = VecMonitor(games)  # episode returns and lengths for SB3's rollout/ logs
     model = MaskablePPO(
         "MlpPolicy",

@@ -74,6 +74,47 @@ def test_learner_rewards_are_its_seats_and_episodes_end_with_its_view(reward):
             assert total == final_view["scores"][0]  # the points the learner's seat scored in the hand
 
 
+@pytest.mark.parametrize(
+    "partners, team", [(False, False), (True, False), (True, True)], ids=["4p", "partners", "partners-team"]
+)
+def test_learner_rewards_at_four_players_and_with_partners(partners, team):
+    """At 4 players each episode's return is the learner seat's outcome; with partners it is
+    its team's (a partner's win is the learner's win), and with ``team`` SB3 sees the
+    decisions of both seats of the team, credited the team's outcome once."""
+    config = RuleConfig(num_players=4, episode="round", partners=partners)
+    pool = T.OpponentPool(T.parse_weights("tactical=0.5,random_play=0.5"), config, seed=0)
+    env = T.PoolVecEnv(16, config, pool, seed=0, team=team)
+    learner = make_agent("keeper", config, seed=1)
+    game = env.games.game
+    obs = env.reset()
+    returns = np.zeros(env.num_envs)
+    finished, acted = [], set()
+    for _ in range(800):
+        seats, acting = env.learner_seat.copy(), env.games.seat.copy()
+        assert env.learner[np.arange(env.num_envs), acting].all()  # SB3 only sees learner seats decide
+        acted.update((acting - seats) % 4)
+        for i in range(env.num_envs):
+            np.testing.assert_array_equal(obs[i], game.observe(env.games.state, int(acting[i]), index=i))
+        env.step_async(learner.act_batch(obs, env.action_masks()))
+        obs, rewards, dones, infos = env.step_wait()
+        returns += rewards
+        for i in np.flatnonzero(dones):
+            finished.append((returns[i], infos[i], seats[i]))
+            returns[i] = 0.0
+    assert len(finished) > 20
+    assert env.learner.sum(axis=1).tolist() == [2 if team else 1] * env.num_envs
+    assert acted == ({0, 2} if team else {0})  # with a team, the partner's decisions too
+    partner_won = False
+    for total, info, seat in finished:
+        assert info["learner_seat"] == seat and total == info["outcome"]
+        went_out = game.obs_spec.to_dict(info["terminal_observation"])["hand_sizes"][0] == 0
+        assert went_out <= (info["outcome"] > 0)
+        partner_won |= info["outcome"] > 0 and not went_out
+    outcomes = np.array([info["outcome"] for _, info, _ in finished])
+    assert (outcomes > 0).any() and (outcomes < 0).any()
+    assert partner_won == partners  # only with partners does another seat's win count as the learner's
+
+
 def test_stepping_some_games_leaves_the_others_exactly_as_they_were():
     env = pool_env(weights="random_play=1", num_envs=12)
     env.reset()
@@ -128,6 +169,29 @@ def test_smoke_run_writes_every_output(tmp_path):
     env = UnoVectorEnv(64, num_players=2, seed=0)
     actions = agent.act_batch(env.obs, env.mask)
     assert env.mask[np.arange(64), actions].all()
+
+
+@pytest.mark.slow
+def test_smoke_run_of_a_team_at_a_partners_table(tmp_path):
+    run_dir = T.main(
+        FAST
+        + ["--out-dir", str(tmp_path), "--total-timesteps", "512", "--n-steps", "32", "--batch-size", "128"]
+        + ["--num-players", "4", "--rules", "partners=true", "--learner-team", "--eval-every", "0"]
+        + ["--eval-hands", "16", "--eval-opponents", "tactical", "--opponent-weights", "tactical=1"]
+    )
+    assert run_dir.name.startswith("uno_4p_round_win__")
+    with (run_dir / "eval.csv").open() as fh:
+        (row,) = list(csv.DictReader(fh))
+    assert int(row["hands"]) == 16 and float(row["ratio"]) == pytest.approx(float(row["win_rate"]) / 0.5)
+    agent = T.make_policy_agent(RuleConfig(num_players=4, partners=True), path=str(run_dir / "final_model.zip"))
+    env = UnoVectorEnv(32, num_players=4, partners=True, seed=0)
+    assert env.mask[np.arange(32), agent.act_batch(env.obs, env.mask)].all()
+
+
+def test_a_team_learner_needs_partners(tmp_path):
+    with pytest.raises(ValueError, match="--learner-team needs partners"):
+        T.main(FAST + ["--out-dir", str(tmp_path), "--num-players", "4", "--learner-team"])
+    assert not list(tmp_path.iterdir())  # refused before anything was written
 
 
 def final_parameters(tmp_path, seed: int, *options: str) -> dict:
