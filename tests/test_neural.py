@@ -61,6 +61,8 @@ def torch_actor_from(network: neural.Network, game: Game):
 
 
 SHIPPED_TABLES = sorted(neural.SHIPPED_NETWORKS)
+UNSHIPPED = next(n for n in range(min(SHIPPED_TABLES), 11) if n not in SHIPPED_TABLES)
+"""The smallest table without a network of its own (it plays the one below)."""
 
 
 @pytest.mark.parametrize("source", [f"shipped {n}p" for n in SHIPPED_TABLES] + ["fresh"])
@@ -576,18 +578,19 @@ def test_ppo_plays_the_network_of_its_table_or_the_nearest_below_and_says_so(rec
     shipped network is refused naming what is shipped."""
     from agents import neural as agent_neural
 
-    assert neural.shipped_table(2) == 2 and neural.shipped_table(3) == 2
-    assert neural.shipped_table(4) == (4 if 4 in SHIPPED_TABLES else 2)
-    assert neural.shipped_table(10) == max(SHIPPED_TABLES)
+    for players in range(2, 11):
+        assert neural.shipped_table(players) == max(t for t in SHIPPED_TABLES if t <= players)
     for players in SHIPPED_TABLES:
         label, network = neural.shipped_network(Game(num_players=players))
         assert network is neural.SHIPPED_NETWORKS[players] and label == f"ppo ({neural.SHIPPED_PATHS[players].name})"
         assert network.meta["config"]["num_players"] == players
     neural._WARNED.clear()
-    make_agent("ppo", Game(num_players=3, episode="round"))
+    make_agent("ppo", Game(num_players=UNSHIPPED, episode="round"))
     (warning,) = [w for w in recwarn.list if issubclass(w.category, agent_neural.TrainingMismatchWarning)]
     text = str(warning.message)
-    assert "ppo_2p.npz, the shipped network nearest 3 players" in text and "num_players=3 (trained: 2)" in text
+    below = neural.shipped_table(UNSHIPPED)
+    assert f"ppo_{below}p.npz, the shipped network nearest {UNSHIPPED} players" in text
+    assert f"num_players={UNSHIPPED} (trained: {below})" in text
     monkeypatch = pytest.MonkeyPatch()
     monkeypatch.setattr(neural, "SHIPPED_NETWORKS", {4: neural.SHIPPED_NETWORKS[max(SHIPPED_TABLES)]})
     with pytest.raises(ValueError, match=r"no shipped network plays 3 players \(shipped: 4 players\)"):
@@ -600,19 +603,22 @@ def test_every_door_that_seats_ppo_warns_off_its_tables():
     each warns once that ``ppo`` plays the network nearest the table."""
     from uno_env import UnoGymEnv
 
+    n = UNSHIPPED
+    others = ["random"] * (n - 2)
+
     def vector_play():
-        env = UnoVectorEnv(4, num_players=3, seed=0)
+        env = UnoVectorEnv(4, num_players=n, seed=0)
         env.reset(seed=0)
-        env.play(4, policies=["ppo", "random", "random"])
+        env.play(4, policies=["ppo", "random", *others])
 
     doors = {
-        "vector seats": lambda: UnoVectorEnv(4, num_players=3, seats=[None, "ppo", "random"], seed=0),
+        "vector seats": lambda: UnoVectorEnv(4, num_players=n, seats=[None, "ppo", *others], seed=0),
         "vector play": vector_play,
-        "gym opponents": lambda: UnoGymEnv(num_players=3, opponents="ppo"),
-        "make_agent": lambda: make_agent("ppo", Game(num_players=3)),
+        "gym opponents": lambda: UnoGymEnv(num_players=n, opponents="ppo"),
+        "make_agent": lambda: make_agent("ppo", Game(num_players=n)),
     }
     for door, build in doors.items():
         neural._WARNED.clear()
-        with pytest.warns(neural.TrainingMismatchWarning, match="the shipped network nearest 3 players") as caught:
+        with pytest.warns(neural.TrainingMismatchWarning, match=f"the shipped network nearest {n} players") as caught:
             build()
         assert len(caught) == 1, door

@@ -732,37 +732,52 @@ def check_shipped(game: Game, stacklevel: int = 4) -> None:
     warn_outside_training(label, network, game, stacklevel=stacklevel)
 
 
-def _arrays_of(players: int) -> tuple:
-    """A shipped network's arrays, or empty ones (``ppo`` then refuses to act at its tables)."""
-    if players in SHIPPED_NETWORKS:
-        return SHIPPED_NETWORKS[players].arrays()
-    empty = np.zeros((0, 0), dtype=np.float32)
-    return (empty, np.zeros(0, np.float32), empty, np.zeros(0, np.float32), empty, np.zeros(0, np.float32)) + (
-        np.zeros(0, np.float32),
-        np.zeros((0, 3), np.int64),
-        np.zeros(0, np.int64),
-    )
+def _stacked(networks: list[Network]) -> tuple:
+    """The arrays of ``networks`` stacked, one slot per network, each zero-padded to the
+    largest shape among them. Padding changes nothing: padded inputs, hidden units and
+    outputs carry zero weights and are never read (a padded gather row copies 0 entries)."""
+    if not networks:  # none shipped: no slot (``ppo`` then refuses to act)
+        f32, i64 = np.float32, np.int64
+        matrix, vector = np.zeros((0, 1, 1), f32), np.zeros((0, 1), f32)
+        return (matrix, vector, matrix, vector, matrix, vector, vector, np.zeros((0, 1, 3), i64), np.zeros((0, 1), i64))
+    stacked = []
+    for arrays in zip(*(network.arrays() for network in networks)):
+        shape = tuple(max(a.shape[k] for a in arrays) for k in range(arrays[0].ndim))
+        out = np.zeros((len(arrays), *shape), dtype=arrays[0].dtype)
+        for slot, a in enumerate(arrays):
+            out[slot][tuple(slice(0, m) for m in a.shape)] = a
+        stacked.append(out)
+    return tuple(stacked)
 
 
+_SLOTS = sorted(SHIPPED_NETWORKS)
 # Compiled in as constants: numba freezes module-level arrays into the code that reads them
 # (numba_cache hashes the weights files with the sources, so new weights recompile). One
-# set per entry of SHIPPED_PATHS; _TABLE_OF[n] is shipped_table(n) (0: none).
-_T2_W1, _T2_B1, _T2_W2, _T2_B2, _T2_W3, _T2_B3, _T2_SCALE, _T2_GATHER, _T2_PARAMS = _arrays_of(2)
-_T4_W1, _T4_B1, _T4_W2, _T4_B2, _T4_W3, _T4_B3, _T4_SCALE, _T4_GATHER, _T4_PARAMS = _arrays_of(4)
-_TABLE_OF = np.array([shipped_table(n) or 0 for n in range(MAX_PLAYERS + 1)], dtype=np.int64)
+# slot per shipped network; _SLOT_OF[n] is the slot of shipped_table(n) (-1: none).
+_W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS = _stacked([SHIPPED_NETWORKS[t] for t in _SLOTS])
+_SLOT_OF = np.array(
+    [_SLOTS.index(t) if (t := shipped_table(n)) is not None else -1 for n in range(MAX_PLAYERS + 1)], dtype=np.int64
+)
 
 
 @kernel
 def shipped_policy(obs, mask, P, prng, b):
     """The compiled policy ``ppo``: the greedy action of the shipped network for this
     table (:func:`shipped_table`), -1 when none is shipped for it."""
-    table = _TABLE_OF[P[P_NUM_PLAYERS]]
-    if table == 4:
-        return network_act(
-            obs, mask, P, _T4_W1, _T4_B1, _T4_W2, _T4_B2, _T4_W3, _T4_B3, _T4_SCALE, _T4_GATHER, _T4_PARAMS
-        )
-    if table == 2:
-        return network_act(
-            obs, mask, P, _T2_W1, _T2_B1, _T2_W2, _T2_B2, _T2_W3, _T2_B3, _T2_SCALE, _T2_GATHER, _T2_PARAMS
-        )
-    return -1
+    slot = _SLOT_OF[P[P_NUM_PLAYERS]]
+    if slot < 0:
+        return -1
+    return network_act(
+        obs,
+        mask,
+        P,
+        _W1[slot],
+        _B1[slot],
+        _W2[slot],
+        _B2[slot],
+        _W3[slot],
+        _B3[slot],
+        _SCALE[slot],
+        _GATHER[slot],
+        _PARAMS[slot],
+    )
