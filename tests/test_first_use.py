@@ -173,12 +173,13 @@ def test_ppo_outside_its_training_tables_warns_once_naming_them(monkeypatch):
     from uno_env.engine import RuleConfig
 
     monkeypatch.setattr(shipped_networks, "_WARNED", set())
-    with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"trained for 2 players, one hand.*num_players=3"):
-        agents.make_agent("ppo", RuleConfig(num_players=3, episode="round"))
+    with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"trained for 4 players, one hand.*num_players=5"):
+        agents.make_agent("ppo", RuleConfig(num_players=5, episode="round"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # a second agent at the same tables: no second warning
-        agents.make_agent("ppo", RuleConfig(num_players=3, episode="round"), seed=1)
+        agents.make_agent("ppo", RuleConfig(num_players=5, episode="round"), seed=1)
         agents.make_agent("ppo", RuleConfig(num_players=2, episode="round", max_steps=500))  # its own tables
+        agents.make_agent("ppo", RuleConfig(num_players=3, episode="round"))  # the three-player network's
         agents.make_agent("ppo", RuleConfig(num_players=4, episode="round"))  # the four-player network's
         agents.make_agent("tactical", RuleConfig(num_players=4))  # heuristics are not trained
     with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"stacking='same' \(trained: 'off'\)"):

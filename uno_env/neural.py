@@ -94,7 +94,7 @@ from .engine.observation import SLICE_NAMES
 describe(__name__, "the policy network's forward pass", seconds=10)
 
 SHIPPED_PATHS: dict[int, pathlib.Path] = {
-    players: pathlib.Path(__file__).resolve().parent / "data" / f"ppo_{players}p.npz" for players in (2, 4)
+    players: pathlib.Path(__file__).resolve().parent / "data" / f"ppo_{players}p.npz" for players in (2, 3, 4)
 }
 """The shipped policies (weights, input layout, training command and figures), by the
 number of players of the table each was trained at. The compiled policy ``ppo`` plays
@@ -732,29 +732,25 @@ def check_shipped(game: Game, stacklevel: int = 4) -> None:
     warn_outside_training(label, network, game, stacklevel=stacklevel)
 
 
-def _stacked(networks: list[Network]) -> tuple:
-    """The arrays of ``networks`` stacked, one slot per network, each zero-padded to the
-    largest shape among them. Padding changes nothing: padded inputs, hidden units and
-    outputs carry zero weights and are never read (a padded gather row copies 0 entries)."""
-    if not networks:  # none shipped: no slot (``ppo`` then refuses to act)
+def _slots(networks: list[Network]) -> tuple:
+    """Per array of :meth:`Network.arrays`, the tuple of that array of each network (one slot
+    per network; a single empty network when there is none, which no table uses). Numba
+    freezes a global tuple of arrays of one type into the code as constants and indexes it
+    at run time; a tuple rather than one stacked array because numba does not cache code
+    that holds a global array over 1 MB."""
+    if not networks:  # none shipped: ``ppo`` then refuses to act
         f32, i64 = np.float32, np.int64
-        matrix, vector = np.zeros((0, 1, 1), f32), np.zeros((0, 1), f32)
-        return (matrix, vector, matrix, vector, matrix, vector, vector, np.zeros((0, 1, 3), i64), np.zeros((0, 1), i64))
-    stacked = []
-    for arrays in zip(*(network.arrays() for network in networks)):
-        shape = tuple(max(a.shape[k] for a in arrays) for k in range(arrays[0].ndim))
-        out = np.zeros((len(arrays), *shape), dtype=arrays[0].dtype)
-        for slot, a in enumerate(arrays):
-            out[slot][tuple(slice(0, m) for m in a.shape)] = a
-        stacked.append(out)
-    return tuple(stacked)
+        matrix, vector = np.zeros((0, 0), f32), np.zeros(0, f32)
+        empty = (matrix, vector, matrix, vector, matrix, vector, vector, np.zeros((0, 3), i64), np.zeros(0, i64))
+        return tuple((a,) for a in empty)
+    return tuple(zip(*(tuple(np.ascontiguousarray(a) for a in network.arrays()) for network in networks)))
 
 
 _SLOTS = sorted(SHIPPED_NETWORKS)
-# Compiled in as constants: numba freezes module-level arrays into the code that reads them
-# (numba_cache hashes the weights files with the sources, so new weights recompile). One
-# slot per shipped network; _SLOT_OF[n] is the slot of shipped_table(n) (-1: none).
-_W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS = _stacked([SHIPPED_NETWORKS[t] for t in _SLOTS])
+# Compiled in as constants (numba_cache hashes the weights files with the sources, so new
+# weights recompile). One slot per shipped network; _SLOT_OF[n] is the slot of
+# shipped_table(n) (-1: none).
+_W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS = _slots([SHIPPED_NETWORKS[t] for t in _SLOTS])
 _SLOT_OF = np.array(
     [_SLOTS.index(t) if (t := shipped_table(n)) is not None else -1 for n in range(MAX_PLAYERS + 1)], dtype=np.int64
 )
