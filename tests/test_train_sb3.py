@@ -39,25 +39,37 @@ def pool_env(reward="win", weights="tactical=0.4,random_play=0.3,snapshot=0.3", 
     return env
 
 
-@pytest.mark.parametrize("reward", ["win", "points"])
-def test_learner_rewards_are_its_seats_and_episodes_end_with_its_view(reward):
-    env = pool_env(reward)
-    learner = make_agent("keeper", env.config, seed=1)  # a fixed policy for the learner's seat
-    game = env.games.game
+def play_learner(env, steps: int) -> tuple[list, set[int]]:
+    """Play ``steps`` learner decisions of every game of ``env`` with a fixed policy (keeper),
+    checking before each that only learner seats decide and that SB3 is shown the acting
+    seat's own observation. Returns each finished episode's (return, info, learner seat) and
+    the acting seats seen, relative to the learner seat drawn."""
+    learner = make_agent("keeper", env.config, seed=1)
+    game, n = env.games.game, env.config.num_players
     obs = env.reset()
     returns = np.zeros(env.num_envs)
-    finished = []
-    for _ in range(600):
-        seats = env.learner_seat.copy()
-        for i in range(env.num_envs):  # SB3 sees the learner's observation in every game
-            np.testing.assert_array_equal(obs[i], game.observe(env.games.state, int(seats[i]), index=i))
+    finished, acted = [], set()
+    for _ in range(steps):
+        seats, acting = env.learner_seat.copy(), env.games.seat.copy()
+        assert env.learner[np.arange(env.num_envs), acting].all()  # SB3 only sees learner seats decide
+        acted.update(((acting - seats) % n).tolist())
+        for i in range(env.num_envs):
+            np.testing.assert_array_equal(obs[i], game.observe(env.games.state, int(acting[i]), index=i))
         env.step_async(learner.act_batch(obs, env.action_masks()))
         obs, rewards, dones, infos = env.step_wait()
         returns += rewards
         for i in np.flatnonzero(dones):
             finished.append((returns[i], infos[i], seats[i]))
             returns[i] = 0.0
-    assert len(finished) > 100
+    return finished, acted
+
+
+@pytest.mark.parametrize("reward", ["win", "points"])
+def test_learner_rewards_are_its_seats_and_episodes_end_with_its_view(reward):
+    env = pool_env(reward)
+    game = env.games.game
+    finished, acted = play_learner(env, 600)
+    assert len(finished) > 100 and acted == {0}  # one learner seat: SB3 sees its observation in every game
     totals = {total for total, _, _ in finished}
     assert totals == {-1.0, 1.0} if reward == "win" else len(totals) > 10
     outcomes = np.array([info["outcome"] for _, info, _ in finished])
@@ -84,23 +96,8 @@ def test_learner_rewards_at_four_players_and_with_partners(partners, team):
     config = RuleConfig(num_players=4, episode="round", partners=partners)
     pool = T.OpponentPool(T.parse_weights("tactical=0.5,random_play=0.5"), config, seed=0)
     env = T.PoolVecEnv(16, config, pool, seed=0, team=team)
-    learner = make_agent("keeper", config, seed=1)
     game = env.games.game
-    obs = env.reset()
-    returns = np.zeros(env.num_envs)
-    finished, acted = [], set()
-    for _ in range(800):
-        seats, acting = env.learner_seat.copy(), env.games.seat.copy()
-        assert env.learner[np.arange(env.num_envs), acting].all()  # SB3 only sees learner seats decide
-        acted.update((acting - seats) % 4)
-        for i in range(env.num_envs):
-            np.testing.assert_array_equal(obs[i], game.observe(env.games.state, int(acting[i]), index=i))
-        env.step_async(learner.act_batch(obs, env.action_masks()))
-        obs, rewards, dones, infos = env.step_wait()
-        returns += rewards
-        for i in np.flatnonzero(dones):
-            finished.append((returns[i], infos[i], seats[i]))
-            returns[i] = 0.0
+    finished, acted = play_learner(env, 800)
     assert len(finished) > 20
     assert env.learner.sum(axis=1).tolist() == [2 if team else 1] * env.num_envs
     assert acted == ({0, 2} if team else {0})  # with a team, the partner's decisions too
