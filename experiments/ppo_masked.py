@@ -29,6 +29,10 @@ name an agent of :func:`agents.make_agent` (the compiled heuristics).
 **Warm start** (``--bc-decisions``): before PPO, the actor imitates ``--bc-teacher``
 (cross-entropy over the legal actions) and the critic learns the teacher's
 outcomes, from that many decisions of the teacher playing every seat.
+``--init-from FILE.npz`` starts instead from a policy network file (a shipped network,
+or a run's ``policy.npz``) as it plays at this run's table and rules
+(:func:`uno_env.neural.transplant`), with a new critic that learns alone for the first
+``--critic-warmup`` updates.
 
 **Outputs** in ``runs/<run name>/``: ``progress.csv`` (one row per update: losses,
 speed, the shares of wall time in the env's steps, the opponents' policies, the
@@ -138,7 +142,12 @@ class Args:
     resume: str | None = None
     """checkpoint to continue from (its settings win, except total_timesteps)"""
     init_from: str | None = None
-    """checkpoint whose networks start this run (fresh optimizer, this run's settings; no warm start)"""
+    """start of this run instead of a warm start (fresh optimizer, this run's settings): a checkpoint
+    (checkpoint.pt: both networks), or a policy network file (.npz, e.g. uno_env/data/ppo_4p.npz: the
+    actor, carried over to this table and rules as it plays them; a new critic, see critic_warmup)"""
+    critic_warmup: int = 0
+    """updates at the start that train only the critic (the actor stays as it started): for a start
+    from a network file, whose critic is new"""
     device: str = "auto"
     """'auto' (CUDA when present, else CPU), 'cpu' or 'cuda'"""
     threads: int = 0
@@ -476,7 +485,10 @@ class Rollout:
 
 
 # ---------------------------------------------------------------------------- PPO update
-def ppo_update(args: Args, agent: ActorCritic, optimizer, buffer: Transitions, device, rng) -> dict:
+def ppo_update(
+    args: Args, agent: ActorCritic, optimizer, buffer: Transitions, device, rng, critic_only: bool = False
+) -> dict:
+    """One PPO update on the batch; ``critic_only``: the value loss alone (the actor is kept)."""
     index, adv, returns = buffer.advantages(args.gamma, args.gae_lambda)
     obs = torch.as_tensor(buffer.obs[index], device=device)
     mask = torch.as_tensor(buffer.mask[index], device=device)
@@ -504,7 +516,9 @@ def ppo_update(args: Args, agent: ActorCritic, optimizer, buffer: Transitions, d
             ).mean()
             clipped = old_value[mb] + torch.clamp(value - old_value[mb], -args.clip_coef, args.clip_coef)
             value_loss = 0.5 * torch.max((value - returns_t[mb]) ** 2, (clipped - returns_t[mb]) ** 2).mean()
-            loss = policy_loss - args.ent_coef * entropy.mean() + args.vf_coef * value_loss
+            loss = args.vf_coef * value_loss
+            if not critic_only:
+                loss = loss + policy_loss - args.ent_coef * entropy.mean()
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
@@ -577,6 +591,20 @@ def behaviour_cloning(args: Args, game: Game, agent: ActorCritic, optimizer, dev
         }
         print(f"warm start epoch {epoch}: imitation accuracy {stats['bc_accuracy']:.3f}", file=sys.stderr)
     return stats
+
+
+def init_from(agent: ActorCritic, path: str, game: Game, device) -> None:
+    """Start ``agent`` from a checkpoint (both networks) or a network file (the actor,
+    :func:`uno_env.neural.transplant` to this game; the critic keeps its initialisation)."""
+    if not path.endswith(".npz"):
+        agent.load_state_dict(torch.load(path, map_location=device, weights_only=False)["agent"])
+        return
+    layers = neural.transplant(neural.load_network(path), game)
+    linears = [m for m in agent.actor if isinstance(m, nn.Linear)]
+    with torch.no_grad():
+        for linear, (weight, bias) in zip(linears, layers):
+            linear.weight.copy_(torch.as_tensor(weight))
+            linear.bias.copy_(torch.as_tensor(bias))
 
 
 # ---------------------------------------------------------------------------- evaluation
@@ -669,6 +697,18 @@ def check_args(args: Args, game: Game | None = None) -> None:
         if spec.strip():
             parse_agent_spec(spec.strip())
     parse_agent_spec(args.bc_teacher)
+    if args.critic_warmup < 0:
+        raise ValueError(f"--critic-warmup must be >= 0, got {args.critic_warmup}")
+    if args.init_from and args.init_from.endswith(".npz") and game is not None:
+        network = neural.load_network(args.init_from)  # ValueError naming the file's problem
+        if network.w1.shape[1] != args.hidden or network.w2.shape[1] != args.hidden:
+            raise ValueError(
+                f"--init-from {args.init_from}: its hidden layers have {network.w1.shape[1]} and "
+                f"{network.w2.shape[1]} units, --hidden is {args.hidden}"
+            )
+        problems = network.mismatches(game)
+        if problems:
+            raise ValueError(f"--init-from {args.init_from} cannot play this table: {'; '.join(problems)}")
 
 
 def plot_curve(
@@ -755,7 +795,7 @@ def train(args: Args) -> dict:
         rng.bit_generator.state = checkpoint["rng"]
         torch.set_rng_state(checkpoint["torch_rng"])
     elif args.init_from:
-        agent.load_state_dict(torch.load(args.init_from, map_location=device, weights_only=False)["agent"])
+        init_from(agent, args.init_from, game, device)
     elif args.bc_decisions > 0:
         behaviour_cloning(args, game, agent, optimizer, device, args.seed)
 
@@ -824,7 +864,7 @@ def train(args: Args) -> dict:
         env0, opponent0, policy0 = rollout.env_seconds, rollout.opponent_seconds, rollout.policy_seconds
         decisions = rollout.collect()
         t1 = time.perf_counter()
-        stats = ppo_update(args, agent, optimizer, rollout.buffer, device, rng)
+        stats = ppo_update(args, agent, optimizer, rollout.buffer, device, rng, critic_only=update < args.critic_warmup)
         update_seconds = time.perf_counter() - t1
         rollout.buffer.keep_open()
         update += 1

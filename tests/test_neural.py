@@ -22,10 +22,10 @@ from .test_agents import play_steps
 PHASES = ("play", "drawn", "color", "challenge", "catch")
 
 
-def observations_by_phase(game: Game, per_phase: int = 40, seed: int = 0) -> dict:
-    """Real observations and masks of every decision phase, from seeded random play."""
+def observations_by_phase(game: Game, per_phase: int = 40, seed: int = 0, phases=PHASES) -> dict:
+    """Real observations and masks of every decision phase of ``phases``, from seeded random play."""
     rng = np.random.default_rng(seed)
-    found = {p: [] for p in PHASES}
+    found: dict[str, list] = {p: [] for p in phases}
     state = game.init(seed=seed)
     episode = 0
     while any(len(v) < per_phase for v in found.values()) and episode < 4000:
@@ -35,7 +35,7 @@ def observations_by_phase(game: Game, per_phase: int = 40, seed: int = 0) -> dic
         seat = game.current_player(state)
         mask = game.legal_mask(state)
         phase = game.phase(state)
-        if len(found[phase]) < per_phase:
+        if phase in found and len(found[phase]) < per_phase:
             found[phase].append((game.observe(state, seat), mask.copy()))
         legal = np.flatnonzero(mask)
         wild_draw_four = [a for a in legal if game.action_to_string(int(a)).startswith("play W+4")]
@@ -93,6 +93,48 @@ def test_numba_forward_equals_torch_forward_in_every_phase(source, tmp_path):
         np.testing.assert_allclose(got[legal], expected[legal], rtol=1e-4, atol=1e-4, err_msg=phase)
         assert np.isneginf(got[~legal]).all()
         assert (got.argmax(1) == expected.argmax(1)).all()
+
+
+def transplanted_logits(layers, game: Game, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """The masked logits of :func:`neural.transplant`'s layers (numpy, torch's layout)."""
+    (w1, b1), (w2, b2), (w3, b3) = layers
+    hidden = np.maximum((obs * neural.input_scale(game)) @ w1.T + b1, 0)
+    logits = np.maximum(hidden @ w2.T + b2, 0) @ w3.T + b3
+    return np.where(mask > 0, logits, -np.inf)
+
+
+@pytest.mark.parametrize(
+    "trained, settings",
+    [(4, {"num_players": 4}), (4, {"num_players": 6}), (4, {"num_players": 4, "partners": True}),
+     (3, {"num_players": 3, "seven_o": True}), (2, {"num_players": 5, "deck": "fashion_trend"})],
+    ids=["4p-at-4p", "4p-at-6p", "4p-at-partners", "3p-at-seven-o", "2p-at-5p-fashion-trend"],
+)  # fmt: skip
+def test_a_transplanted_network_gives_the_compiled_logits_at_another_table(trained, settings):
+    """``transplant`` lays a network out over another table's whole observation and action
+    table (what ``uno train --init-from FILE.npz`` starts from): the same logits for every
+    legal action as the compiled forward pass of the network there, in every phase."""
+    network = neural.SHIPPED_NETWORKS[trained]
+    game = Game(episode="round", **settings)
+    layers = neural.transplant(network, game)
+    assert layers[0][0].shape == (network.w1.shape[1], game.observation_size)
+    assert layers[2][0].shape == (game.num_actions, network.w2.shape[1])
+    phases = (*PHASES, "swap") if game.config.seven_o else PHASES
+    found = observations_by_phase(game, per_phase=20, phases=phases)
+    for phase in phases:
+        assert found[phase], f"no observation of phase {phase}"
+        obs = np.array([o for o, _ in found[phase]])
+        mask = np.array([m for _, m in found[phase]])
+        compiled = np.empty(mask.shape, dtype=np.float32)
+        neural.network_logits_batch(obs, mask, game.params, *network.arrays(), compiled)
+        got = transplanted_logits(layers, game, obs, mask)
+        legal = mask > 0
+        np.testing.assert_allclose(got[legal], compiled[legal], rtol=1e-4, atol=1e-4, err_msg=phase)
+        assert (got.argmax(1) == compiled.argmax(1)).all()
+
+
+def test_a_network_is_not_transplanted_to_a_table_it_cannot_play():
+    with pytest.raises(ValueError, match="cannot play this configuration: the observation's slice 'acting' has 2"):
+        neural.transplant(neural.SHIPPED_NETWORKS[4], Game(num_players=2))
 
 
 # Logits of the shipped network recorded by the positional-file code (commit fcf2235, before

@@ -3,6 +3,7 @@ and the bookkeeping that credits rewards to the learner's transitions."""
 
 import csv
 import json
+import pathlib
 
 import numpy as np
 import pytest
@@ -196,6 +197,54 @@ def test_smoke_runs_at_four_players_and_with_a_team(tmp_path, changes):
     network = neural.load_network(tmp_path / "multi" / "policy.npz")
     assert result["global_step"] >= TINY["total_timesteps"]
     assert network.supports(P.make_game(P.Args(**{**TINY, **changes})))
+
+
+def network_file(tmp_path, players: int, hidden: int) -> pathlib.Path:
+    """A network file of ``players`` with ``hidden`` units per layer (random weights)."""
+    torch.manual_seed(0)
+    model = P.ActorCritic(Game(num_players=players), hidden)
+    for p in model.actor.parameters():
+        p.data.normal_(0, 0.3)
+    path = tmp_path / f"net_{players}p_{hidden}.npz"
+    model.export(path, Game(num_players=players))
+    return path
+
+
+@pytest.mark.slow
+def test_a_run_starts_from_a_network_file_at_another_table(tmp_path):
+    """``--init-from FILE.npz``: the actor starts as the file's network carried over to this
+    table (``neural.transplant``); during ``--critic-warmup`` updates only the critic learns,
+    so the exported actor is still exactly that network; without a warm-up the actor moves."""
+    source = network_file(tmp_path, 2, TINY["hidden"])
+    game = P.make_game(P.Args(num_players=3))
+    expected = neural.transplant(neural.load_network(source), game)
+    settings = dict(num_players=3, init_from=str(source), eval_every=0, tensorboard=False)
+    kept = run(tmp_path, "kept", **settings, critic_warmup=100)
+    moved = run(tmp_path, "moved", **settings, critic_warmup=0)
+    assert kept["updates"] == moved["updates"] >= 2
+    torch.manual_seed(1)  # the run's seed: the critic as the run initialised it
+    initial_critic = P.ActorCritic(game, TINY["hidden"]).critic[0].weight.detach().numpy()
+    for name, same in (("kept", True), ("moved", False)):
+        state = torch.load(tmp_path / name / "checkpoint.pt", weights_only=False)["agent"]
+        actor = [state[f"actor.{i}.weight"].numpy() for i in (0, 2, 4)]
+        assert all(np.allclose(a, w, atol=1e-6) for a, (w, _) in zip(actor, expected)) == same, name
+        critic = state["critic.0.weight"].numpy()
+        assert not np.allclose(critic, initial_critic, atol=1e-6), name
+    rows = read_rows(tmp_path / "kept" / "progress.csv")
+    assert all(float(r["value_loss"]) > 0 for r in rows)
+
+
+def test_a_network_file_that_does_not_fit_the_run_is_refused_before_anything_is_written(tmp_path, capsys):
+    source = network_file(tmp_path, 4, 16)
+    common = ["--smoke", "--out-dir", str(tmp_path / "runs"), "--no-progress", "--init-from"]
+    assert P.main([*common, str(source), "--num-players", "4"]) == 2
+    assert "its hidden layers have 16 and 16 units, --hidden is 64" in capsys.readouterr().err
+    assert P.main([*common, str(source), "--num-players", "2", "--hidden", "16"]) == 2
+    assert "cannot play this table: the observation's slice 'acting' has 2 entries" in capsys.readouterr().err
+    assert P.main([*common, str(tmp_path / "none.npz"), "--num-players", "4"]) == 2
+    assert "no policy network at" in capsys.readouterr().err
+    assert P.main(["--smoke", "--critic-warmup", "-1"]) == 2
+    assert not (tmp_path / "runs").exists()
 
 
 def test_bad_settings_are_refused():

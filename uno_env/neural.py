@@ -524,6 +524,27 @@ def read_version_1(gather: np.ndarray, params: np.ndarray) -> tuple[list[InputSl
     return inputs, [ActionBlock(name, first, stop - first) for (first, name), stop in zip(starts, stops)]
 
 
+def transplant(network: Network, game: Game) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The network as three (weight, bias) pairs in torch's ``nn.Linear`` layout (weight:
+    out x in) over ``game``'s whole observation (scaled by :func:`input_scale`) and action
+    table: the same logits for every legal action as the compiled forward pass gives at
+    ``game``'s table (inputs the network does not read get zero weights; each action's
+    output row is the one :func:`output_index` maps it to). A network trained at another
+    table (or rule variant) thus starts a training run there exactly as it plays there.
+    ValueError when the network cannot play ``game`` (:meth:`Network.mismatches`)."""
+    problems = network.mismatches(game)
+    if problems:
+        raise ValueError(f"the network cannot play this configuration: {'; '.join(problems)}")
+    scale = input_scale(game)
+    w1 = np.zeros((network.w1.shape[1], game.observation_size), dtype=np.float32)
+    for s in network.inputs:
+        here = game.obs_spec.by_name[s.name].offset
+        source = network.w1[s.offset : s.offset + s.size] * network.scale[s.offset : s.offset + s.size, None]
+        w1[:, here : here + s.size] = (source / scale[here : here + s.size, None]).T
+    rows = np.array([output_index(game.params, network.params, a) for a in range(game.num_actions)], dtype=np.int64)
+    return [(w1, network.b1.copy()), (network.w2.T.copy(), network.b2.copy()), (network.w3[rows], network.b3[rows])]
+
+
 def upgrade_network(source, target) -> Network:
     """Rewrite a network file (version 1) in the current format. The labels of its slices
     and action blocks are taken from the training configuration (``meta["config"]``) when
