@@ -119,6 +119,9 @@ class Args:
     """stop an update's epochs once the approximate KL exceeds this"""
     hidden: int = 256
     """units in each of the two hidden layers (actor and critic)"""
+    privileged_critic: bool = False
+    """the critic also sees every other seat's hand (an asymmetric actor-critic: training only;
+    the actor, and so the exported policy, sees the observation alone)"""
     opponents: str = "tactical=0.5,keeper=0.1,random_play=0.05,snapshot=0.25,latest=0.1"
     """opponent pool: kind=weight, kinds are latest, snapshot or agent names"""
     snapshot_every: int = 10
@@ -189,33 +192,44 @@ def layer(inputs: int, outputs: int, std: float = np.sqrt(2)) -> nn.Linear:
 
 
 class ActorCritic(nn.Module):
-    """Actor and critic, two ReLU hidden layers each, over the scaled observation. The
-    actor's layers are exactly what :func:`uno_env.neural.save_network` exports."""
+    """Actor and critic, two ReLU hidden layers each, over the scaled observation; with
+    ``privileged`` the critic also reads :class:`HiddenHands`. The actor's layers are
+    exactly what :func:`uno_env.neural.save_network` exports."""
 
-    scale: torch.Tensor  # a buffer (register_buffer), not a parameter
+    scale: torch.Tensor  # buffers (register_buffer), not parameters
+    hidden_scale: torch.Tensor
 
-    def __init__(self, game: Game, hidden: int):
+    def __init__(self, game: Game, hidden: int, privileged: bool = False):
         super().__init__()
         self.register_buffer("scale", torch.as_tensor(neural.input_scale(game)))
+        hands = HiddenHands(game) if privileged else None
+        self.register_buffer("hidden_scale", torch.as_tensor(hands.scale if hands else np.zeros(0, np.float32)))
         size, actions = game.observation_size, game.num_actions
         self.actor = nn.Sequential(
             layer(size, hidden), nn.ReLU(), layer(hidden, hidden), nn.ReLU(), layer(hidden, actions, 0.01)
         )
+        critic_size = size + len(self.hidden_scale)
         self.critic = nn.Sequential(
-            layer(size, hidden), nn.ReLU(), layer(hidden, hidden), nn.ReLU(), layer(hidden, 1, 1)
+            layer(critic_size, hidden), nn.ReLU(), layer(hidden, hidden), nn.ReLU(), layer(hidden, 1, 1)
         )
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         return self.actor(obs * self.scale).masked_fill(~mask, -1e8)
 
-    def value(self, obs: torch.Tensor) -> torch.Tensor:
-        return self.critic(obs * self.scale).squeeze(-1)
+    def value(self, obs: torch.Tensor, hidden: torch.Tensor | None = None) -> torch.Tensor:
+        """The critic's value; ``hidden``: the :class:`HiddenHands` rows of a privileged critic."""
+        inputs = obs * self.scale
+        if len(self.hidden_scale):
+            if hidden is None:
+                raise ValueError("a privileged critic reads the other seats' hands: pass hidden")
+            inputs = torch.cat([inputs, hidden * self.hidden_scale], dim=1)
+        return self.critic(inputs).squeeze(-1)
 
-    def act(self, obs: torch.Tensor, mask: torch.Tensor):
+    def act(self, obs: torch.Tensor, mask: torch.Tensor, hidden: torch.Tensor | None = None):
         """Sampled actions, their log-probabilities and the values."""
         dist = torch.distributions.Categorical(logits=self.masked_logits(obs, mask), validate_args=False)
         action = dist.sample()
-        return action, dist.log_prob(action), self.value(obs)
+        return action, dist.log_prob(action), self.value(obs, hidden)
 
     def sample(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         """Sampled actions only (Gumbel-max over the masked logits; no critic): opponents."""
@@ -223,16 +237,40 @@ class ActorCritic(nn.Module):
         noise = torch.rand_like(logits).clamp_(min=1e-20)
         return (logits - torch.log(-torch.log(noise))).argmax(dim=1)
 
-    def evaluate(self, obs: torch.Tensor, mask: torch.Tensor, action: torch.Tensor):
+    def evaluate(self, obs: torch.Tensor, mask: torch.Tensor, action: torch.Tensor, hidden=None):
         """Log-probabilities of ``action``, entropies and values (for the update)."""
         dist = torch.distributions.Categorical(logits=self.masked_logits(obs, mask), validate_args=False)
-        return dist.log_prob(action), dist.entropy(), self.value(obs)
+        return dist.log_prob(action), dist.entropy(), self.value(obs, hidden)
 
     def export(self, path, game: Game, meta: dict | None = None) -> neural.Network:
         """Write the actor as a numpy network file (:func:`uno_env.neural.save_network`)."""
         linears = [m for m in self.actor if isinstance(m, nn.Linear)]
         layers = [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()) for m in linears]
         return neural.save_network(path, layers, game, meta)
+
+
+class HiddenHands:
+    """What a privileged critic reads beside the observation: the hand of every other seat
+    (copies of each card face, the ``hand`` slice of that seat's own observation), seats in
+    the observer's order (seat+1 first). Read from the true state while training; the
+    actor never sees it."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.hand = game.obs_spec.by_name["hand"]
+        self.size = (game.num_players - 1) * self.hand.size
+        self.scale = np.tile(1.0 / np.maximum(self.hand.high, 1.0), game.num_players - 1).astype(np.float32)
+        self._obs = np.zeros(game.observation_size, dtype=np.float32)
+
+    def __call__(self, state, games: np.ndarray, seats: np.ndarray) -> np.ndarray:
+        """Rows for the observer ``seats[i]`` of game ``games[i]`` of the batch ``state``."""
+        n, size = self.game.num_players, self.hand.size
+        out = np.zeros((len(games), self.size), dtype=np.float32)
+        for i, (g, seat) in enumerate(zip(games.tolist(), seats.tolist())):
+            for k in range(1, n):
+                self.game.observe(state, (seat + k) % n, g, out=self._obs)
+                out[i, (k - 1) * size : k * size] = self._obs[self.hand.offset : self.hand.stop]
+        return out
 
 
 # ---------------------------------------------------------------------------- opponent pool
@@ -264,6 +302,7 @@ class OpponentPool:
         self.game = game
         self.learner = learner
         self.hidden = hidden
+        self.privileged = len(learner.hidden_scale) > 0
         self.max_snapshots = max_snapshots
         self.snapshots: list[ActorCritic] = []
         self.agents = {}
@@ -272,7 +311,7 @@ class OpponentPool:
                 self.agents[kind] = make_agent(kind, game, seed=hash_seed(seed, 101, k))
 
     def add_snapshot(self, state_dict: dict) -> None:
-        model = ActorCritic(self.game, self.hidden).to(next(self.learner.parameters()).device)
+        model = ActorCritic(self.game, self.hidden, self.privileged).to(next(self.learner.parameters()).device)
         model.load_state_dict(state_dict)
         model.eval()
         self.snapshots.append(model)
@@ -314,8 +353,9 @@ class Transitions:
     learner seat of one game (:meth:`Rollout.chains`: ``game * num_players + seat``), so
     a learner playing both seats of a team keeps one chain per seat."""
 
-    def __init__(self, capacity: int, obs_size: int, num_actions: int, num_chains: int):
+    def __init__(self, capacity: int, obs_size: int, num_actions: int, num_chains: int, hidden_size: int = 0):
         self.obs = np.zeros((capacity, obs_size), dtype=np.float32)
+        self.hidden = np.zeros((capacity, hidden_size), dtype=np.float32)  # a privileged critic's HiddenHands
         self.mask = np.zeros((capacity, num_actions), dtype=bool)
         self.action = np.zeros(capacity, dtype=np.int64)
         self.logp = np.zeros(capacity, dtype=np.float32)
@@ -329,11 +369,13 @@ class Transitions:
         self.closed: list[np.ndarray] = []
         self.num_closed = 0
 
-    def add(self, chains, obs, mask, action, logp, value) -> None:
+    def add(self, chains, obs, mask, action, logp, value, hidden=None) -> None:
         """New transitions at the learner decisions of ``chains``; closes their previous ones."""
         index = np.arange(self.size, self.size + len(chains))
         self.size += len(chains)
         self.obs[index], self.mask[index], self.action[index] = obs, mask, action
+        if hidden is not None:
+            self.hidden[index] = hidden
         self.logp[index], self.value[index] = logp, value
         self.reward[index] = 0.0
         self.done[index] = False
@@ -385,7 +427,7 @@ class Transitions:
         chains = np.flatnonzero(self.open >= 0)
         keep = self.open[chains]
         target = np.arange(len(keep))
-        for array in (self.obs, self.mask, self.action, self.logp, self.value, self.reward):
+        for array in (self.obs, self.hidden, self.mask, self.action, self.logp, self.value, self.reward):
             array[target] = array[keep]
         self.done[target] = False
         self.successor[target] = -1
@@ -417,7 +459,14 @@ class Rollout:
         self.kind = np.zeros(N, dtype=np.int64)
         self.snapshot = np.zeros(N, dtype=np.int64)
         seats = 2 if self.team else 1
-        self.buffer = Transitions(args.batch_size + 2 * seats * N, game.observation_size, game.num_actions, N * n)
+        self.hands = HiddenHands(game) if args.privileged_critic else None
+        self.buffer = Transitions(
+            args.batch_size + 2 * seats * N,
+            game.observation_size,
+            game.num_actions,
+            N * n,
+            self.hands.size if self.hands else 0,
+        )
         self.step = self.env.reset(seed=seed)
         self.new_episodes(np.arange(N))
         self.finished: list[tuple[int, int]] = []  # (opponent kind, learner outcome) of ended episodes
@@ -453,13 +502,16 @@ class Rollout:
             if len(games):
                 obs = step.obs[games]
                 mask = step.mask[games].astype(bool)
+                hidden = self.hands(self.env.state, games, step.seat[games]) if self.hands else None
                 with torch.no_grad():
                     action, logp, value = self.agent.act(
-                        torch.as_tensor(obs, device=self.device), torch.as_tensor(mask, device=self.device)
+                        torch.as_tensor(obs, device=self.device),
+                        torch.as_tensor(mask, device=self.device),
+                        None if hidden is None else torch.as_tensor(hidden, device=self.device),
                     )
                 actions[games] = action = action.cpu().numpy()
                 chains = self.chains(games, step.seat[games])
-                buffer.add(chains, obs, mask, action, logp.cpu().numpy(), value.cpu().numpy())
+                buffer.add(chains, obs, mask, action, logp.cpu().numpy(), value.cpu().numpy(), hidden)
                 decisions += len(games)
             t2 = time.perf_counter()
             if len(others):
@@ -491,6 +543,7 @@ def ppo_update(
     """One PPO update on the batch; ``critic_only``: the value loss alone (the actor is kept)."""
     index, adv, returns = buffer.advantages(args.gamma, args.gae_lambda)
     obs = torch.as_tensor(buffer.obs[index], device=device)
+    hidden = torch.as_tensor(buffer.hidden[index], device=device)
     mask = torch.as_tensor(buffer.mask[index], device=device)
     action = torch.as_tensor(buffer.action[index], device=device)
     old_logp = torch.as_tensor(buffer.logp[index], device=device)
@@ -503,7 +556,7 @@ def ppo_update(
     for _ in range(args.update_epochs):
         for part in np.array_split(rng.permutation(size), args.num_minibatches):
             mb = torch.as_tensor(part, device=device)
-            logp, entropy, value = agent.evaluate(obs[mb], mask[mb], action[mb])
+            logp, entropy, value = agent.evaluate(obs[mb], mask[mb], action[mb], hidden[mb])
             log_ratio = logp - old_logp[mb]
             ratio = log_ratio.exp()
             with torch.no_grad():
@@ -545,6 +598,8 @@ def behaviour_cloning(args: Args, game: Game, agent: ActorCritic, optimizer, dev
     mask = np.zeros((args.bc_decisions, game.num_actions), dtype=bool)
     action = np.zeros(args.bc_decisions, dtype=np.int64)
     outcome = np.zeros(args.bc_decisions, dtype=np.float32)
+    hands = HiddenHands(game) if args.privileged_critic else None
+    hidden = np.zeros((args.bc_decisions, hands.size if hands else 0), dtype=np.float32)
     pending: list[list[tuple[int, int]]] = [[] for _ in range(N)]  # per game: (row, seat) of its episode
     step = env.reset(seed=hash_seed(seed, 203))
     rows = 0
@@ -554,6 +609,8 @@ def behaviour_cloning(args: Args, game: Game, agent: ActorCritic, optimizer, dev
         obs[rows : rows + take] = step.obs[:take]
         mask[rows : rows + take] = step.mask[:take]
         action[rows : rows + take] = chosen[:take]
+        if hands is not None:
+            hidden[rows : rows + take] = hands(env.state, np.arange(take), step.seat[:take])
         for i in range(take):
             pending[i].append((rows + i, int(step.seat[i])))
         rows += take
@@ -566,7 +623,7 @@ def behaviour_cloning(args: Args, game: Game, agent: ActorCritic, optimizer, dev
     for unfinished in pending:
         seen[[row for row, _ in unfinished]] = False  # no outcome yet: no value target
     rng = np.random.default_rng(hash_seed(seed, 204))
-    o, m, a = (torch.as_tensor(x, device=device) for x in (obs, mask, action))
+    o, m, a, h = (torch.as_tensor(x, device=device) for x in (obs, mask, action, hidden))
     z, w = torch.as_tensor(outcome, device=device), torch.as_tensor(seen, device=device).float()
     minibatch = 1024
     stats = {}
@@ -577,7 +634,7 @@ def behaviour_cloning(args: Args, game: Game, agent: ActorCritic, optimizer, dev
             mb = order[start : start + minibatch]
             logits = agent.masked_logits(o[mb], m[mb])
             policy_loss = nn.functional.cross_entropy(logits, a[mb])
-            value_loss = ((agent.value(o[mb]) - z[mb]) ** 2 * w[mb]).sum() / w[mb].sum().clamp(min=1)
+            value_loss = ((agent.value(o[mb], h[mb]) - z[mb]) ** 2 * w[mb]).sum() / w[mb].sum().clamp(min=1)
             loss = policy_loss + 0.5 * value_loss
             optimizer.zero_grad()
             loss.backward()
@@ -784,7 +841,7 @@ def train(args: Args) -> dict:
     args.run_name = name
     (folder / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=2))
 
-    agent = ActorCritic(game, args.hidden).to(device)
+    agent = ActorCritic(game, args.hidden, args.privileged_critic).to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     rng = np.random.default_rng(hash_seed(args.seed, 1))
     update, global_step = 0, 0

@@ -247,6 +247,50 @@ def test_a_network_file_that_does_not_fit_the_run_is_refused_before_anything_is_
     assert not (tmp_path / "runs").exists()
 
 
+def test_hidden_hands_are_the_other_seats_hands_in_the_observers_order():
+    """What a privileged critic reads: per other seat (seat+1 first) its hand, which holds as
+    many cards as the observer's ``hand_sizes`` shows for that seat, and the whole deal
+    with the observer's own hand and the piles."""
+    from uno_env.vector import UnoVectorEnv
+
+    game = Game(num_players=4)
+    hands = P.HiddenHands(game)
+    env = UnoVectorEnv(8, game.config, seed=3)
+    step = env.reset(seed=3)
+    spec = game.obs_spec
+    faces = spec.by_name["hand"].size
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        games = np.arange(8)
+        seats = np.maximum(step.seat, 0)
+        rows = hands(env.state, games, seats)
+        assert rows.shape == (8, 3 * faces)
+        for g in games:
+            view = spec.to_dict(step.obs[g])
+            sizes = rows[g].reshape(3, faces).sum(1)
+            np.testing.assert_array_equal(sizes, view["hand_sizes"][1:])
+            in_hands = rows[g].reshape(3, faces).sum(0) + view["hand"]
+            assert in_hands.sum() == view["hand_sizes"].sum()
+        step = env.step(np.array([rng.choice(np.flatnonzero(m)) for m in step.mask]))
+
+
+@pytest.mark.slow
+def test_a_privileged_critic_trains_and_the_exported_policy_reads_the_observation_alone(tmp_path):
+    game = P.make_game(P.Args(num_players=4))
+    settings = dict(num_players=4, privileged_critic=True, tensorboard=False, bc_decisions=400)
+    result = run(tmp_path, "priv", **settings, stop_after_update=2)
+    state = torch.load(tmp_path / "priv" / "checkpoint.pt", weights_only=False)["agent"]
+    faces = game.obs_spec.by_name["hand"].size
+    assert state["critic.0.weight"].shape[1] == game.observation_size + 3 * faces
+    assert state["actor.0.weight"].shape[1] == game.observation_size
+    network = neural.load_network(tmp_path / "priv" / "policy.npz")
+    assert network.w1.shape[0] == game.observation_size and network.supports(game)
+    rows = read_rows(tmp_path / "priv" / "progress.csv")
+    assert len(rows) == result["updates"] == 2 and all(float(r["value_loss"]) > 0 for r in rows)
+    resumed = P.train(P.Args(resume=str(tmp_path / "priv" / "checkpoint.pt"), total_timesteps=1500, progress=False))
+    assert resumed["updates"] > 2  # the snapshots of the pool are privileged critics too
+
+
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="kind=weight"):
         P.parse_pool("tactical")
