@@ -87,18 +87,22 @@ from .engine.layout import (
     P_NUM_ACTIONS,
     P_NUM_PLAYERS,
     P_O_FIRST,
+    P_PARTNERS,
     Param,
 )
 from .engine.observation import SLICE_NAMES
 
 describe(__name__, "the policy network's forward pass", seconds=10)
 
-SHIPPED_PATHS: dict[int, pathlib.Path] = {
-    players: pathlib.Path(__file__).resolve().parent / "data" / f"ppo_{players}p.npz" for players in (2, 3, 4)
-}
+_DATA = pathlib.Path(__file__).resolve().parent / "data"
+SHIPPED_PATHS: dict[int, pathlib.Path] = {players: _DATA / f"ppo_{players}p.npz" for players in (2, 3, 4)}
 """The shipped policies (weights, input layout, training command and figures), by the
 number of players of the table each was trained at. The compiled policy ``ppo`` plays
 at each table the network :func:`shipped_table` names."""
+SHIPPED_PARTNER_PATHS: dict[int, pathlib.Path] = {players: _DATA / f"ppo_{players}p_partners.npz" for players in (4,)}
+"""The shipped policies of partner tables (R-VAR-PARTNERS; trained as one team of two seats),
+by number of players. A partner table without its own plays the network of
+:func:`shipped_table`, like any table of its size."""
 SHIPPED_PATH = SHIPPED_PATHS[2]
 """The shipped two-player policy."""
 
@@ -669,6 +673,10 @@ SHIPPED_NETWORKS: dict[int, Network] = {
     players: load_network(path) for players, path in SHIPPED_PATHS.items() if path.is_file()
 }
 """The shipped networks, read once at import, by the number of players they were trained for."""
+SHIPPED_PARTNER_NETWORKS: dict[int, Network] = {
+    players: load_network(path) for players, path in SHIPPED_PARTNER_PATHS.items() if path.is_file()
+}
+"""The shipped networks of partner tables, read once at import, by number of players."""
 SHIPPED: Network | None = SHIPPED_NETWORKS.get(2)
 """The shipped two-player network (None where its weights file is not shipped)."""
 
@@ -729,6 +737,12 @@ def shipped_network(game: Game) -> tuple[str, Network]:
     """The shipped network ``ppo`` plays at ``game``'s table (:func:`uno_env.shipped_table`)
     and its label; ValueError when none can play it."""
     shipped = ", ".join(f"{n} players" for n in sorted(SHIPPED_NETWORKS)) or "none"
+    if game.config.partners and game.num_players in SHIPPED_PARTNER_NETWORKS:
+        network = SHIPPED_PARTNER_NETWORKS[game.num_players]
+        problems = network.mismatches(game)
+        if problems:
+            raise ValueError(f"ppo: the shipped network cannot play this configuration: {'; '.join(problems)}")
+        return f"ppo ({SHIPPED_PARTNER_PATHS[game.num_players].name})", network
     table = shipped_table(game.num_players)
     if table is None:
         raise ValueError(
@@ -767,21 +781,35 @@ def _slots(networks: list[Network]) -> tuple:
     return tuple(zip(*(tuple(np.ascontiguousarray(a) for a in network.arrays()) for network in networks)))
 
 
+def _slot_table(plain: list[int], partners: list[int]) -> np.ndarray:
+    """``_SLOT_OF``: per partners flag (0, 1) and number of players, the slot of the network
+    ``ppo`` plays (-1: none). Slots: the networks of ``plain`` tables, then those of
+    ``partners`` tables (a partner table without its own plays the plain table's)."""
+    table = np.full((2, MAX_PLAYERS + 1), -1, dtype=np.int64)
+    for n in range(MAX_PLAYERS + 1):
+        t = shipped_table(n)
+        table[:, n] = plain.index(t) if t is not None else -1
+        if n in partners:
+            table[1, n] = len(plain) + partners.index(n)
+    return table
+
+
 _SLOTS = sorted(SHIPPED_NETWORKS)
+_PARTNER_SLOTS = sorted(SHIPPED_PARTNER_NETWORKS)
 # Compiled in as constants (numba_cache hashes the weights files with the sources, so new
-# weights recompile). One slot per shipped network; _SLOT_OF[n] is the slot of
-# shipped_table(n) (-1: none).
-_W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS = _slots([SHIPPED_NETWORKS[t] for t in _SLOTS])
-_SLOT_OF = np.array(
-    [_SLOTS.index(t) if (t := shipped_table(n)) is not None else -1 for n in range(MAX_PLAYERS + 1)], dtype=np.int64
+# weights recompile). One slot per shipped network; _SLOT_OF[partners, n] is the slot of the
+# network of that table (-1: none).
+_W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS = _slots(
+    [SHIPPED_NETWORKS[t] for t in _SLOTS] + [SHIPPED_PARTNER_NETWORKS[t] for t in _PARTNER_SLOTS]
 )
+_SLOT_OF = _slot_table(_SLOTS, _PARTNER_SLOTS)
 
 
 @kernel
 def shipped_policy(obs, mask, P, prng, b):
     """The compiled policy ``ppo``: the greedy action of the shipped network for this
-    table (:func:`shipped_table`), -1 when none is shipped for it."""
-    slot = _SLOT_OF[P[P_NUM_PLAYERS]]
+    table (:func:`shipped_network`), -1 when none is shipped for it."""
+    slot = _SLOT_OF[1 if P[P_PARTNERS] != 0 else 0, P[P_NUM_PLAYERS]]
     if slot < 0:
         return -1
     return network_act(
