@@ -44,6 +44,25 @@ def observations_by_phase(game: Game, per_phase: int = 40, seed: int = 0, phases
     return found
 
 
+def stacked(found: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The observations and masks of :func:`observations_by_phase`, phase after phase, as two arrays."""
+    rows = [row for phase_rows in found.values() for row in phase_rows]
+    return np.array([o for o, _ in rows]), np.array([m for _, m in rows])
+
+
+def random_network(game: Game, hidden: int, path) -> neural.Network:
+    """A network of ``game`` with ``hidden`` units per layer, written to ``path``: seeded random
+    weights, larger than the initialisation's, so that differences show."""
+    torch = pytest.importorskip("torch")
+    from experiments.ppo_masked import ActorCritic
+
+    torch.manual_seed(0)
+    model = ActorCritic(game, hidden)
+    for p in model.actor.parameters():
+        p.data.normal_(0, 0.3)
+    return model.export(path, game)
+
+
 def torch_actor_from(network: neural.Network, game: Game):
     torch = pytest.importorskip("torch")
     from experiments.ppo_masked import ActorCritic
@@ -76,18 +95,13 @@ SHIPPED_CASES = {
 @pytest.mark.parametrize("source", [*SHIPPED_CASES, "fresh"])
 def test_numba_forward_equals_torch_forward_in_every_phase(source, tmp_path):
     torch = pytest.importorskip("torch")
-    from experiments.ppo_masked import ActorCritic
 
     settings, path = SHIPPED_CASES.get(source, ({"num_players": 2}, None))
     game = Game(episode="round", **settings)
     if path is not None:
         network = neural.load_network(path)
     else:
-        torch.manual_seed(0)
-        model = ActorCritic(game, 32)
-        for p in model.actor.parameters():  # larger weights than the init, so that differences show
-            p.data.normal_(0, 0.3)
-        network = model.export(tmp_path / "fresh.npz", game)
+        network = random_network(game, 32, tmp_path / "fresh.npz")
     model = torch_actor_from(network, game)
     found = observations_by_phase(game)
     for phase in PHASES:
@@ -162,8 +176,7 @@ def test_shipped_network_plays_exactly_as_recorded(case):
     settings, seed = SHIPPED_LOGIT_CASES[case]
     game = Game(**settings)
     found = observations_by_phase(game, per_phase=20, seed=seed)
-    obs = np.array([o for rows in found.values() for o, _ in rows])
-    mask = np.array([m for rows in found.values() for _, m in rows])
+    obs, mask = stacked(found)
     with np.load(SHIPPED_LOGITS) as recorded:
         counts, legal = recorded[f"counts{case}"], recorded[f"legal{case}"]
         expected, actions = recorded[f"logits{case}"], recorded[f"actions{case}"]
@@ -267,8 +280,7 @@ def test_network_agent_from_a_file_matches_the_compiled_shipped_policy(table):
     from_file = make_agent(f"ppo:weights={path}", game)
     assert compiled.policy_id is not None and from_file.policy_id is None
     found = observations_by_phase(game, per_phase=10, seed=4)
-    obs = np.array([o for rows in found.values() for o, _ in rows])
-    mask = np.array([m for rows in found.values() for _, m in rows])
+    obs, mask = stacked(found)
     assert from_file.act_batch(obs, mask).tolist() == [compiled(o, m) for o, m in zip(obs, mask)]
 
 
@@ -666,16 +678,14 @@ def test_ppo_plays_the_partner_network_at_partner_tables(players, recwarn):
     assert not [w for w in recwarn.list if issubclass(w.category, agent_neural.TrainingMismatchWarning)]
     plain = make_agent(f"ppo:weights={neural.SHIPPED_PATHS[neural.shipped_table(players)]}", game)
     found = observations_by_phase(game, per_phase=40, seed=5)
-    obs = np.array([o for rows in found.values() for o, _ in rows])
-    mask = np.array([m for rows in found.values() for _, m in rows])
+    obs, mask = stacked(found)
     chosen = [compiled(o, m) for o, m in zip(obs, mask)]
     assert plain.act_batch(obs, mask).tolist() != chosen
     assert neural.shipped_network(Game(num_players=players))[1] is neural.SHIPPED_NETWORKS[players]
     larger = Game(num_players=players + 2, partners=True, episode="round")  # no partner network of its own
     assert neural.shipped_network(larger)[1] is neural.SHIPPED_NETWORKS[neural.shipped_table(players + 2)]
     found = observations_by_phase(larger, per_phase=10, seed=6)
-    obs = np.array([o for rows in found.values() for o, _ in rows])
-    mask = np.array([m for rows in found.values() for _, m in rows])
+    obs, mask = stacked(found)
     compiled = make_agent("ppo", larger)
     plain = make_agent(f"ppo:weights={neural.SHIPPED_PATHS[neural.shipped_table(players + 2)]}", larger)
     assert [compiled(o, m) for o, m in zip(obs, mask)] == plain.act_batch(obs, mask).tolist()

@@ -14,6 +14,8 @@ from experiments import ppo_masked as P  # noqa: E402
 from uno_env import neural  # noqa: E402
 from uno_env.engine import Game  # noqa: E402
 
+from .test_neural import random_network  # noqa: E402
+
 TINY = dict(
     total_timesteps=1500,
     num_envs=16,
@@ -201,12 +203,8 @@ def test_smoke_runs_at_four_players_and_with_a_team(tmp_path, changes):
 
 def network_file(tmp_path, players: int, hidden: int) -> pathlib.Path:
     """A network file of ``players`` with ``hidden`` units per layer (random weights)."""
-    torch.manual_seed(0)
-    model = P.ActorCritic(Game(num_players=players), hidden)
-    for p in model.actor.parameters():
-        p.data.normal_(0, 0.3)
     path = tmp_path / f"net_{players}p_{hidden}.npz"
-    model.export(path, Game(num_players=players))
+    random_network(Game(num_players=players), hidden, path)
     return path
 
 

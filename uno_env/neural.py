@@ -733,26 +733,32 @@ def warn_outside_training(label: str, network: Network, game: Game, stacklevel: 
     )
 
 
+def shipped_entry(num_players: int, partners: bool) -> tuple[bool, int] | None:
+    """Which shipped network ``ppo`` plays at a table, as (partner network?, its number of
+    players): a partner table's own where one is shipped, else that of
+    :func:`shipped_table`; None when there is none. The one rule of both
+    :func:`shipped_network` and the compiled policy's slots."""
+    if partners and num_players in SHIPPED_PARTNER_NETWORKS:
+        return True, num_players
+    table = shipped_table(num_players)
+    return None if table is None else (False, table)
+
+
 def shipped_network(game: Game) -> tuple[str, Network]:
-    """The shipped network ``ppo`` plays at ``game``'s table (:func:`uno_env.shipped_table`)
-    and its label; ValueError when none can play it."""
+    """The shipped network ``ppo`` plays at ``game``'s table (:func:`shipped_entry`) and its
+    label; ValueError when none can play it."""
     shipped = ", ".join(f"{n} players" for n in sorted(SHIPPED_NETWORKS)) or "none"
-    if game.config.partners and game.num_players in SHIPPED_PARTNER_NETWORKS:
-        network = SHIPPED_PARTNER_NETWORKS[game.num_players]
-        problems = network.mismatches(game)
-        if problems:
-            raise ValueError(f"ppo: the shipped network cannot play this configuration: {'; '.join(problems)}")
-        return f"ppo ({SHIPPED_PARTNER_PATHS[game.num_players].name})", network
-    table = shipped_table(game.num_players)
-    if table is None:
+    entry = shipped_entry(game.num_players, game.config.partners)
+    if entry is None:
         raise ValueError(
             f"ppo: no shipped network plays {game.num_players} players (shipped: {shipped}); pass weights=PATH"
         )
-    network = SHIPPED_NETWORKS[table]
+    partner, table = entry
+    network = (SHIPPED_PARTNER_NETWORKS if partner else SHIPPED_NETWORKS)[table]
     problems = network.mismatches(game)
     if problems:
         raise ValueError(f"ppo: the shipped network cannot play this configuration: {'; '.join(problems)}")
-    name = SHIPPED_PATHS[table].name
+    name = (SHIPPED_PARTNER_PATHS if partner else SHIPPED_PATHS)[table].name
     if table == game.num_players:
         return f"ppo ({name})", network
     return f"ppo ({name}, the shipped network nearest {game.num_players} players; shipped: {shipped})", network
@@ -781,28 +787,20 @@ def _slots(networks: list[Network]) -> tuple:
     return tuple(zip(*(tuple(np.ascontiguousarray(a) for a in network.arrays()) for network in networks)))
 
 
-def _slot_table(plain: list[int], partners: list[int]) -> np.ndarray:
-    """``_SLOT_OF``: per partners flag (0, 1) and number of players, the slot of the network
-    ``ppo`` plays (-1: none). Slots: the networks of ``plain`` tables, then those of
-    ``partners`` tables (a partner table without its own plays the plain table's)."""
-    table = np.full((2, MAX_PLAYERS + 1), -1, dtype=np.int64)
-    for n in range(MAX_PLAYERS + 1):
-        t = shipped_table(n)
-        table[:, n] = plain.index(t) if t is not None else -1
-        if n in partners:
-            table[1, n] = len(plain) + partners.index(n)
-    return table
-
-
-_SLOTS = sorted(SHIPPED_NETWORKS)
-_PARTNER_SLOTS = sorted(SHIPPED_PARTNER_NETWORKS)
+_ENTRIES = [(False, t) for t in sorted(SHIPPED_NETWORKS)] + [(True, t) for t in sorted(SHIPPED_PARTNER_NETWORKS)]
 # Compiled in as constants (numba_cache hashes the weights files with the sources, so new
-# weights recompile). One slot per shipped network; _SLOT_OF[partners, n] is the slot of the
-# network of that table (-1: none).
+# weights recompile). One slot per shipped network (_ENTRIES, as shipped_entry names them);
+# _SLOT_OF[partners, n] is the slot of the network of that table (-1: none).
 _W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS = _slots(
-    [SHIPPED_NETWORKS[t] for t in _SLOTS] + [SHIPPED_PARTNER_NETWORKS[t] for t in _PARTNER_SLOTS]
+    [(SHIPPED_PARTNER_NETWORKS if partner else SHIPPED_NETWORKS)[t] for partner, t in _ENTRIES]
 )
-_SLOT_OF = _slot_table(_SLOTS, _PARTNER_SLOTS)
+_SLOT_OF = np.array(
+    [
+        [_ENTRIES.index(e) if (e := shipped_entry(n, partners)) is not None else -1 for n in range(MAX_PLAYERS + 1)]
+        for partners in (False, True)
+    ],
+    dtype=np.int64,
+)
 
 
 @kernel
