@@ -81,7 +81,9 @@ class Args:
     episode: str = "round"
     """'round' (one hand per episode) or 'game' (hands until the target score)"""
     reward: str = "win"
-    """'win' (+1 / -1 when the episode ends) or 'points' (points scored at each hand's end)"""
+    """'win' (+1 / -1 when the episode ends), 'points' (points scored at each hand's end) or
+    'margin' (at each hand's end, the points the seat scored minus the mean its opponents
+    scored, per 100 points: zero-sum, so a hand lost with high cards in hand costs)"""
     rules: tuple[str, ...] = ()
     """other rule settings as KEY=VALUE (e.g. uno_call=off, partners=true), as `uno tournament --set` takes them"""
     learner_team: bool = False
@@ -437,6 +439,20 @@ class Transitions:
         self.num_closed = 0
 
 
+def point_margins(game: Game) -> np.ndarray:
+    """The weights of ``--reward margin``: row s gives seat s its own points minus the mean of
+    its opponents' points (with partners, the partner is not an opponent), per 100 points;
+    ``rewards @ weights.T`` turns each seat's points into its margin."""
+    n = game.num_players
+    weights = np.zeros((n, n), dtype=np.float32)
+    for seat in range(n):
+        partner = (seat + n // 2) % n if game.config.partners else seat  # partners sit opposite
+        opponents = [other for other in range(n) if other not in (seat, partner)]
+        weights[seat, seat] = 1.0
+        weights[seat, opponents] = -1.0 / len(opponents)
+    return weights / 100.0
+
+
 class Rollout:
     """The games, the per-episode seating and opponents, and the learner's transitions.
 
@@ -460,6 +476,7 @@ class Rollout:
         self.snapshot = np.zeros(N, dtype=np.int64)
         seats = 2 if self.team else 1
         self.hands = HiddenHands(game) if args.privileged_critic else None
+        self.margins = point_margins(game) if args.reward == "margin" else None
         self.buffer = Transitions(
             args.batch_size + 2 * seats * N,
             game.observation_size,
@@ -524,7 +541,8 @@ class Rollout:
             self.policy_seconds += t2 - t
             self.opponent_seconds += t3 - t2
             self.env_seconds += t4 - t3
-            buffer.credit(step.rewards.reshape(-1))  # chain g * n + s: seat s of game g
+            rewards = step.rewards if self.margins is None else step.rewards @ self.margins.T
+            buffer.credit(rewards.reshape(-1))  # chain g * n + s: seat s of game g
             ended = np.flatnonzero(step.terminated | step.truncated)
             if len(ended):
                 n = self.game.num_players
@@ -725,9 +743,8 @@ def make_game(args: RuleArgs) -> Game:
 
     from agents.play import rule_config
 
-    rules = SimpleNamespace(
-        settings=[*args.rules, f"reward={args.reward}"], players=args.num_players, episode=args.episode
-    )
+    reward = "points" if args.reward == "margin" else args.reward  # margin: see point_margins
+    rules = SimpleNamespace(settings=[*args.rules, f"reward={reward}"], players=args.num_players, episode=args.episode)
     try:
         return Game(rule_config(rules, args.num_players))
     except ValueError as err:  # its messages name the tournament's flag

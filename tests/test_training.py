@@ -183,6 +183,50 @@ def test_learner_rewards_at_four_players_and_with_partners(changes, seats_per_ep
         assert (outcomes > 0).any()  # hands its partner (tactical or random_play) won for it too
 
 
+@pytest.mark.parametrize(
+    "changes, expected",
+    [
+        ({"num_players": 2}, [[1, -1], [-1, 1]]),
+        ({"num_players": 3}, [[1, -0.5, -0.5], [-0.5, 1, -0.5], [-0.5, -0.5, 1]]),
+        (
+            {"num_players": 4, "rules": ("partners=true",)},
+            [[1, -0.5, 0, -0.5], [-0.5, 1, -0.5, 0], [0, -0.5, 1, -0.5], [-0.5, 0, -0.5, 1]],
+        ),
+    ],
+    ids=["2p", "3p", "partners"],
+)
+def test_point_margins_weigh_the_opponents_and_not_the_partner(changes, expected):
+    """A seat's margin is its points less the mean of its opponents' (per 100 points): zero-sum
+    (every column sums to 0), and a partner's points, which are the seat's own, do not count."""
+    weights = P.point_margins(P.make_game(P.Args(reward="margin", **changes)))
+    assert weights * 100 == pytest.approx(np.array(expected))
+    assert weights.sum(axis=0) == pytest.approx(0)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "changes",
+    [{}, {"num_players": 4, "rules": ("partners=true",)}],
+    ids=["2p", "partners"],
+)
+def test_margin_rewards_are_the_points_less_what_the_opponents_scored(changes):
+    """``--reward margin`` plays the same games as ``--reward points`` (the env scores points
+    either way): a hand the learner's seat or team won gives its points / 100; a lost hand
+    gives minus the winner's points shared among the learner's opponents (with partners, a
+    hand the partner won is the learner's win)."""
+    changes = {"batch_size": 1200, "num_envs": 16, "opponents": "random_play=1", **changes}
+    torch.manual_seed(0)
+    points, by_points = collect_terminal_rewards({**changes, "reward": "points"})
+    torch.manual_seed(0)
+    margins, by_margin = collect_terminal_rewards({**changes, "reward": "margin"})
+    assert by_points.finished == by_margin.finished and len(points) > 10
+    won = points > 0
+    assert won.any() and (~won).any()
+    assert margins[won] == pytest.approx(points[won] / 100)
+    assert (margins[~won] <= 0).all() and (margins[~won] < 0).any()
+    assert P.make_game(P.Args(reward="margin", **changes)).config.reward == "points"
+
+
 def test_learner_team_needs_partners():
     with pytest.raises(ValueError, match="--learner-team needs partners"):
         P.check_args(P.Args(num_players=4, learner_team=True), P.make_game(P.Args(num_players=4)))
