@@ -126,7 +126,8 @@ def test_field_tournament_reports_the_first_agent_against_each_field(partners):
         assert cell["ratio"] == pytest.approx(cell["win_rate"] / fair)
         assert cell["win_rate_ci"][0] <= cell["win_rate"] <= cell["win_rate_ci"][1]
     assert summary["field"]["random_play"]["win_rate"] > fair  # tactical beats a table of random_play
-    assert "against the field" in T.format_leaderboard(summary)
+    text = T.format_leaderboard(summary)
+    assert "against the field" in text and f"over {summary['field']['naive']['games']} games;" in text  # whole games
 
 
 def partners_of(table):

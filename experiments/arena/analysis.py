@@ -209,12 +209,13 @@ def format_leaderboard(summary: dict) -> str:
         hg = hl["hands_per_game"]
         lines.append(f"hands per game: mean {hg['mean']:.1f}, median {hg['median']:.0f}, max {hg['max']}")
     if summary.get("field"):
+        unit = "games" if "hands_per_game" in hl else "hands"  # a whole game is one outcome
         lines.append("")
         lines.append("against the field (the first agent in one seat, or one team; the other agent in the rest):")
         for label, cell in summary["field"].items():
             lines.append(
                 f"  {cell['agent']} vs {label}: {cell['win_rate']:.3f} [{cell['win_rate_ci'][0]:.3f}, "
-                f"{cell['win_rate_ci'][1]:.3f}] over {cell['games']} hands; fair share {cell['fair_share']:.3f}, "
+                f"{cell['win_rate_ci'][1]:.3f}] over {cell['games']} {unit}; fair share {cell['fair_share']:.3f}, "
                 f"ratio {cell['ratio']:.2f} [{cell['ratio_ci'][0]:.2f}, {cell['ratio_ci'][1]:.2f}]"
             )
     if summary.get("head_to_head"):
