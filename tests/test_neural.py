@@ -83,10 +83,14 @@ SHIPPED_TABLES = sorted(neural.SHIPPED_NETWORKS)
 UNSHIPPED = next(n for n in range(min(SHIPPED_TABLES), 11) if n not in SHIPPED_TABLES)
 """The smallest table without a network of its own (it plays the one below)."""
 SHIPPED_CASES = {
-    **{f"{n}p": ({"num_players": n}, neural.SHIPPED_PATHS[n]) for n in SHIPPED_TABLES},
+    **{f"{n}p": ({"num_players": n, "episode": "round"}, neural.SHIPPED_PATHS[n]) for n in SHIPPED_TABLES},
     **{
-        f"{n}p-partners": ({"num_players": n, "partners": True}, neural.SHIPPED_PARTNER_PATHS[n])
+        f"{n}p-partners": ({"num_players": n, "partners": True, "episode": "round"}, neural.SHIPPED_PARTNER_PATHS[n])
         for n in sorted(neural.SHIPPED_PARTNER_NETWORKS)
+    },
+    **{
+        f"{n}p-game": ({"num_players": n, "episode": "game"}, neural.SHIPPED_GAME_PATHS[n])
+        for n in sorted(neural.SHIPPED_GAME_NETWORKS)
     },
 }
 """Every shipped network: the settings of its table and its file, by name."""
@@ -97,7 +101,7 @@ def test_numba_forward_equals_torch_forward_in_every_phase(source, tmp_path):
     torch = pytest.importorskip("torch")
 
     settings, path = SHIPPED_CASES.get(source, ({"num_players": 2}, None))
-    game = Game(episode="round", **settings)
+    game = Game(**{"episode": "round", **settings})
     if path is not None:
         network = neural.load_network(path)
     else:
@@ -211,10 +215,15 @@ def test_saved_network_round_trips_and_bad_files_are_refused(tmp_path):
         make_agent(f"ppo:weights={tmp_path / 'missing.npz'}", game)
 
 
-@pytest.mark.parametrize("players, partners", [(2, False), (3, False), (4, False), (6, False), (4, True)])
-def test_shipped_policy_without_torch_beats_random_in_a_seeded_match(players, partners):
+@pytest.mark.parametrize(
+    "players, partners, episode",
+    [(2, False, "round"), (3, False, "round"), (4, False, "round"), (6, False, "round"), (4, True, "round")]
+    + [(n, False, "game") for n in sorted(neural.SHIPPED_GAME_NETWORKS)],
+)
+def test_shipped_policy_without_torch_beats_random_in_a_seeded_match(players, partners, episode):
     """One ``ppo`` seat (one team with partners) against ``random`` in every other (the field
-    schedule), 200 hands: at least twice its fair share, or 90% (it wins over 95% at two players)."""
+    schedule), 200 hands or 40 whole games: at least twice its fair share, or 90% (it wins
+    over 95% at two players)."""
     script = textwrap.dedent(
         f"""
         import sys, warnings
@@ -222,8 +231,9 @@ def test_shipped_policy_without_torch_beats_random_in_a_seeded_match(players, pa
         warnings.simplefilter("ignore")  # ppo off its own table warns
         from experiments.arena import run_tournament
         from uno_env.engine import RuleConfig
-        config = RuleConfig(num_players={players}, episode="round", partners={partners})
-        summary, *_ = run_tournament(["ppo", "random"], config, 200, seed=0, schedule="field", bootstrap=0)
+        config = RuleConfig(num_players={players}, episode="{episode}", partners={partners})
+        games = 200 if config.episode == "round" else 40
+        summary, *_ = run_tournament(["ppo", "random"], config, games, seed=0, schedule="field", bootstrap=0)
         print(summary["field"]["random"]["win_rate"])
         """
     )
@@ -644,7 +654,7 @@ def test_ppo_plays_the_network_of_its_table_or_the_nearest_below_and_says_so(rec
     for players in range(2, 11):
         assert neural.shipped_table(players) == max(t for t in SHIPPED_TABLES if t <= players)
     for players in SHIPPED_TABLES:
-        label, network = neural.shipped_network(Game(num_players=players))
+        label, network = neural.shipped_network(Game(num_players=players, episode="round"))
         assert network is neural.SHIPPED_NETWORKS[players] and label == f"ppo ({neural.SHIPPED_PATHS[players].name})"
         assert network.meta["config"]["num_players"] == players
     neural._WARNED.clear()
@@ -661,18 +671,36 @@ def test_ppo_plays_the_network_of_its_table_or_the_nearest_below_and_says_so(rec
     monkeypatch.undo()
 
 
-@pytest.mark.parametrize("players", sorted(neural.SHIPPED_PARTNER_NETWORKS))
-def test_ppo_plays_the_partner_network_at_partner_tables(players, recwarn):
-    """At a partner table with a network of its own ``ppo`` plays it (compiled, without a
-    warning); the plain table of that size keeps its own network, and the two choose
-    differently somewhere, so that the compiled policy's choice of network shows."""
+OWN_NETWORK_CASES = {
+    **{
+        f"{n}p-partners": ("partners", {"num_players": n, "partners": True, "episode": "round"}, n + 2)
+        for n in sorted(neural.SHIPPED_PARTNER_NETWORKS)
+    },
+    **{
+        f"{n}p-game": ("games", {"num_players": n, "episode": "game"}, n + 1)
+        for n in sorted(neural.SHIPPED_GAME_NETWORKS)
+    },
+}
+"""The tables with a network of their own beside the hands network of their size: its kind,
+the table's settings, and a larger table of those settings without one of its own."""
+
+
+@pytest.mark.parametrize("case", OWN_NETWORK_CASES)
+def test_ppo_plays_a_tables_own_network_where_one_is_shipped(case, recwarn):
+    """At a partner table, or a whole game, with a network of its own ``ppo`` plays it
+    (compiled, without a warning); a table of hands of that size keeps the hands network,
+    and the two choose differently somewhere, so that the compiled policy's choice of
+    network shows. A larger table without one of its own plays the hands network."""
     from agents import neural as agent_neural
 
-    game = Game(num_players=players, partners=True, episode="round")
+    kind, settings, larger_size = OWN_NETWORK_CASES[case]
+    game = Game(**settings)
+    players = game.num_players
+    paths, networks = neural.SHIPPED_KINDS[kind]
     label, network = neural.shipped_network(game)
-    assert network is neural.SHIPPED_PARTNER_NETWORKS[players]
-    assert label == f"ppo ({neural.SHIPPED_PARTNER_PATHS[players].name})"
-    assert network.meta["config"]["partners"] is True and network.meta["config"]["num_players"] == players
+    assert network is networks[players]
+    assert label == f"ppo ({paths[players].name})"
+    assert all(network.meta["config"][key] == value for key, value in settings.items())
     neural._WARNED.clear()
     compiled = make_agent("ppo", game)
     assert not [w for w in recwarn.list if issubclass(w.category, agent_neural.TrainingMismatchWarning)]
@@ -681,13 +709,14 @@ def test_ppo_plays_the_partner_network_at_partner_tables(players, recwarn):
     obs, mask = stacked(found)
     chosen = [compiled(o, m) for o, m in zip(obs, mask)]
     assert plain.act_batch(obs, mask).tolist() != chosen
-    assert neural.shipped_network(Game(num_players=players))[1] is neural.SHIPPED_NETWORKS[players]
-    larger = Game(num_players=players + 2, partners=True, episode="round")  # no partner network of its own
-    assert neural.shipped_network(larger)[1] is neural.SHIPPED_NETWORKS[neural.shipped_table(players + 2)]
+    hands = Game(num_players=players, episode="round")
+    assert neural.shipped_network(hands)[1] is neural.SHIPPED_NETWORKS[players]
+    larger = Game(**{**settings, "num_players": larger_size})
+    assert neural.shipped_network(larger)[1] is neural.SHIPPED_NETWORKS[neural.shipped_table(larger_size)]
     found = observations_by_phase(larger, per_phase=10, seed=6)
     obs, mask = stacked(found)
     compiled = make_agent("ppo", larger)
-    plain = make_agent(f"ppo:weights={neural.SHIPPED_PATHS[neural.shipped_table(players + 2)]}", larger)
+    plain = make_agent(f"ppo:weights={neural.SHIPPED_PATHS[neural.shipped_table(larger_size)]}", larger)
     assert [compiled(o, m) for o, m in zip(obs, mask)] == plain.act_batch(obs, mask).tolist()
 
 

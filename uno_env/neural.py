@@ -51,7 +51,7 @@ a legacy reader that knows the layout they were written with;
 
 The forward pass is one numba function, :func:`network_logits`, used by the
 Python agent (``agents.make_agent("ppo:weights=...")``), by the compiled policy
-``ppo`` (the shipped weights, :data:`SHIPPED_PATHS`, compiled into the kernels:
+``ppo`` (the shipped weights, :data:`SHIPPED_KINDS`, compiled into the kernels:
 an opponent inside the vector env, in tournaments and in search rollouts) and
 checked against the torch network of the training script in the tests.
 """
@@ -72,6 +72,7 @@ from .engine.config import MAX_PLAYERS, RuleConfig
 from .engine.game import Game
 from .engine.jit import allocating, describe, kernel
 from .engine.layout import (
+    EPISODE_ROUND,
     NUM_PARAMS,
     P_A_ACCEPT,
     P_A_CATCH,
@@ -84,6 +85,7 @@ from .engine.layout import (
     P_A_UNO,
     P_A_W,
     P_A_W4,
+    P_EPISODE,
     P_NUM_ACTIONS,
     P_NUM_PLAYERS,
     P_O_FIRST,
@@ -103,6 +105,10 @@ SHIPPED_PARTNER_PATHS: dict[int, pathlib.Path] = {players: _DATA / f"ppo_{player
 """The shipped policies of partner tables (R-VAR-PARTNERS; trained as one team of two seats),
 by number of players. A partner table without its own plays the network of
 :func:`shipped_table`, like any table of its size."""
+SHIPPED_GAME_PATHS: dict[int, pathlib.Path] = {players: _DATA / f"ppo_{players}p_game.npz" for players in (2, 4)}
+"""The shipped policies of whole games (``episode="game"``, no partners; trained on each hand's
+points margin, so they lose hands with few points in hand), by number of players. A
+whole-game table without its own plays the network of :func:`shipped_table`."""
 SHIPPED_PATH = SHIPPED_PATHS[2]
 """The shipped two-player policy."""
 
@@ -677,6 +683,17 @@ SHIPPED_PARTNER_NETWORKS: dict[int, Network] = {
     players: load_network(path) for players, path in SHIPPED_PARTNER_PATHS.items() if path.is_file()
 }
 """The shipped networks of partner tables, read once at import, by number of players."""
+SHIPPED_GAME_NETWORKS: dict[int, Network] = {
+    players: load_network(path) for players, path in SHIPPED_GAME_PATHS.items() if path.is_file()
+}
+"""The shipped networks of whole games, read once at import, by number of players."""
+SHIPPED_KINDS: dict[str, tuple[dict[int, pathlib.Path], dict[int, Network]]] = {
+    "hands": (SHIPPED_PATHS, SHIPPED_NETWORKS),
+    "partners": (SHIPPED_PARTNER_PATHS, SHIPPED_PARTNER_NETWORKS),
+    "games": (SHIPPED_GAME_PATHS, SHIPPED_GAME_NETWORKS),
+}
+"""Every kind of shipped network (:func:`shipped_entry` names one): its files and its networks,
+by number of players."""
 SHIPPED: Network | None = SHIPPED_NETWORKS.get(2)
 """The shipped two-player network (None where its weights file is not shipped)."""
 
@@ -733,32 +750,36 @@ def warn_outside_training(label: str, network: Network, game: Game, stacklevel: 
     )
 
 
-def shipped_entry(num_players: int, partners: bool) -> tuple[bool, int] | None:
-    """Which shipped network ``ppo`` plays at a table, as (partner network?, its number of
-    players): a partner table's own where one is shipped, else that of
-    :func:`shipped_table`; None when there is none. The one rule of both
-    :func:`shipped_network` and the compiled policy's slots."""
+def shipped_entry(num_players: int, partners: bool, episode: str = "round") -> tuple[str, int] | None:
+    """Which shipped network ``ppo`` plays at a table, as (its kind in :data:`SHIPPED_KINDS`, its
+    number of players): a partner table's own where one is shipped, a whole game's own (no
+    partners) where one is shipped, else the hands network of :func:`shipped_table`; None
+    when there is none. The one rule of both :func:`shipped_network` and the compiled
+    policy's slots."""
     if partners and num_players in SHIPPED_PARTNER_NETWORKS:
-        return True, num_players
+        return "partners", num_players
+    if not partners and episode == "game" and num_players in SHIPPED_GAME_NETWORKS:
+        return "games", num_players
     table = shipped_table(num_players)
-    return None if table is None else (False, table)
+    return None if table is None else ("hands", table)
 
 
 def shipped_network(game: Game) -> tuple[str, Network]:
     """The shipped network ``ppo`` plays at ``game``'s table (:func:`shipped_entry`) and its
     label; ValueError when none can play it."""
     shipped = ", ".join(f"{n} players" for n in sorted(SHIPPED_NETWORKS)) or "none"
-    entry = shipped_entry(game.num_players, game.config.partners)
+    entry = shipped_entry(game.num_players, game.config.partners, game.config.episode)
     if entry is None:
         raise ValueError(
             f"ppo: no shipped network plays {game.num_players} players (shipped: {shipped}); pass weights=PATH"
         )
-    partner, table = entry
-    network = (SHIPPED_PARTNER_NETWORKS if partner else SHIPPED_NETWORKS)[table]
+    kind, table = entry
+    paths, networks = SHIPPED_KINDS[kind]
+    network = networks[table]
     problems = network.mismatches(game)
     if problems:
         raise ValueError(f"ppo: the shipped network cannot play this configuration: {'; '.join(problems)}")
-    name = (SHIPPED_PARTNER_PATHS if partner else SHIPPED_PATHS)[table].name
+    name = paths[table].name
     if table == game.num_players:
         return f"ppo ({name})", network
     return f"ppo ({name}, the shipped network nearest {game.num_players} players; shipped: {shipped})", network
@@ -787,17 +808,19 @@ def _slots(networks: list[Network]) -> tuple:
     return tuple(zip(*(tuple(np.ascontiguousarray(a) for a in network.arrays()) for network in networks)))
 
 
-_ENTRIES = [(False, t) for t in sorted(SHIPPED_NETWORKS)] + [(True, t) for t in sorted(SHIPPED_PARTNER_NETWORKS)]
+_ENTRIES = [(kind, t) for kind, (_, networks) in SHIPPED_KINDS.items() for t in sorted(networks)]
 # Compiled in as constants (numba_cache hashes the weights files with the sources, so new
 # weights recompile). One slot per shipped network (_ENTRIES, as shipped_entry names them);
-# _SLOT_OF[partners, n] is the slot of the network of that table (-1: none).
-_W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS = _slots(
-    [(SHIPPED_PARTNER_NETWORKS if partner else SHIPPED_NETWORKS)[t] for partner, t in _ENTRIES]
-)
+# _SLOT_OF[2 * partners + whole game, n] is the slot of the network of that table (-1: none).
+_W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS = _slots([SHIPPED_KINDS[kind][1][t] for kind, t in _ENTRIES])
 _SLOT_OF = np.array(
     [
-        [_ENTRIES.index(e) if (e := shipped_entry(n, partners)) is not None else -1 for n in range(MAX_PLAYERS + 1)]
+        [
+            _ENTRIES.index(e) if (e := shipped_entry(n, partners, episode)) is not None else -1
+            for n in range(MAX_PLAYERS + 1)
+        ]
         for partners in (False, True)
+        for episode in ("round", "game")
     ],
     dtype=np.int64,
 )
@@ -807,7 +830,8 @@ _SLOT_OF = np.array(
 def shipped_policy(obs, mask, P, prng, b):
     """The compiled policy ``ppo``: the greedy action of the shipped network for this
     table (:func:`shipped_network`), -1 when none is shipped for it."""
-    slot = _SLOT_OF[1 if P[P_PARTNERS] != 0 else 0, P[P_NUM_PLAYERS]]
+    row = (2 if P[P_PARTNERS] != 0 else 0) + (0 if P[P_EPISODE] == EPISODE_ROUND else 1)
+    slot = _SLOT_OF[row, P[P_NUM_PLAYERS]]
     if slot < 0:
         return -1
     return network_act(
