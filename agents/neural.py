@@ -2,10 +2,11 @@
 
 ``make_agent("ppo", config)`` is the shipped policy of the table (:data:`uno_env.neural.SHIPPED_PATHS`:
 one network of hands per number of players trained for, :data:`uno_env.neural.SHIPPED_PARTNER_PATHS`
-for partner tables trained as a team, :data:`uno_env.neural.SHIPPED_GAME_PATHS` for whole games
-trained on each hand's points margin; a table without its own plays the hands network of the
-largest table below it, :func:`uno_env.neural.shipped_network`, and warns), a compiled policy
-like the heuristics (tournaments play it inside one compiled call).
+for partner tables trained as a team, :data:`uno_env.neural.SHIPPED_GAME_PATHS` and
+:data:`uno_env.neural.SHIPPED_PARTNER_GAME_PATHS` for whole games, trained on each hand's
+points margin; a table without its own plays the hands network of the largest table below
+it, :func:`uno_env.neural.shipped_network`, and warns), a compiled policy like the
+heuristics (tournaments play it inside one compiled call).
 ``make_agent("ppo:weights=runs/NAME/policy.npz")`` plays any network written by the
 training scripts (:func:`uno_env.neural.save_network`), one numba call per decision.
 Both pick the legal action of highest logit, and refuse a configuration whose observation

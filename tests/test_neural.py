@@ -92,6 +92,13 @@ SHIPPED_CASES = {
         f"{n}p-game": ({"num_players": n, "episode": "game"}, neural.SHIPPED_GAME_PATHS[n])
         for n in sorted(neural.SHIPPED_GAME_NETWORKS)
     },
+    **{
+        f"{n}p-partners-game": (
+            {"num_players": n, "partners": True, "episode": "game"},
+            neural.SHIPPED_PARTNER_GAME_PATHS[n],
+        )
+        for n in sorted(neural.SHIPPED_PARTNER_GAME_NETWORKS)
+    },
 }
 """Every shipped network: the settings of its table and its file, by name."""
 
@@ -218,7 +225,8 @@ def test_saved_network_round_trips_and_bad_files_are_refused(tmp_path):
 @pytest.mark.parametrize(
     "players, partners, episode",
     [(2, False, "round"), (3, False, "round"), (4, False, "round"), (6, False, "round"), (4, True, "round")]
-    + [(n, False, "game") for n in sorted(neural.SHIPPED_GAME_NETWORKS)],
+    + [(n, False, "game") for n in sorted(neural.SHIPPED_GAME_NETWORKS)]
+    + [(n, True, "game") for n in sorted(neural.SHIPPED_PARTNER_GAME_NETWORKS)],
 )
 def test_shipped_policy_without_torch_beats_random_in_a_seeded_match(players, partners, episode):
     """One ``ppo`` seat (one team with partners) against ``random`` in every other (the field
@@ -680,6 +688,10 @@ OWN_NETWORK_CASES = {
         f"{n}p-game": ("games", {"num_players": n, "episode": "game"}, n + 1)
         for n in sorted(neural.SHIPPED_GAME_NETWORKS)
     },
+    **{
+        f"{n}p-partners-game": ("partner_games", {"num_players": n, "partners": True, "episode": "game"}, n + 2)
+        for n in sorted(neural.SHIPPED_PARTNER_GAME_NETWORKS)
+    },
 }
 """The tables with a network of their own beside the hands network of their size: its kind,
 the table's settings, and a larger table of those settings without one of its own."""
@@ -688,9 +700,10 @@ the table's settings, and a larger table of those settings without one of its ow
 @pytest.mark.parametrize("case", OWN_NETWORK_CASES)
 def test_ppo_plays_a_tables_own_network_where_one_is_shipped(case, recwarn):
     """At a partner table, or a whole game, with a network of its own ``ppo`` plays it
-    (compiled, without a warning); a table of hands of that size keeps the hands network,
-    and the two choose differently somewhere, so that the compiled policy's choice of
-    network shows. A larger table without one of its own plays the hands network."""
+    (compiled, without a warning), and every other shipped network of that size chooses
+    differently somewhere, so that the compiled policy's choice of network shows; a table
+    of hands of that size keeps the hands network. A larger table without one of its own
+    plays the hands network."""
     from agents import neural as agent_neural
 
     kind, settings, larger_size = OWN_NETWORK_CASES[case]
@@ -704,11 +717,13 @@ def test_ppo_plays_a_tables_own_network_where_one_is_shipped(case, recwarn):
     neural._WARNED.clear()
     compiled = make_agent("ppo", game)
     assert not [w for w in recwarn.list if issubclass(w.category, agent_neural.TrainingMismatchWarning)]
-    plain = make_agent(f"ppo:weights={neural.SHIPPED_PATHS[neural.shipped_table(players)]}", game)
     found = observations_by_phase(game, per_phase=40, seed=5)
     obs, mask = stacked(found)
     chosen = [compiled(o, m) for o, m in zip(obs, mask)]
-    assert plain.act_batch(obs, mask).tolist() != chosen
+    for other, (other_paths, other_networks) in neural.SHIPPED_KINDS.items():  # every other network of the size
+        if other != kind and players in other_networks:
+            plain = make_agent(f"ppo:weights={other_paths[players]}", game)
+            assert plain.act_batch(obs, mask).tolist() != chosen, other
     hands = Game(num_players=players, episode="round")
     assert neural.shipped_network(hands)[1] is neural.SHIPPED_NETWORKS[players]
     larger = Game(**{**settings, "num_players": larger_size})

@@ -109,6 +109,12 @@ SHIPPED_GAME_PATHS: dict[int, pathlib.Path] = {players: _DATA / f"ppo_{players}p
 """The shipped policies of whole games (``episode="game"``, no partners; trained on each hand's
 points margin, so they lose hands with few points in hand), by number of players. A
 whole-game table without its own plays the network of :func:`shipped_table`."""
+SHIPPED_PARTNER_GAME_PATHS: dict[int, pathlib.Path] = {
+    players: _DATA / f"ppo_{players}p_partners_game.npz" for players in (4,)
+}
+"""The shipped policies of whole games at partner tables (trained as one team of two seats, on
+each hand's points margin), by number of players. A partner table's whole game without its
+own plays the partner table's hands network, else that of :func:`shipped_table`."""
 SHIPPED_PATH = SHIPPED_PATHS[2]
 """The shipped two-player policy."""
 
@@ -687,10 +693,15 @@ SHIPPED_GAME_NETWORKS: dict[int, Network] = {
     players: load_network(path) for players, path in SHIPPED_GAME_PATHS.items() if path.is_file()
 }
 """The shipped networks of whole games, read once at import, by number of players."""
+SHIPPED_PARTNER_GAME_NETWORKS: dict[int, Network] = {
+    players: load_network(path) for players, path in SHIPPED_PARTNER_GAME_PATHS.items() if path.is_file()
+}
+"""The shipped networks of whole games at partner tables, read once at import, by number of players."""
 SHIPPED_KINDS: dict[str, tuple[dict[int, pathlib.Path], dict[int, Network]]] = {
     "hands": (SHIPPED_PATHS, SHIPPED_NETWORKS),
     "partners": (SHIPPED_PARTNER_PATHS, SHIPPED_PARTNER_NETWORKS),
     "games": (SHIPPED_GAME_PATHS, SHIPPED_GAME_NETWORKS),
+    "partner_games": (SHIPPED_PARTNER_GAME_PATHS, SHIPPED_PARTNER_GAME_NETWORKS),
 }
 """Every kind of shipped network (:func:`shipped_entry` names one): its files and its networks,
 by number of players."""
@@ -752,14 +763,17 @@ def warn_outside_training(label: str, network: Network, game: Game, stacklevel: 
 
 def shipped_entry(num_players: int, partners: bool, episode: str = "round") -> tuple[str, int] | None:
     """Which shipped network ``ppo`` plays at a table, as (its kind in :data:`SHIPPED_KINDS`, its
-    number of players): a partner table's own where one is shipped, a whole game's own (no
-    partners) where one is shipped, else the hands network of :func:`shipped_table`; None
-    when there is none. The one rule of both :func:`shipped_network` and the compiled
-    policy's slots."""
-    if partners and num_players in SHIPPED_PARTNER_NETWORKS:
-        return "partners", num_players
-    if not partners and episode == "game" and num_players in SHIPPED_GAME_NETWORKS:
-        return "games", num_players
+    number of players): the table's own where one is shipped (by partners and whole game: a
+    partner table's whole game, else its hands; without partners a whole game's), else the
+    hands network of :func:`shipped_table`; None when there is none. The one rule of both
+    :func:`shipped_network` and the compiled policy's slots."""
+    if partners:
+        own = ("partner_games", "partners") if episode == "game" else ("partners",)
+    else:
+        own = ("games",) if episode == "game" else ()
+    for kind in own:
+        if num_players in SHIPPED_KINDS[kind][1]:
+            return kind, num_players
     table = shipped_table(num_players)
     return None if table is None else ("hands", table)
 
