@@ -767,6 +767,7 @@ def shipped_entry(num_players: int, partners: bool, episode: str = "round") -> t
     partner table's whole game, else its hands; without partners a whole game's), else the
     hands network of :func:`shipped_table`; None when there is none. The one rule of both
     :func:`shipped_network` and the compiled policy's slots."""
+    own: tuple[str, ...]  # the kinds of the table's own networks, by preference
     if partners:
         own = ("partner_games", "partners") if episode == "game" else ("partners",)
     else:
