@@ -446,8 +446,7 @@ def point_margins(game: Game) -> np.ndarray:
     n = game.num_players
     weights = np.zeros((n, n), dtype=np.float32)
     for seat in range(n):
-        partner = (seat + n // 2) % n if game.config.partners else seat  # partners sit opposite
-        opponents = [other for other in range(n) if other not in (seat, partner)]
+        opponents = [other for other in range(n) if other not in (seat, game.config.partner_of(seat))]
         weights[seat, seat] = 1.0
         weights[seat, opponents] = -1.0 / len(opponents)
     return weights / 100.0
@@ -497,8 +496,8 @@ class Rollout:
         self.learner_seat[games] = seat
         self.learner[games] = False
         self.learner[games, seat] = True
-        if self.team:  # partners sit opposite: seats s and s + n/2
-            self.learner[games, (seat + n // 2) % n] = True
+        if self.team:
+            self.learner[games, self.game.config.partner_of(seat)] = True
         self.kind[games], self.snapshot[games] = self.pool.draw(self.rng, len(games))
 
     def chains(self, games: np.ndarray, seats: np.ndarray) -> np.ndarray:

@@ -420,7 +420,7 @@ class PoolVecEnv(VecEnv):
             self.learner[i] = False
             self.learner[i, seat] = True
             if self.team:
-                self.learner[i, (seat + n // 2) % n] = True
+                self.learner[i, self.config.partner_of(seat)] = True
             drawn = [self.pool.draw(self.rng) if not self.learner[i, s] else (None, None) for s in range(n)]
             self.opponents[i] = [agent for _, agent in drawn]
             self.opponent_kinds[i] = "+".join(kind for kind, _ in drawn if kind is not None)

@@ -1,6 +1,8 @@
 """End of a round, scoring, winning, two-player rules and the variants
 (R-END, R-SCORE, R-2P, R-VAR, D-VARIANTS, D-2P-REVERSE)."""
 
+import numpy as np
+
 from .conftest import act, legal, make_game, of_type, setup
 
 
@@ -126,6 +128,12 @@ def test_d_variants_alternative_ties_all_win():
     state = setup(game, [["R2"], ["W", "W"], ["G0"]], ["R7"], scores=[30, 10, 30])
     result = game.step(state, "play R2")
     assert game.winners(state) == [0, 2] and list(result.rewards) == [1, -1, 1]
+
+
+def test_r_var_partners_sit_across_the_table():
+    assert [make_game(num_players=6, partners=True).config.partner_of(s) for s in range(6)] == [3, 4, 5, 0, 1, 2]
+    assert make_game(num_players=4, partners=True).config.partner_of(np.arange(4)).tolist() == [2, 3, 0, 1]
+    assert make_game(num_players=4).config.partner_of(1) == 1  # no partners: itself
 
 
 def test_r_var_partners_team_scores_opponents_hands():

@@ -164,6 +164,11 @@ class RuleConfig:
     def num_teams(self) -> int:
         return self.num_players // 2 if self.partners else self.num_players
 
+    def partner_of(self, seat):
+        """The seat's partner, across the table (R-VAR-PARTNERS); the seat itself without
+        partners. Seats may be an integer array (elementwise)."""
+        return (seat + self.num_players // 2) % self.num_players if self.partners else seat
+
     def replace(self, **changes) -> RuleConfig:
         """A copy with some settings changed (validated again)."""
         return dataclasses.replace(self, **changes)
