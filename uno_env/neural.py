@@ -681,22 +681,19 @@ def network_logits_batch(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT
         network_logits(obs[b], mask[b], P, w1, b1, w2, b2, w3, b3, scale, gather, PT, logits[b])
 
 
-SHIPPED_NETWORKS: dict[int, Network] = {
-    players: load_network(path) for players, path in SHIPPED_PATHS.items() if path.is_file()
-}
-"""The shipped networks, read once at import, by the number of players they were trained for."""
-SHIPPED_PARTNER_NETWORKS: dict[int, Network] = {
-    players: load_network(path) for players, path in SHIPPED_PARTNER_PATHS.items() if path.is_file()
-}
-"""The shipped networks of partner tables, read once at import, by number of players."""
-SHIPPED_GAME_NETWORKS: dict[int, Network] = {
-    players: load_network(path) for players, path in SHIPPED_GAME_PATHS.items() if path.is_file()
-}
-"""The shipped networks of whole games, read once at import, by number of players."""
-SHIPPED_PARTNER_GAME_NETWORKS: dict[int, Network] = {
-    players: load_network(path) for players, path in SHIPPED_PARTNER_GAME_PATHS.items() if path.is_file()
-}
-"""The shipped networks of whole games at partner tables, read once at import, by number of players."""
+def _load_shipped(paths: dict[int, pathlib.Path]) -> dict[int, Network]:
+    """The networks of those files that are shipped, read once at import, by number of players."""
+    return {players: load_network(path) for players, path in paths.items() if path.is_file()}
+
+
+SHIPPED_NETWORKS = _load_shipped(SHIPPED_PATHS)
+"""The shipped networks, by the number of players they were trained for."""
+SHIPPED_PARTNER_NETWORKS = _load_shipped(SHIPPED_PARTNER_PATHS)
+"""The shipped networks of partner tables, by number of players."""
+SHIPPED_GAME_NETWORKS = _load_shipped(SHIPPED_GAME_PATHS)
+"""The shipped networks of whole games, by number of players."""
+SHIPPED_PARTNER_GAME_NETWORKS = _load_shipped(SHIPPED_PARTNER_GAME_PATHS)
+"""The shipped networks of whole games at partner tables, by number of players."""
 SHIPPED_KINDS: dict[str, tuple[dict[int, pathlib.Path], dict[int, Network]]] = {
     "hands": (SHIPPED_PATHS, SHIPPED_NETWORKS),
     "partners": (SHIPPED_PARTNER_PATHS, SHIPPED_PARTNER_NETWORKS),
