@@ -82,23 +82,31 @@ def torch_actor_from(network: neural.Network, game: Game):
 SHIPPED_TABLES = sorted(neural.SHIPPED_NETWORKS)
 UNSHIPPED = next(n for n in range(min(SHIPPED_TABLES), 11) if n not in SHIPPED_TABLES)
 """The smallest table without a network of its own (it plays the one below)."""
+KIND_SETTINGS = {
+    "hands": {"episode": "round"},
+    "partners": {"partners": True, "episode": "round"},
+    "games": {"episode": "game"},
+    "partner_games": {"partners": True, "episode": "game"},
+}
+"""The settings of the tables each kind of shipped network (:data:`neural.SHIPPED_KINDS`) is for."""
+
+
+def case_name(settings: dict) -> str:
+    """``4p``, ``4p-partners``, ``2p-game``, ``4p-partners-game``, ... of a table's settings."""
+    partners = "-partners" if settings.get("partners") else ""
+    game = "-game" if settings["episode"] == "game" else ""
+    return f"{settings['num_players']}p{partners}{game}"
+
+
+SHIPPED_TABLES_BY_KIND = [
+    (kind, {"num_players": n, **settings})
+    for kind, settings in KIND_SETTINGS.items()
+    for n in sorted(neural.SHIPPED_KINDS[kind][1])
+]
+"""Every shipped network: its kind and the settings of its table."""
 SHIPPED_CASES = {
-    **{f"{n}p": ({"num_players": n, "episode": "round"}, neural.SHIPPED_PATHS[n]) for n in SHIPPED_TABLES},
-    **{
-        f"{n}p-partners": ({"num_players": n, "partners": True, "episode": "round"}, neural.SHIPPED_PARTNER_PATHS[n])
-        for n in sorted(neural.SHIPPED_PARTNER_NETWORKS)
-    },
-    **{
-        f"{n}p-game": ({"num_players": n, "episode": "game"}, neural.SHIPPED_GAME_PATHS[n])
-        for n in sorted(neural.SHIPPED_GAME_NETWORKS)
-    },
-    **{
-        f"{n}p-partners-game": (
-            {"num_players": n, "partners": True, "episode": "game"},
-            neural.SHIPPED_PARTNER_GAME_PATHS[n],
-        )
-        for n in sorted(neural.SHIPPED_PARTNER_GAME_NETWORKS)
-    },
+    case_name(table): (table, neural.SHIPPED_KINDS[kind][0][table["num_players"]])
+    for kind, table in SHIPPED_TABLES_BY_KIND
 }
 """Every shipped network: the settings of its table and its file, by name."""
 
@@ -223,15 +231,15 @@ def test_saved_network_round_trips_and_bad_files_are_refused(tmp_path):
 
 
 @pytest.mark.parametrize(
-    "players, partners, episode",
-    [(2, False, "round"), (3, False, "round"), (4, False, "round"), (6, False, "round"), (4, True, "round")]
-    + [(n, False, "game") for n in sorted(neural.SHIPPED_GAME_NETWORKS)]
-    + [(n, True, "game") for n in sorted(neural.SHIPPED_PARTNER_GAME_NETWORKS)],
+    "settings",
+    [*(table for table, _ in SHIPPED_CASES.values()), {"num_players": 6, "episode": "round"}],
+    ids=[*SHIPPED_CASES, "6p"],
 )
-def test_shipped_policy_without_torch_beats_random_in_a_seeded_match(players, partners, episode):
+def test_shipped_policy_without_torch_beats_random_in_a_seeded_match(settings):
     """One ``ppo`` seat (one team with partners) against ``random`` in every other (the field
-    schedule), 200 hands or 40 whole games: at least twice its fair share, or 90% (it wins
-    over 95% at two players)."""
+    schedule), at every table with a network of its own and one without: 200 hands or 40
+    whole games, at least twice its fair share, or 90% (it wins over 95% at two players)."""
+    players, partners = settings["num_players"], settings.get("partners", False)
     script = textwrap.dedent(
         f"""
         import sys, warnings
@@ -239,7 +247,7 @@ def test_shipped_policy_without_torch_beats_random_in_a_seeded_match(players, pa
         warnings.simplefilter("ignore")  # ppo off its own table warns
         from experiments.arena import run_tournament
         from uno_env.engine import RuleConfig
-        config = RuleConfig(num_players={players}, episode="{episode}", partners={partners})
+        config = RuleConfig(**{settings!r})
         games = 200 if config.episode == "round" else 40
         summary, *_ = run_tournament(["ppo", "random"], config, games, seed=0, schedule="field", bootstrap=0)
         print(summary["field"]["random"]["win_rate"])
@@ -680,18 +688,9 @@ def test_ppo_plays_the_network_of_its_table_or_the_nearest_below_and_says_so(rec
 
 
 OWN_NETWORK_CASES = {
-    **{
-        f"{n}p-partners": ("partners", {"num_players": n, "partners": True, "episode": "round"}, n + 2)
-        for n in sorted(neural.SHIPPED_PARTNER_NETWORKS)
-    },
-    **{
-        f"{n}p-game": ("games", {"num_players": n, "episode": "game"}, n + 1)
-        for n in sorted(neural.SHIPPED_GAME_NETWORKS)
-    },
-    **{
-        f"{n}p-partners-game": ("partner_games", {"num_players": n, "partners": True, "episode": "game"}, n + 2)
-        for n in sorted(neural.SHIPPED_PARTNER_GAME_NETWORKS)
-    },
+    case_name(table): (kind, table, table["num_players"] + (2 if table.get("partners") else 1))
+    for kind, table in SHIPPED_TABLES_BY_KIND
+    if kind != "hands"
 }
 """The tables with a network of their own beside the hands network of their size: its kind,
 the table's settings, and a larger table of those settings without one of its own."""
