@@ -50,8 +50,8 @@ _DESCRIPTIONS: dict[str, str] = {
     "keeper": "colour keeper: plays the colour it holds most, keeps its wilds for last, never bluffs",
     "tactical": "scored plays, attacks a player close to going out, challenges and bluffs by estimated odds",
     "random_play": "a random playable card, draws only when it must (the random player of other benchmarks)",
-    "ismcts": "determinized search with tactical rollouts (ismcts:determinizations=N, default 320)",
-    "ppo": "the shipped policy networks trained by PPO, one per table (2, 4 players; ppo:weights=PATH: another)",
+    "ismcts": "determinized search over rollouts (ismcts:determinizations=N, rollout=P, opponent_rollout=P)",
+    "ppo": "trained policy networks, one per table (2-4 players, partners; hands and whole games; ppo:weights=PATH)",
     "human": "a person at the terminal (uno play)",
 }
 

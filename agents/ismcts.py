@@ -18,7 +18,8 @@ At each decision with more than one sensible action the agent
    :func:`uno_env.policies.bluff_probability`);
 2. for every candidate action and every sample (the same samples for all actions:
    common random numbers), applies the action and plays the hand out with a
-   compiled policy at every seat (``rollout``, default ``tactical``), through
+   compiled policy: ``rollout`` (default ``tactical``) at the agent's seat and its
+   partner's, ``opponent_rollout`` (default the same) at the others, through
    :func:`uno_env.policies.play_game`; a hand is worth 1 when the agent's team goes
    out, 0 when another does, 1/teams when a rollout is cut at ``max_rollout_steps``;
 3. keeps the rollout policy's own choice unless another action's paired advantage
@@ -126,7 +127,18 @@ def _paired_advantage(samples, counts, k, base):
 
 @allocating
 def search(
-    obs, mask, P, prng, candidates, determinizations, rollout_policy, max_steps, bluff_prior, confidence, values
+    obs,
+    mask,
+    P,
+    prng,
+    candidates,
+    determinizations,
+    rollout_policy,
+    opponent_policy,
+    max_steps,
+    bluff_prior,
+    confidence,
+    values,
 ):
     """Flat Monte Carlo over determinizations, every candidate on the same samples.
 
@@ -135,14 +147,19 @@ def search(
     default is below zero by more than one standard error is dropped (racing), and the
     search stops early once none is left. At the end the alternative with the best
     mean advantage among those whose advantage minus ``confidence`` standard errors
-    is positive replaces the default. ``values[k]`` gets the mean rollout value of
-    ``candidates[k]`` (over its samples). Returns the chosen action."""
+    is positive replaces the default. The rollouts play ``rollout_policy`` at the
+    searcher's seat (its team's seats with partners) and ``opponent_policy`` at the
+    others. ``values[k]`` gets the mean rollout value of ``candidates[k]`` (over its
+    samples). Returns the chosen action."""
     n = P[P_NUM_PLAYERS]
     cards = np.zeros((2, P[P_C_SIZE]), dtype=np.int8)
     ints = np.zeros((2, P[P_I_SIZE]), dtype=np.int32)
     rng = np.zeros(2, dtype=np.uint64)
     roll_prng = np.zeros(2, dtype=np.uint64)
-    seat_policies = np.full(n, rollout_policy, dtype=np.int64)
+    seat_policies = np.full(n, opponent_policy, dtype=np.int64)
+    seat_policies[0] = rollout_policy
+    if P[P_PARTNERS] != 0:
+        seat_policies[n // 2] = rollout_policy
     scratch_obs = np.empty(P[P_O_SIZE], dtype=np.float32)
     scratch_mask = np.empty(P[P_NUM_ACTIONS], dtype=np.int8)
     step_rw = np.zeros((2, n), dtype=np.float32)
@@ -257,7 +274,8 @@ def search_candidates(mask: np.ndarray, params) -> np.ndarray:
 class ISMCTSAgent(Agent):
     """Determinized search over the observation (module docstring). Options:
     ``determinizations`` (budget per decision, default 320), ``rollout`` (compiled
-    policy at every seat in the rollouts, default ``tactical``), ``max_rollout_steps``
+    policy of the agent's team in the rollouts, default ``tactical``), ``opponent_rollout``
+    (compiled policy of the other seats in the rollouts, default ``rollout``), ``max_rollout_steps``
     (default 2000), ``bluff_prior`` (default that of the tactical policy), ``confidence``
     (standard errors of evidence needed to overrule the rollout policy, default 1)."""
 
@@ -269,6 +287,7 @@ class ISMCTSAgent(Agent):
         seed: int = 0,
         determinizations: int = 320,
         rollout: str = "tactical",
+        opponent_rollout: str | None = None,
         max_rollout_steps: int = 2000,
         bluff_prior: float | None = None,
         confidence: float = 1.0,
@@ -279,6 +298,12 @@ class ISMCTSAgent(Agent):
             rollout_id = policy_kernels.policy_id_of(rollout)
         except ValueError as err:
             raise ValueError(f"ismcts: unknown rollout policy {rollout!r} ({err})") from None
+        if opponent_rollout is None:
+            opponent_rollout = rollout
+        try:
+            opponent_id = policy_kernels.policy_id_of(opponent_rollout)
+        except ValueError as err:
+            raise ValueError(f"ismcts: unknown opponent_rollout policy {opponent_rollout!r} ({err})") from None
         if isinstance(max_rollout_steps, bool) or not isinstance(max_rollout_steps, int) or max_rollout_steps < 1:
             raise ValueError(f"ismcts: max_rollout_steps must be a positive integer, got {max_rollout_steps!r}")
         if bluff_prior is None:
@@ -288,6 +313,8 @@ class ISMCTSAgent(Agent):
         self.determinizations = determinizations
         self.rollout = rollout
         self.rollout_id = rollout_id
+        self.opponent_rollout = opponent_rollout
+        self.opponent_id = opponent_id
         self.max_rollout_steps = max_rollout_steps
         self.bluff_prior = float(bluff_prior)
         if not float(confidence) >= 0.0:
@@ -323,6 +350,7 @@ class ISMCTSAgent(Agent):
             candidates,
             self.determinizations,
             self.rollout_id,
+            self.opponent_id,
             self.max_rollout_steps,
             self.bluff_prior,
             self.confidence,

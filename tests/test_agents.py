@@ -357,6 +357,26 @@ def test_ismcts_is_reproducible_from_its_seed():
     assert len(first.last_values) == int(mask.sum())
 
 
+def test_ismcts_rolls_out_its_opponents_with_opponent_rollout():
+    game = make_game(num_players=4)
+    state = setup(game, [["R2", "G7", "B3", "Y5"], YELLOW[:4], BLUE[:4], YELLOW[4:8]], ["R7"])
+    obs, mask = game.observe(state, 0), game.legal_mask(state)
+
+    def values(**options):
+        agent = ISMCTSAgent(game, seed=4, determinizations=64, **options)
+        agent(obs, mask)
+        return agent.last_values
+
+    same = values(rollout="tactical")
+    assert values(rollout="tactical", opponent_rollout="tactical") == same
+    # opponents that play at random lose far more rollouts than tactical ones
+    weak = values(rollout="tactical", opponent_rollout="random")
+    assert weak.keys() == same.keys()
+    assert np.mean(list(weak.values())) > np.mean(list(same.values())) + 0.1
+    with pytest.raises(ValueError, match="unknown opponent_rollout policy 'smart'"):
+        make_agent("ismcts:opponent_rollout=smart", game)
+
+
 def test_make_agent_builds_from_a_game_or_a_config():
     config = RuleConfig(num_players=4, deck="fashion_trend")
     from_config = make_agent("tactical", config, seed=2)
