@@ -1,0 +1,282 @@
+"""Distil a search agent into a policy network: one round of expert iteration, in one file.
+
+    python -m experiments.distill_search --num-players 4 --hands 6000 --run-name distill4p
+    python -m experiments.distill_search --smoke        # seconds (what the tests run)
+
+1. **Collect.** Hands at the table, the teacher (``--teacher``; by default ``ismcts`` searching
+   over rollouts of the shipped network at its own seats and of ``tactical`` at the others)
+   in one seat (both seats of a team with partners), the opponent (``--opponent``) in the
+   others, the teacher's seat rotating from hand to hand; ``--workers`` processes. Every
+   decision the teacher searched is kept: the observation, the legal actions, the teacher's
+   action and the action the network would have taken (its greedy choice).
+2. **Fit.** The network (``--init-from``, by default the shipped network ``ppo`` plays at the
+   table) learns the teacher's actions, cross-entropy over the legal actions, on all but
+   ``--holdout`` of the decisions (whole hands held out); the held-out ones measure how
+   often it now agrees with the teacher, overall and where it disagreed before.
+3. **Export and measure.** ``policy.npz`` (for ``make_agent("ppo:weights=...")``), then the
+   tournament's ``field`` schedule against the opponent (``--eval-games`` hands) for both
+   the network it started from and the distilled one, on the same hands.
+
+Outputs in ``runs/<run name>/``: ``decisions.npz`` (the collected decisions; ``--data``
+reads such a file instead of collecting), ``policy.npz`` and ``summary.json``.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see experiments/ppo_masked.py
+
+import json
+import multiprocessing
+import pathlib
+import sys
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import torch
+import tyro
+from torch import nn
+from tqdm import tqdm
+
+from agents import hash_seed, make_agent
+from experiments.ppo_masked import ActorCritic, evaluate, init_from, make_game
+from uno_env import neural
+from uno_env.engine import Game
+
+HANDS_PER_TASK = 10
+
+
+@dataclass
+class Args:
+    num_players: int = 4
+    """players at the table"""
+    rules: tuple[str, ...] = ()
+    """other rule settings as KEY=VALUE (e.g. partners=true), as `uno tournament --set` takes them"""
+    teacher: str = "ismcts:rollout=ppo:opponent_rollout=tactical"
+    """the agent whose searched decisions the network learns (an agent spec)"""
+    opponent: str = "tactical"
+    """the agent in every other seat, while collecting and in the evaluation"""
+    init_from: str = ""
+    """the network to start from (a .npz network file; empty: the one `ppo` plays at this table)"""
+    hands: int = 2000
+    """hands to collect"""
+    data: str = ""
+    """a decisions.npz of an earlier run to fit on instead of collecting"""
+    workers: int = 2
+    """processes that collect"""
+    seed: int = 1
+    """seed of the hands, the search and the fit"""
+    epochs: int = 4
+    """passes over the collected decisions"""
+    learning_rate: float = 1e-4
+    """Adam's step size for the fit"""
+    minibatch: int = 256
+    """decisions per gradient step"""
+    min_advantage: float = 0.0
+    """a teacher's action that differs from the network's is learned only when its searched value
+    beats the network's action by at least this much (a win probability); otherwise the network's
+    own action is the label: the search overrules its default on one standard error, so many small
+    differences are noise"""
+    holdout: float = 0.1
+    """share of the hands whose decisions are held out of the fit"""
+    eval_games: int = 20000
+    """hands of the evaluation against the opponent (0: none)"""
+    eval_seed: int = 1
+    """seed of the evaluation's hands"""
+    out_dir: str = "runs"
+    """folder of the run folders"""
+    run_name: str = ""
+    """the run's folder name (default: distill<players>p__<seed>__<time>)"""
+    progress: bool = True
+    """a progress bar while collecting"""
+
+
+SMOKE = dict(
+    hands=4, workers=1, epochs=1, eval_games=8, teacher="ismcts:determinizations=4:rollout=ppo", progress=False
+)
+
+
+def teacher_seats(game: Game, hand: int) -> tuple[int, ...]:
+    """The teacher's seats in hand ``hand``: one seat, or both seats of a team, in turn."""
+    config = game.config
+    if config.partners:
+        seat = hand % (game.num_players // 2)
+        return (seat, config.partner_of(seat))
+    return (hand % game.num_players,)
+
+
+def collect_hands(task: tuple) -> dict:
+    """Play ``HANDS_PER_TASK`` hands from ``first``: the teacher's searched decisions and whether it won."""
+    config, network_path, teacher_spec, opponent_spec, first, seed = task
+    game = Game(config)
+    teacher = make_agent(teacher_spec, game, seed=hash_seed(seed, 1, first))
+    network = make_agent(f"ppo:weights={network_path}", game, seed=0)
+    opponent = make_agent(opponent_spec, game, seed=hash_seed(seed, 2, first))
+    rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "network_action": [], "advantage": [], "hand": []}
+    won = []
+    for hand in range(first, first + HANDS_PER_TASK):
+        seats = teacher_seats(game, hand)
+        state = game.init(seed=hash_seed(seed, 3, hand))
+        while not game.is_over(state):
+            seat = game.current_player(state)
+            obs, mask = game.observe(state, seat), game.legal_mask(state)
+            if seat in seats:
+                searches = getattr(teacher, "searches", 0)
+                action = teacher.act(obs, mask)
+                if getattr(teacher, "searches", 0) > searches:
+                    rows["obs"].append(obs)
+                    rows["mask"].append(mask.astype(bool))
+                    rows["action"].append(action)
+                    chosen = network.act(obs, mask)
+                    values = getattr(teacher, "last_values", {})
+                    rows["network_action"].append(chosen)
+                    rows["advantage"].append(values.get(action, 0.0) - values.get(chosen, values.get(action, 0.0)))
+                    rows["hand"].append(hand)
+            else:
+                action = opponent.act(obs, mask)
+            game.step(state, action)
+        won.append(any(w in seats for w in game.winners(state)))
+    arrays = {k: np.asarray(v) for k, v in rows.items()}
+    return {**arrays, "won": np.asarray(won, dtype=bool), "first": first}
+
+
+def collect(args: Args, game: Game, network_path: str) -> dict[str, np.ndarray]:
+    """The teacher's searched decisions over ``args.hands`` hands (rounded up to whole tasks)."""
+    tasks = [
+        (game.config, network_path, args.teacher, args.opponent, first, args.seed)
+        for first in range(0, args.hands, HANDS_PER_TASK)
+    ]
+    bar = dict(total=len(tasks), desc=f"tasks of {HANDS_PER_TASK} hands", disable=not args.progress)
+    if args.workers > 1:
+        with multiprocessing.get_context("spawn").Pool(args.workers) as pool:
+            results = list(tqdm(pool.imap_unordered(collect_hands, tasks), **bar))
+    else:
+        results = [collect_hands(task) for task in tqdm(tasks, **bar)]
+    results.sort(key=lambda r: r["first"])  # the same file whatever order the workers finished in
+    keys = ("obs", "mask", "action", "network_action", "advantage", "hand")
+    data = {key: np.concatenate([r[key] for r in results if len(r[key])]) for key in keys}
+    data["won"] = np.concatenate([r["won"] for r in results])
+    return data
+
+
+def shipped_path(game: Game) -> str:
+    """The file of the shipped network ``ppo`` plays at ``game``'s table (ValueError: none)."""
+    neural.shipped_network(game)  # its checks and message
+    kind, table = neural.shipped_entry(game.num_players, game.config.partners, game.config.episode) or ("", 0)
+    return str(neural.SHIPPED_KINDS[kind][0][table])
+
+
+def fit(args: Args, game: Game, network_path: str, data: dict[str, np.ndarray]) -> tuple[ActorCritic, dict]:
+    """Cross-entropy of the actor on the teacher's actions; held-out agreement before and after."""
+    torch.manual_seed(hash_seed(args.seed, 4))
+    hidden = int(neural.load_network(network_path).w1.shape[1])
+    agent = ActorCritic(game, hidden)
+    init_from(agent, network_path, game, torch.device("cpu"))
+    hands = np.unique(data["hand"])
+    rng = np.random.default_rng(hash_seed(args.seed, 5))
+    held_hands = rng.choice(hands, size=int(round(len(hands) * args.holdout)), replace=False)
+    held = np.isin(data["hand"], held_hands)
+    trusted = data["advantage"] >= args.min_advantage
+    labels = np.where(trusted, data["action"], data["network_action"])
+    o, m = (torch.as_tensor(data[k]) for k in ("obs", "mask"))
+    a = torch.as_tensor(labels).long()
+    before = torch.as_tensor(data["network_action"] != labels)
+
+    def agreement(rows: torch.Tensor) -> dict:
+        with torch.no_grad():
+            chosen = agent.masked_logits(o[rows], m[rows]).argmax(1)
+        same = chosen == a[rows]
+        disagreed = before[rows]
+        return {
+            "agreement": float(same.float().mean()) if len(rows) else None,
+            "agreement_where_it_disagreed": float(same[disagreed].float().mean()) if disagreed.any() else None,
+        }
+
+    train_rows = torch.as_tensor(np.flatnonzero(~held))
+    held_rows = torch.as_tensor(np.flatnonzero(held))
+
+    def measure(epoch: int) -> dict:
+        fitted, held_out = agreement(train_rows), agreement(held_rows)
+        return {"epoch": epoch, **{f"fitted_{k}": v for k, v in fitted.items()}, **held_out}
+
+    history = [measure(0)]
+    optimizer = torch.optim.Adam(agent.actor.parameters(), lr=args.learning_rate)
+    for epoch in range(1, args.epochs + 1):
+        order = train_rows[torch.as_tensor(rng.permutation(len(train_rows)))]
+        for start in range(0, len(order), args.minibatch):
+            mb = order[start : start + args.minibatch]
+            loss = nn.functional.cross_entropy(agent.masked_logits(o[mb], m[mb]), a[mb])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        history.append(measure(epoch))
+        print(f"epoch {epoch}: agreement with the teacher {history[-1]}", file=sys.stderr)
+    return agent, {"held_out_decisions": int(held.sum()), "labels_differ": float(before.float().mean()), "fit": history}
+
+
+def distill(args: Args) -> dict:
+    game = make_game_of(args)
+    network_path = args.init_from or shipped_path(game)
+    if not hasattr(make_agent(args.teacher, game), "searches"):
+        raise ValueError(f"--teacher {args.teacher!r} does not search (a search agent such as ismcts)")
+    make_agent(args.opponent, game)  # a bad spec fails here, not in a worker
+    name = args.run_name or f"distill{args.num_players}p__{args.seed}__{int(time.time())}"
+    folder = pathlib.Path(args.out_dir) / name
+    folder.mkdir(parents=True, exist_ok=True)
+    started = time.time()
+    if args.data:
+        with np.load(args.data) as stored:
+            data = {k: stored[k] for k in stored.files}
+    else:
+        data = collect(args, game, network_path)
+        np.savez_compressed(folder / "decisions.npz", **data)  # type: ignore[arg-type]
+    collected = time.time() - started
+    fair = (2 if game.config.partners else 1) / game.num_players
+    summary: dict = {
+        "args": asdict(args),
+        "network": network_path,
+        "decisions": len(data["action"]),
+        "teacher_differs": float(np.mean(data["network_action"] != data["action"])) if len(data["action"]) else 0.0,
+        "teacher_win_rate": float(data["won"].mean()),
+        "fair_share": fair,
+        "collect_seconds": collected,
+    }
+    agent, fitted = fit(args, game, network_path, data)
+    summary.update(fitted)
+    policy = folder / "policy.npz"
+    agent.export(policy, game, {"distilled_from": network_path, "teacher": args.teacher, **summary["fit"][-1]})
+    if args.eval_games:
+        summary["evaluation"] = {
+            label: evaluate(pathlib.Path(path), game, [args.opponent], args.eval_games, args.eval_seed)[args.opponent]
+            for label, path in (("start", network_path), ("distilled", str(policy)))
+        }
+    (folder / "summary.json").write_text(json.dumps(summary, indent=2))
+    return {"folder": str(folder), **{k: v for k, v in summary.items() if k != "args"}}
+
+
+def make_game_of(args: Args) -> Game:
+    from types import SimpleNamespace
+
+    return make_game(SimpleNamespace(rules=args.rules, num_players=args.num_players, episode="round", reward="win"))
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    smoke = "--smoke" in argv
+    if smoke:
+        argv.remove("--smoke")
+    default = Args(**SMOKE) if smoke else Args()  # type: ignore[arg-type]
+    args = tyro.cli(Args, args=argv, default=default, prog="distill_search", description=__doc__.split("\n\n")[0])
+    try:
+        result = distill(args)
+    except ValueError as err:
+        print(f"distill_search: error: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
