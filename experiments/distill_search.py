@@ -79,6 +79,11 @@ class Args:
     beats the network's action by at least this much (a win probability); otherwise the network's
     own action is the label: the search overrules its default on one standard error, so many small
     differences are noise"""
+    soft: float = 0.0
+    """0: learn the teacher's action (one label per decision); > 0: learn the soft target
+    pi(a) * exp(advantage(a) / soft) over the legal actions, pi the starting network's
+    probabilities and advantage(a) the searched value of a less that of the network's action
+    (0 for actions not searched): a step of policy improvement whose size this sets"""
     holdout: float = 0.1
     """share of the hands whose decisions are held out of the fit"""
     eval_games: int = 20000
@@ -114,7 +119,8 @@ def collect_hands(task: tuple) -> dict:
     teacher = make_agent(teacher_spec, game, seed=hash_seed(seed, 1, first))
     network = make_agent(f"ppo:weights={network_path}", game, seed=0)
     opponent = make_agent(opponent_spec, game, seed=hash_seed(seed, 2, first))
-    rows: dict[str, list] = {"obs": [], "mask": [], "action": [], "network_action": [], "advantage": [], "hand": []}
+    keys = ("obs", "mask", "action", "network_action", "advantage", "values", "hand")
+    rows: dict[str, list] = {key: [] for key in keys}
     won = []
     for hand in range(first, first + HANDS_PER_TASK):
         seats = teacher_seats(game, hand)
@@ -133,6 +139,9 @@ def collect_hands(task: tuple) -> dict:
                     values = getattr(teacher, "last_values", {})
                     rows["network_action"].append(chosen)
                     rows["advantage"].append(values.get(action, 0.0) - values.get(chosen, values.get(action, 0.0)))
+                    searched = np.full(game.num_actions, np.nan, dtype=np.float32)
+                    searched[list(values)] = list(values.values())
+                    rows["values"].append(searched)
                     rows["hand"].append(hand)
             else:
                 action = opponent.act(obs, mask)
@@ -155,7 +164,7 @@ def collect(args: Args, game: Game, network_path: str) -> dict[str, np.ndarray]:
     else:
         results = [collect_hands(task) for task in tqdm(tasks, **bar)]
     results.sort(key=lambda r: r["first"])  # the same file whatever order the workers finished in
-    keys = ("obs", "mask", "action", "network_action", "advantage", "hand")
+    keys = ("obs", "mask", "action", "network_action", "advantage", "values", "hand")
     data = {key: np.concatenate([r[key] for r in results if len(r[key])]) for key in keys}
     data["won"] = np.concatenate([r["won"] for r in results])
     return data
@@ -166,6 +175,18 @@ def shipped_path(game: Game) -> str:
     neural.shipped_network(game)  # its checks and message
     kind, table = neural.shipped_entry(game.num_players, game.config.partners, game.config.episode) or ("", 0)
     return str(neural.SHIPPED_KINDS[kind][0][table])
+
+
+def soft_targets(agent: ActorCritic, o: torch.Tensor, m: torch.Tensor, data: dict, beta: float) -> torch.Tensor:
+    """pi(a) * exp(advantage(a) / beta), normalised over the legal actions (:attr:`Args.soft`)."""
+    values = data["values"]
+    rows = np.arange(len(values))
+    base = values[rows, data["network_action"]]
+    advantage = np.nan_to_num(values - base[:, None], nan=0.0)
+    with torch.no_grad():
+        log_pi = torch.log_softmax(agent.masked_logits(o, m), dim=1)
+        weights = (log_pi + torch.as_tensor(advantage) / beta).masked_fill(~m, -torch.inf)
+        return torch.softmax(weights, dim=1)
 
 
 def fit(args: Args, game: Game, network_path: str, data: dict[str, np.ndarray]) -> tuple[ActorCritic, dict]:
@@ -182,6 +203,7 @@ def fit(args: Args, game: Game, network_path: str, data: dict[str, np.ndarray]) 
     labels = np.where(trusted, data["action"], data["network_action"])
     o, m = (torch.as_tensor(data[k]) for k in ("obs", "mask"))
     a = torch.as_tensor(labels).long()
+    target = soft_targets(agent, o, m, data, args.soft) if args.soft > 0 else None
     before = torch.as_tensor(data["network_action"] != labels)
 
     def agreement(rows: torch.Tensor) -> dict:
@@ -207,7 +229,11 @@ def fit(args: Args, game: Game, network_path: str, data: dict[str, np.ndarray]) 
         order = train_rows[torch.as_tensor(rng.permutation(len(train_rows)))]
         for start in range(0, len(order), args.minibatch):
             mb = order[start : start + args.minibatch]
-            loss = nn.functional.cross_entropy(agent.masked_logits(o[mb], m[mb]), a[mb])
+            logits = agent.masked_logits(o[mb], m[mb])
+            if target is None:
+                loss = nn.functional.cross_entropy(logits, a[mb])
+            else:
+                loss = -(target[mb] * torch.log_softmax(logits, dim=1)).sum(1).mean()
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
