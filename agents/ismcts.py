@@ -75,9 +75,7 @@ SEARCH_ROUND = 32  # determinizations between two racing checks
 
 @kernel
 def _team_won(P, winner):
-    if winner == 0:
-        return True
-    return P[P_PARTNERS] != 0 and winner == P[P_NUM_PLAYERS] // 2
+    return winner == 0 or is_partner(P, winner)
 
 
 @kernel
@@ -157,9 +155,9 @@ def search(
     rng = np.zeros(2, dtype=np.uint64)
     roll_prng = np.zeros(2, dtype=np.uint64)
     seat_policies = np.full(n, opponent_policy, dtype=np.int64)
-    seat_policies[0] = rollout_policy
-    if P[P_PARTNERS] != 0:
-        seat_policies[n // 2] = rollout_policy
+    for s in range(n):
+        if s == 0 or is_partner(P, s):
+            seat_policies[s] = rollout_policy
     scratch_obs = np.empty(P[P_O_SIZE], dtype=np.float32)
     scratch_mask = np.empty(P[P_NUM_ACTIONS], dtype=np.int8)
     step_rw = np.zeros((2, n), dtype=np.float32)
