@@ -8,7 +8,8 @@
    in one seat (both seats of a team with partners), the opponent (``--opponent``) in the
    others, the teacher's seat rotating from hand to hand; ``--workers`` processes. Every
    decision the teacher searched is kept: the observation, the legal actions, the teacher's
-   action and the action the network would have taken (its greedy choice).
+   action, the action the network would have taken (its greedy choice) and the searched
+   value of every candidate.
 2. **Fit.** The network (``--init-from``, by default the shipped network ``ppo`` plays at the
    table) learns the teacher's actions, cross-entropy over the legal actions, on all but
    ``--holdout`` of the decisions (whole hands held out); the held-out ones measure how
@@ -46,6 +47,9 @@ from uno_env import neural
 from uno_env.engine import Game
 
 HANDS_PER_TASK = 10
+DECISION_KEYS = ("obs", "mask", "action", "network_action", "values", "hand")
+"""Per searched decision: observation, legal mask, the teacher's action, the network's, the searched
+value of every candidate (NaN for actions not searched) and the hand it came from."""
 
 
 @dataclass
@@ -119,8 +123,7 @@ def collect_hands(task: tuple) -> dict:
     teacher = make_agent(teacher_spec, game, seed=hash_seed(seed, 1, first))
     network = make_agent(f"ppo:weights={network_path}", game, seed=0)
     opponent = make_agent(opponent_spec, game, seed=hash_seed(seed, 2, first))
-    keys = ("obs", "mask", "action", "network_action", "advantage", "values", "hand")
-    rows: dict[str, list] = {key: [] for key in keys}
+    rows: dict[str, list] = {key: [] for key in DECISION_KEYS}
     won = []
     for hand in range(first, first + HANDS_PER_TASK):
         seats = teacher_seats(game, hand)
@@ -135,10 +138,8 @@ def collect_hands(task: tuple) -> dict:
                     rows["obs"].append(obs)
                     rows["mask"].append(mask.astype(bool))
                     rows["action"].append(action)
-                    chosen = network.act(obs, mask)
+                    rows["network_action"].append(network.act(obs, mask))
                     values = getattr(teacher, "last_values", {})
-                    rows["network_action"].append(chosen)
-                    rows["advantage"].append(values.get(action, 0.0) - values.get(chosen, values.get(action, 0.0)))
                     searched = np.full(game.num_actions, np.nan, dtype=np.float32)
                     searched[list(values)] = list(values.values())
                     rows["values"].append(searched)
@@ -164,25 +165,22 @@ def collect(args: Args, game: Game, network_path: str) -> dict[str, np.ndarray]:
     else:
         results = [collect_hands(task) for task in tqdm(tasks, **bar)]
     results.sort(key=lambda r: r["first"])  # the same file whatever order the workers finished in
-    keys = ("obs", "mask", "action", "network_action", "advantage", "values", "hand")
-    data = {key: np.concatenate([r[key] for r in results if len(r[key])]) for key in keys}
+    data = {key: np.concatenate([r[key] for r in results if len(r[key])]) for key in DECISION_KEYS}
     data["won"] = np.concatenate([r["won"] for r in results])
     return data
 
 
-def shipped_path(game: Game) -> str:
-    """The file of the shipped network ``ppo`` plays at ``game``'s table (ValueError: none)."""
-    neural.shipped_network(game)  # its checks and message
-    kind, table = neural.shipped_entry(game.num_players, game.config.partners, game.config.episode) or ("", 0)
-    return str(neural.SHIPPED_KINDS[kind][0][table])
+def advantages(data: dict[str, np.ndarray]) -> np.ndarray:
+    """(decisions, actions): the searched value of each action less that of the network's
+    action, 0 where either was not searched."""
+    values = data["values"]
+    base = values[np.arange(len(values)), data["network_action"]]
+    return np.nan_to_num(values - base[:, None], nan=0.0)
 
 
 def soft_targets(agent: ActorCritic, o: torch.Tensor, m: torch.Tensor, data: dict, beta: float) -> torch.Tensor:
     """pi(a) * exp(advantage(a) / beta), normalised over the legal actions (:attr:`Args.soft`)."""
-    values = data["values"]
-    rows = np.arange(len(values))
-    base = values[rows, data["network_action"]]
-    advantage = np.nan_to_num(values - base[:, None], nan=0.0)
+    advantage = advantages(data)
     with torch.no_grad():
         log_pi = torch.log_softmax(agent.masked_logits(o, m), dim=1)
         weights = (log_pi + torch.as_tensor(advantage) / beta).masked_fill(~m, -torch.inf)
@@ -199,7 +197,7 @@ def fit(args: Args, game: Game, network_path: str, data: dict[str, np.ndarray]) 
     rng = np.random.default_rng(hash_seed(args.seed, 5))
     held_hands = rng.choice(hands, size=int(round(len(hands) * args.holdout)), replace=False)
     held = np.isin(data["hand"], held_hands)
-    trusted = data["advantage"] >= args.min_advantage
+    trusted = advantages(data)[np.arange(len(data["action"])), data["action"]] >= args.min_advantage
     labels = np.where(trusted, data["action"], data["network_action"])
     o, m = (torch.as_tensor(data[k]) for k in ("obs", "mask"))
     a = torch.as_tensor(labels).long()
@@ -244,7 +242,7 @@ def fit(args: Args, game: Game, network_path: str, data: dict[str, np.ndarray]) 
 
 def distill(args: Args) -> dict:
     game = make_game_of(args)
-    network_path = args.init_from or shipped_path(game)
+    network_path = args.init_from or str(neural.shipped_path(game))
     if not hasattr(make_agent(args.teacher, game), "searches"):
         raise ValueError(f"--teacher {args.teacher!r} does not search (a search agent such as ismcts)")
     make_agent(args.opponent, game)  # a bad spec fails here, not in a worker

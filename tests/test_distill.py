@@ -24,7 +24,7 @@ def small_args(**changes) -> D.Args:
 def four_players():
     args = small_args()
     game = D.make_game_of(args)
-    path = D.shipped_path(game)
+    path = str(neural.shipped_path(game))
     return args, game, path, D.collect(args, game, path)
 
 
@@ -54,7 +54,10 @@ def test_the_fit_learns_the_teachers_actions(four_players):
     # a teacher that always differs: the second legal action where the network took the first
     legal = [np.flatnonzero(m) for m in data["mask"]]
     other = np.array([row[1] if row[0] == n else row[0] for row, n in zip(legal, data["network_action"])])
-    data = {**data, "action": other, "advantage": np.full(len(other), 0.05)}
+    values = np.full(data["values"].shape, np.nan, dtype=np.float32)
+    values[np.arange(len(other)), data["network_action"]] = 0.5
+    values[np.arange(len(other)), other] = 0.55  # searched 0.05 above the network's action
+    data = {**data, "action": other, "values": values}
     _, fitted = D.fit(small_args(epochs=30, learning_rate=3e-3, holdout=0.0), game, path, data)
     first, last = fitted["fit"][0], fitted["fit"][-1]
     assert fitted["labels_differ"] == 1.0
@@ -69,7 +72,8 @@ def test_the_fit_learns_the_teachers_actions(four_players):
 def test_the_advantage_is_the_searched_value_of_the_teachers_action_over_the_networks(four_players):
     _, _, _, data = four_players
     same = data["action"] == data["network_action"]
-    assert (data["advantage"][same] == 0).all() and (data["advantage"][~same] > 0).all()
+    advantage = D.advantages(data)[np.arange(len(same)), data["action"]]
+    assert (advantage[same] == 0).all() and (advantage[~same] > 0).all()
 
 
 def test_a_run_writes_its_files_and_the_policy_plays(tmp_path):

@@ -776,14 +776,13 @@ def shipped_entry(num_players: int, partners: bool, episode: str = "round") -> t
     return None if table is None else ("hands", table)
 
 
-def shipped_network(game: Game) -> tuple[str, Network]:
-    """The shipped network ``ppo`` plays at ``game``'s table (:func:`shipped_entry`) and its
-    label; ValueError when none can play it."""
-    shipped = ", ".join(f"{n} players" for n in sorted(SHIPPED_NETWORKS)) or "none"
+def _shipped_choice(game: Game) -> tuple[dict[int, pathlib.Path], Network, int]:
+    """The paths of the kind ``ppo`` plays at ``game``'s table, its network there and the
+    table it was trained for; ValueError when none can play it."""
     entry = shipped_entry(game.num_players, game.config.partners, game.config.episode)
     if entry is None:
         raise ValueError(
-            f"ppo: no shipped network plays {game.num_players} players (shipped: {shipped}); pass weights=PATH"
+            f"ppo: no shipped network plays {game.num_players} players (shipped: {_shipped_sizes()}); pass weights=PATH"
         )
     kind, table = entry
     paths, networks = SHIPPED_KINDS[kind]
@@ -791,10 +790,28 @@ def shipped_network(game: Game) -> tuple[str, Network]:
     problems = network.mismatches(game)
     if problems:
         raise ValueError(f"ppo: the shipped network cannot play this configuration: {'; '.join(problems)}")
+    return paths, network, table
+
+
+def _shipped_sizes() -> str:
+    return ", ".join(f"{n} players" for n in sorted(SHIPPED_NETWORKS)) or "none"
+
+
+def shipped_network(game: Game) -> tuple[str, Network]:
+    """The shipped network ``ppo`` plays at ``game``'s table (:func:`shipped_entry`) and its
+    label; ValueError when none can play it."""
+    paths, network, table = _shipped_choice(game)
     name = paths[table].name
     if table == game.num_players:
         return f"ppo ({name})", network
-    return f"ppo ({name}, the shipped network nearest {game.num_players} players; shipped: {shipped})", network
+    return f"ppo ({name}, the shipped network nearest {game.num_players} players; shipped: {_shipped_sizes()})", network
+
+
+def shipped_path(game: Game) -> pathlib.Path:
+    """The file of the shipped network ``ppo`` plays at ``game``'s table (ValueError as
+    :func:`shipped_network`)."""
+    paths, _, table = _shipped_choice(game)
+    return paths[table]
 
 
 def check_shipped(game: Game, stacklevel: int = 4) -> None:
