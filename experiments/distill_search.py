@@ -66,8 +66,8 @@ class Args:
     """the network to start from (a .npz network file; empty: the one `ppo` plays at this table)"""
     hands: int = 2000
     """hands to collect"""
-    data: str = ""
-    """a decisions.npz of an earlier run to fit on instead of collecting"""
+    data: tuple[str, ...] = ()
+    """decisions.npz files of earlier runs at this table to fit on (together) instead of collecting"""
     workers: int = 2
     """processes that collect"""
     seed: int = 1
@@ -246,14 +246,12 @@ def distill(args: Args) -> dict:
     if not hasattr(make_agent(args.teacher, game), "searches"):
         raise ValueError(f"--teacher {args.teacher!r} does not search (a search agent such as ismcts)")
     make_agent(args.opponent, game)  # a bad spec fails here, not in a worker
+    data = load_decisions(args.data, game) if args.data else {}
     name = args.run_name or f"distill{args.num_players}p__{args.seed}__{int(time.time())}"
     folder = pathlib.Path(args.out_dir) / name
     folder.mkdir(parents=True, exist_ok=True)
     started = time.time()
-    if args.data:
-        with np.load(args.data) as stored:
-            data = {k: stored[k] for k in stored.files}
-    else:
+    if not data:
         data = collect(args, game, network_path)
         np.savez_compressed(folder / "decisions.npz", **data)  # type: ignore[arg-type]
     collected = time.time() - started
@@ -278,6 +276,31 @@ def distill(args: Args) -> dict:
         }
     (folder / "summary.json").write_text(json.dumps(summary, indent=2))
     return {"folder": str(folder), **{k: v for k, v in summary.items() if k != "args"}}
+
+
+def load_decisions(paths: tuple[str, ...], game: Game) -> dict[str, np.ndarray]:
+    """The decisions of several collections at this table as one, each file's hands numbered
+    after the previous file's, so that a hand is held out whole."""
+    parts = []
+    for path in paths:
+        if not pathlib.Path(path).is_file():
+            raise ValueError(f"--data {path!r}: no such file")
+        with np.load(path) as stored:
+            part = {k: stored[k] for k in stored.files}
+        missing = [k for k in (*DECISION_KEYS, "won") if k not in part]
+        if missing:
+            raise ValueError(f"--data {path!r} lacks {', '.join(missing)}: not a decisions.npz of this script")
+        if part["obs"].shape[1] != game.observation_size:
+            raise ValueError(
+                f"--data {path!r} has observations of {part['obs'].shape[1]} values, "
+                f"this table's have {game.observation_size}"
+            )
+        parts.append(part)
+    first_hand = 0
+    for part in parts:
+        part["hand"] = part["hand"] + first_hand
+        first_hand += len(part["won"])
+    return {key: np.concatenate([part[key] for part in parts]) for key in (*DECISION_KEYS, "won")}
 
 
 def make_game_of(args: Args) -> Game:

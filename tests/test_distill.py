@@ -112,3 +112,28 @@ def test_soft_targets_move_from_the_network_to_the_searched_values(four_players)
     ranked = np.sort(np.nan_to_num(values, nan=-1.0), axis=1)
     best, clear = np.nanargmax(values, axis=1), ranked[:, -1] - ranked[:, -2] > 0.01
     assert clear.any() and np.array_equal(sharp.argmax(1)[clear], best[clear])  # a sharp one, the search
+
+
+def test_several_collections_fit_as_one_with_hands_kept_whole(four_players, tmp_path):
+    args, game, path, data = four_players
+    first, second = tmp_path / "a.npz", tmp_path / "b.npz"
+    np.savez(first, **data)
+    np.savez(second, **data)
+    both = D.load_decisions((str(first), str(second)), game)
+    rows = len(data["action"])
+    assert len(both["action"]) == 2 * rows and len(both["won"]) == 2 * len(data["won"])
+    np.testing.assert_array_equal(both["obs"][rows:], data["obs"])
+    # the second file's hands follow the first's: no hand number is shared, so a hand is held out whole
+    assert set(both["hand"][:rows]).isdisjoint(both["hand"][rows:])
+    np.testing.assert_array_equal(both["hand"][rows:], data["hand"] + len(data["won"]))
+    three = D.make_game_of(small_args(num_players=3))
+    with pytest.raises(ValueError, match="this table's have"):
+        D.load_decisions((str(first),), three)
+    with pytest.raises(ValueError, match="no such file"):
+        D.load_decisions((str(tmp_path / "none.npz"),), game)
+    out = tmp_path / "runs"
+    assert D.main(["--smoke", "--out-dir", str(out), "--data", str(tmp_path / "none.npz")]) == 2
+    assert not out.exists()
+    assert D.main(["--smoke", "--out-dir", str(out), "--run-name", "r", "--data", str(first), str(second)]) == 0
+    summary = json.loads((out / "r" / "summary.json").read_text())
+    assert summary["decisions"] == 2 * rows and not (out / "r" / "decisions.npz").exists()
