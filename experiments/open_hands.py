@@ -1,0 +1,130 @@
+"""How much room is there against ``tactical``? A one-step search that sees every hand, in one file.
+
+    python -m experiments.open_hands --num-players 4 --hands 1000
+    python -m experiments.open_hands --smoke        # seconds (what the tests run)
+
+The seer plays one seat (both seats of a team with partners) against the opponent in the
+others, the seat rotating from hand to hand. At each of its decisions with more than one
+legal action it sees the true position: every hand, the discard pile, everything but the
+order of the draw pile. For each of ``--samples`` shuffles of the draw pile it takes every
+legal action and lets ``tactical`` play every seat to the end of the hand (the same
+shuffles for every action), then plays the action that won most often (on a tie, the one
+``tactical`` would play). Its opponents are ``tactical``, so its model of them is exact.
+
+It is not an upper bound on every policy (its own later moves are ``tactical``'s), but it
+bounds what a search over ``tactical`` rollouts can get from perfect information about the
+hands: the gap between it and the hidden-hand search (``ismcts``) is what knowing the other
+hands is worth, and its win rate puts the win-rate targets of a hidden-hand policy in
+proportion.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import tyro
+from tqdm import tqdm
+
+from agents import hash_seed, make_agent
+from experiments.analysis import play_out, rate
+from experiments.distill_search import make_game_of, teacher_seats
+from uno_env.engine import Game
+
+
+@dataclass
+class Args:
+    num_players: int = 4
+    """players at the table"""
+    rules: tuple[str, ...] = ()
+    """other rule settings as KEY=VALUE (e.g. partners=true), as `uno tournament --set` takes them"""
+    hands: int = 1000
+    """hands to play"""
+    samples: int = 48
+    """shuffles of the draw pile per decision (every action is played out on each)"""
+    seed: int = 1
+    """seed of the hands and the shuffles"""
+    progress: bool = True
+    """a progress bar over the hands"""
+
+
+SMOKE = dict(hands=6, samples=4, progress=False)
+ROLLOUT = "tactical"
+
+
+def shuffled_states(game: Game, state, samples: int, rng: np.random.Generator) -> list:
+    """Copies of ``state`` whose draw piles are shuffled (and whose generators differ)."""
+    position = game.position(state)
+    states = []
+    for _ in range(samples):
+        pile = list(position["draw_pile"])
+        rng.shuffle(pile)
+        states.append(game.from_position({**position, "draw_pile": pile}, seed=int(rng.integers(2**63))))
+    return states
+
+
+def open_hand_action(game: Game, state, seats: tuple[int, ...], default: int, samples: int, rng) -> int:
+    """The legal action whose play-outs on shuffled draw piles won most often for ``seats``."""
+    actions = game.legal_actions(state)
+    if len(actions) == 1:
+        return actions[0]
+    states = shuffled_states(game, state, samples, rng)
+    outcome, _, _ = play_out(
+        game, states * len(actions), [a for a in actions for _ in states], ROLLOUT, int(rng.integers(2**31))
+    )
+    won = (outcome[:, list(seats)] > 0).any(axis=1).reshape(len(actions), samples).mean(axis=1)
+    best = actions[int(np.argmax(won))]
+    return default if won[actions.index(default)] >= won[actions.index(best)] else best
+
+
+def play(args: Args) -> dict:
+    if args.hands < 1 or args.samples < 1:
+        raise ValueError("--hands and --samples must be at least 1")
+    game = make_game_of(args)  # type: ignore[arg-type]
+    opponent = make_agent(ROLLOUT, game, seed=hash_seed(args.seed, 2))
+    rng = np.random.default_rng(hash_seed(args.seed, 1))
+    wins = 0
+    started = time.time()
+    for hand in tqdm(range(args.hands), desc="hands", disable=not args.progress):
+        seats = teacher_seats(game, hand)
+        state = game.init(seed=hash_seed(args.seed, 3, hand))
+        while not game.is_over(state):
+            seat = game.current_player(state)
+            default = opponent.act(game.observe(state, seat), game.legal_mask(state))
+            if seat in seats:
+                action = open_hand_action(game, state, seats, default, args.samples, rng)
+            else:
+                action = default
+            game.step(state, action)
+        wins += any(w in seats for w in game.winners(state))
+    fair = (2 if game.config.partners else 1) / game.num_players
+    share, low, high = rate(wins, args.hands)
+    return {
+        "args": asdict(args),
+        "win_rate": [share, low, high],
+        "ratio": share / fair,
+        "seconds": time.time() - started,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    smoke = "--smoke" in argv
+    if smoke:
+        argv.remove("--smoke")
+    default = Args(**SMOKE) if smoke else Args()  # type: ignore[arg-type]
+    args = tyro.cli(Args, args=argv, default=default, prog="open_hands", description=__doc__.split("\n\n")[0])
+    try:
+        result = play(args)
+    except ValueError as err:
+        print(f"open_hands: error: {err}", file=sys.stderr)
+        return 2
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,46 @@
+"""The open-hand search: it plays the action its play-outs favour, wins more than tactical does, refuses bad settings."""
+
+import json
+
+import numpy as np
+
+from experiments import open_hands as O
+
+
+def test_seeing_every_hand_beats_tactical_at_two_players():
+    result = O.play(O.Args(num_players=2, hands=40, samples=12, progress=False))
+    assert result["win_rate"][1] > 0.5  # tactical against itself wins half
+
+
+def test_the_chosen_action_wins_most_often_on_the_same_shuffles():
+    args = O.Args(num_players=3, hands=1, samples=8, progress=False)
+    game = O.make_game_of(args)
+    state = game.init(seed=5)
+    while len(game.legal_actions(state)) < 3:  # a position with a real choice
+        game.step(state, game.legal_actions(state)[0])
+    seat = game.current_player(state)
+    actions = game.legal_actions(state)
+    chosen = O.open_hand_action(game, state, (seat,), actions[0], 8, np.random.default_rng(7))
+    # the same draws as open_hand_action: the shuffles, then the play-outs' seed
+    rng = np.random.default_rng(7)
+    states = O.shuffled_states(game, state, 8, rng)
+    outcome, _, _ = O.play_out(
+        game, states * len(actions), [a for a in actions for _ in states], O.ROLLOUT, int(rng.integers(2**31))
+    )
+    won = (outcome[:, seat] > 0).reshape(len(actions), 8).mean(axis=1)
+    assert won[actions.index(chosen)] == won.max()
+    if won[0] == won.max():
+        assert chosen == actions[0]  # a tie keeps the default
+    # the shuffles keep every hand and the pile's cards, and change only the pile's order
+    position = game.position(state)
+    for copy in states:
+        shuffled = game.position(copy)
+        assert shuffled["hands"] == position["hands"] and sorted(shuffled["draw_pile"]) == sorted(position["draw_pile"])
+
+
+def test_a_smoke_run_and_refusals(capsys):
+    assert O.main(["--smoke"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert 0.0 <= result["win_rate"][0] <= 1.0 and result["args"]["hands"] == 6
+    assert O.main(["--smoke", "--hands", "0"]) == 2
+    assert "at least 1" in capsys.readouterr().err
