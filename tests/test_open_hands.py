@@ -1,4 +1,4 @@
-"""The open-hand search: it plays the action its play-outs favour, wins more than tactical does, refuses bad settings."""
+"""The open-hand search: it plays what its play-outs favour, beats tactical, refuses bad settings."""
 
 import json
 
