@@ -137,6 +137,7 @@ def search(
     bluff_prior,
     confidence,
     values,
+    draw_inference,
 ):
     """Flat Monte Carlo over determinizations, every candidate on the same samples.
 
@@ -148,7 +149,8 @@ def search(
     is positive replaces the default. The rollouts play ``rollout_policy`` at the
     searcher's seat (its team's seats with partners) and ``opponent_policy`` at the
     others. ``values[k]`` gets the mean rollout value of ``candidates[k]`` (over its
-    samples). Returns the chosen action."""
+    samples). ``draw_inference``: see :func:`~uno_env.engine.readers.determinize`.
+    Returns the chosen action."""
     n = P[P_NUM_PLAYERS]
     cards = np.zeros((2, P[P_C_SIZE]), dtype=np.int8)
     ints = np.zeros((2, P[P_I_SIZE]), dtype=np.int32)
@@ -178,7 +180,7 @@ def search(
             base = k
     done = 0
     for trial in range(determinizations):
-        if not determinize(obs, P, prng, row0, cards, ints, rng, row0, bluff_prior, np.int64(20)):
+        if not determinize(obs, P, prng, row0, cards, ints, rng, row0, bluff_prior, np.int64(20), draw_inference):
             continue
         base_rng = fresh_rng(prng, row0)
         base_prng = fresh_rng(prng, row0)
@@ -275,7 +277,10 @@ class ISMCTSAgent(Agent):
     policy of the agent's team in the rollouts, default ``tactical``), ``opponent_rollout``
     (compiled policy of the other seats in the rollouts, default ``rollout``), ``max_rollout_steps``
     (default 2000), ``bluff_prior`` (default that of the tactical policy), ``confidence``
-    (standard errors of evidence needed to overrule the rollout policy, default 1)."""
+    (standard errors of evidence needed to overrule the rollout policy, default 1),
+    ``draw_inference`` (0..1, default 0: the chance that a sample deals a seat that drew
+    since it last played none of the colours it drew on, nor a wild; 1 fits opponents that
+    never draw when they can play, as every heuristic here)."""
 
     name = "ismcts"
 
@@ -289,6 +294,7 @@ class ISMCTSAgent(Agent):
         max_rollout_steps: int = 2000,
         bluff_prior: float | None = None,
         confidence: float = 1.0,
+        draw_inference: float = 0.0,
     ):
         if isinstance(determinizations, bool) or not isinstance(determinizations, int) or determinizations < 1:
             raise ValueError(f"ismcts: determinizations must be a positive integer, got {determinizations!r}")
@@ -318,6 +324,9 @@ class ISMCTSAgent(Agent):
         if not float(confidence) >= 0.0:
             raise ValueError(f"ismcts: confidence must be >= 0, got {confidence!r}")
         self.confidence = float(confidence)
+        if isinstance(draw_inference, bool) or not 0.0 <= float(draw_inference) <= 1.0:
+            raise ValueError(f"ismcts: draw_inference must be within 0..1, got {draw_inference!r}")
+        self.draw_inference = float(draw_inference)
         self.searches = 0
         self.last_values: dict[int, float] = {}
         super().__init__(rules, seed)
@@ -353,19 +362,24 @@ class ISMCTSAgent(Agent):
             self.bluff_prior,
             self.confidence,
             values,
+            self.draw_inference,
         )
         self.searches += 1
         self.last_values = {int(a): float(v) for a, v in zip(candidates, values)}
         return self.answer(int(action), legal)
 
 
-def determinized_position(game: Game, observation: np.ndarray, seed: int = 0, bluff_prior: float = 1.0) -> dict:
+def determinized_position(
+    game: Game, observation: np.ndarray, seed: int = 0, bluff_prior: float = 1.0, draw_inference: float = 0.0
+) -> dict:
     """One sampled full position consistent with an observation, as a position dict
     (:mod:`uno_env.engine.position`), the observer at seat 0. For inspection and tests."""
     obs = np.ascontiguousarray(observation, dtype=np.float32)
     state = game.new_state()
     prng = np.array([seed_to_rng(seed)], dtype=np.uint64)
-    if not determinize(obs, game.params, prng, 0, state.cards, state.ints, state.rng, 0, bluff_prior, 20):
+    if not determinize(
+        obs, game.params, prng, 0, state.cards, state.ints, state.rng, 0, bluff_prior, 20, float(draw_inference)
+    ):
         raise ValueError("the observation's card counts do not add up to the deck")
     return game.position(state)
 

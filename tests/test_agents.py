@@ -10,7 +10,7 @@ from agents import CompiledAgent, ISMCTSAgent, agent_names, make_agent, parse_ag
 from agents.ismcts import determinized_position, forced_action
 from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
-from uno_env.engine.cards import deck_counts, parse_card
+from uno_env.engine.cards import card_to_str, deck_counts, parse_card
 from uno_env.engine.checks import invariant_violations
 from uno_env.engine.game import seed_to_rng
 from uno_env.engine.layout import P_C_HANDS
@@ -317,6 +317,42 @@ def test_determinization_deals_unseen_cards_uniformly():
     assert held[parse_card("R0")] > 0 and np.all(held[expected == 0] == 0)
     chi = ((held - expected) ** 2 / expected)[expected > 0].sum()
     assert chi < 100  # 53 degrees of freedom: about 53 +- 10 when uniform
+
+
+def test_draw_inference_deals_a_seat_none_of_what_it_drew_on():
+    """With draw_inference=1 a seat that drew on red (and has not played since) is dealt no
+    red card and no wild, the other unseen cards uniformly; with 0 it is dealt them as
+    any card (the default, unchanged); the sample still shows the observer its observation."""
+    game = make_game(num_players=3)
+    state = setup(game, [["R1", "Y3", "G4"], YELLOW[:5], ["B5", "G7", "G8"]], ["R7"], drew_on=[[], ["R"], []])
+    obs = game.observe(state, 0)
+    prng = np.array([seed_to_rng(4)], dtype=np.uint64)
+    sample = game.new_state()
+    start = game.params[P_C_HANDS] + 54  # relative seat 1, the one that drew on red
+    red_or_wild = np.array([card[0] == "R" or card[0] == "W" for card in map(card_to_str, range(54))])
+    held = {0.0: np.zeros(54), 1.0: np.zeros(54)}
+    trials = 2000
+    for inference in held:
+        for _ in range(trials):
+            assert determinize(obs, game.params, prng, 0, sample.cards, sample.ints, sample.rng, 0, 1.0, 20, inference)
+            assert np.array_equal(game.observe(sample, 0), obs) and invariant_violations(game, sample) == []
+            held[inference] += sample.cards[0, start : start + 54]
+    assert held[0.0][red_or_wild].sum() > 0 and held[1.0][red_or_wild].sum() == 0
+    unseen = deck_counts("classic").astype(float)
+    for card in ("R1", "Y3", "G4", "R7"):
+        unseen[parse_card(card)] -= 1
+    unseen[red_or_wild] = 0
+    expected = trials * 5 * unseen / unseen.sum()
+    some = expected > 0
+    chi = ((held[1.0][some] - expected[some]) ** 2 / expected[some]).sum()
+    assert chi < 80  # 38 degrees of freedom: about 38 +- 9 when uniform among the allowed cards
+    # a seat that cannot be dealt within what it lacks is dealt as if nothing were known
+    everything = setup(game, [["R1"], YELLOW[:5], ["B5"]], ["R7"], drew_on=[[], ["R", "Y", "G", "B"], []])
+    obs = game.observe(everything, 0)
+    assert determinize(obs, game.params, prng, 0, sample.cards, sample.ints, sample.rng, 0, 1.0, 20, 1.0)
+    assert np.array_equal(game.observe(sample, 0), obs)
+    with pytest.raises(ValueError, match="draw_inference"):
+        make_agent("ismcts:draw_inference=2", game)
 
 
 def test_determinization_keeps_a_fresh_challenge_reveal_in_the_owners_hand():

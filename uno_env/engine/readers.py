@@ -105,6 +105,9 @@ from .layout import (
     STACKING_OFF,
 )
 
+LACKS_WILDS = 4
+"""The bit of a seat's ``lacks`` (:func:`deal_pool`) that excludes the wild-type cards."""
+
 describe(__name__, "the rules engine's kernels", seconds=45)
 
 
@@ -508,12 +511,67 @@ def wild_draw_four_offender(obs, P, ints, b, top):
 
 
 @kernel
-def deal_pool(P, prng, pb, cards, b, pool, m, need, base_hands, offender, previous, bluff_prior, max_tries):
-    """Shuffle the unseen ``pool`` into the other hands (``need`` each, on top of
-    ``base_hands``). When a Wild Draw Four's guilt is at stake, a guilty sample is redrawn
-    (up to ``max_tries``) unless ``bluff_prior`` keeps it."""
+def held_out(face, lacks):
+    """Face ``face`` is excluded by ``lacks``: bits 0-3 a colour the seat holds none of,
+    bit 4 (:data:`LACKS_WILDS`) the wild-type cards."""
+    if face >= WILD:
+        return (lacks >> LACKS_WILDS) & 1 == 1
+    return (lacks >> (face // RANKS_PER_COLOUR)) & 1 == 1
+
+
+@kernel
+def deal_within(P, cards, b, pool, m, need, lacks, taken, order):
+    """Deal the shuffled ``pool`` to the other hands so that no seat gets a face its
+    ``lacks`` excludes: the seats with exclusions first, each taking the first cards it may
+    hold in the pool's order (a uniform draw among them), then the others; ``pool`` is
+    reordered so that the dealt cards come first and the rest, still shuffled, are the
+    draw pile. False (``pool`` unchanged, hands partly dealt) when a seat cannot be
+    filled."""
     n = P[P_NUM_PLAYERS]
     F = P[P_FACES]
+    for i in range(m):
+        taken[i] = False
+    k = 0
+    for constrained_first in range(2):
+        for s in range(1, n):
+            if (lacks[s] != 0) != (constrained_first == 0):
+                continue
+            got = 0
+            for i in range(m):
+                if got == need[s]:
+                    break
+                if taken[i] or held_out(pool[i], lacks[s]):
+                    continue
+                taken[i] = True
+                order[k] = pool[i]
+                k += 1
+                cards[b, P[P_C_HANDS] + s * F + pool[i]] += 1
+                got += 1
+            if got < need[s]:
+                return False
+    for i in range(m):
+        if not taken[i]:
+            order[k] = pool[i]
+            k += 1
+    for i in range(m):
+        pool[i] = order[i]
+    return True
+
+
+@allocating
+def deal_pool(P, prng, pb, cards, b, pool, m, need, base_hands, offender, previous, bluff_prior, max_tries, lacks):
+    """Shuffle the unseen ``pool`` into the other hands (``need`` each, on top of
+    ``base_hands``), keeping from each seat the faces its ``lacks`` excludes
+    (:func:`deal_within`; an unconstrained deal when that cannot be done). When a Wild Draw
+    Four's guilt is at stake, a guilty sample is redrawn (up to ``max_tries``) unless
+    ``bluff_prior`` keeps it."""
+    n = P[P_NUM_PLAYERS]
+    F = P[P_FACES]
+    constrained = False
+    for s in range(1, n):
+        constrained = constrained or lacks[s] != 0
+    taken = np.zeros(m if constrained else 0, dtype=np.bool_)
+    order = np.zeros(m if constrained else 0, dtype=np.int64)
     for attempt in range(max_tries):
         for i in range(m - 1, 0, -1):
             j = K.rng_below(prng, pb, i + 1)
@@ -522,11 +580,14 @@ def deal_pool(P, prng, pb, cards, b, pool, m, need, base_hands, offender, previo
             pool[j] = tmp
         for i in range(n * F):
             cards[b, P[P_C_HANDS] + i] = base_hands[i]
-        i = 0
-        for s in range(1, n):
-            for _ in range(need[s]):
-                cards[b, P[P_C_HANDS] + s * F + pool[i]] += 1
-                i += 1
+        if not (constrained and deal_within(P, cards, b, pool, m, need, lacks, taken, order)):
+            for i in range(n * F):
+                cards[b, P[P_C_HANDS] + i] = base_hands[i]
+            i = 0
+            for s in range(1, n):
+                for _ in range(need[s]):
+                    cards[b, P[P_C_HANDS] + s * F + pool[i]] += 1
+                    i += 1
         if offender < 0 or previous < 0:
             return
         guilty = False
@@ -539,11 +600,35 @@ def deal_pool(P, prng, pb, cards, b, pool, m, need, base_hands, offender, previo
             return
 
 
+@kernel
+def lacks_from_draws(obs, P, prng, pb, draw_inference, lacks):
+    """Per other seat, what ``drew_on`` says it lacks, each seat with chance
+    ``draw_inference``: every colour it drew on since it last played, and the wilds (a
+    player who draws only when it cannot play held none of them when it drew; cards drawn
+    since, a penalty's too, are not told apart)."""
+    n = P[P_NUM_PLAYERS]
+    for s in range(n):
+        lacks[s] = 0
+    if draw_inference <= 0.0:
+        return
+    for s in range(1, n):
+        bits = 0
+        for c in range(4):
+            if drew_on(obs, P, s, c):
+                bits |= 1 << c
+        if bits != 0 and (draw_inference >= 1.0 or K.rng_below(prng, pb, 1 << 20) < draw_inference * (1 << 20)):
+            lacks[s] = bits | (1 << LACKS_WILDS)
+
+
 @allocating
-def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
+def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries, draw_inference=0.0):
     """Write into game ``b`` a full state consistent with observation ``obs``, the
     observer at seat 0 (seats are the observation's relative seats). Returns False
     when the observation cannot be completed (the card counts do not add up).
+
+    ``draw_inference`` (0..1): the chance that a seat which drew since it last played is
+    dealt none of the colours it drew on, nor a wild (:func:`lacks_from_draws`): what a
+    player who never draws when it can play reveals by drawing.
 
     Under the house rules the public facts come from their slices: the pending penalty,
     the seat that played the top card (-1 without ``top_card_player``), whose turn
@@ -589,7 +674,9 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries):
     offender = wild_draw_four_offender(obs, P, ints, b, top)
     previous = ints[b, S_PREV_COLOUR]
     base_hands = cards[b, P[P_C_HANDS] : P[P_C_HANDS] + n * F].copy()
-    deal_pool(P, prng, pb, cards, b, pool, m, need, base_hands, offender, previous, bluff_prior, max_tries)
+    lacks = np.zeros(n, dtype=np.int64)
+    lacks_from_draws(obs, P, prng, pb, draw_inference, lacks)
+    deal_pool(P, prng, pb, cards, b, pool, m, need, base_hands, offender, previous, bluff_prior, max_tries, lacks)
     dealt = m - draw_count  # the rest of the shuffled pool is the draw pile
     for d in range(draw_count):
         cards[b, P[P_C_DRAW] + d] = pool[dealt + d]
