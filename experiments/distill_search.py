@@ -37,11 +37,11 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 import torch
-import tyro
 from torch import nn
 from tqdm import tqdm
 
 from agents import hash_seed, make_agent
+from experiments.json_script import run_json_script
 from experiments.ppo_masked import ActorCritic, evaluate, init_from, make_game
 from uno_env import neural
 from uno_env.engine import Game
@@ -310,19 +310,7 @@ def make_game_of(args: Args) -> Game:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    smoke = "--smoke" in argv
-    if smoke:
-        argv.remove("--smoke")
-    default = Args(**SMOKE) if smoke else Args()  # type: ignore[arg-type]
-    args = tyro.cli(Args, args=argv, default=default, prog="distill_search", description=__doc__.split("\n\n")[0])
-    try:
-        result = distill(args)
-    except ValueError as err:
-        print(f"distill_search: error: {err}", file=sys.stderr)
-        return 2
-    print(json.dumps(result, indent=2))
-    return 0
+    return run_json_script("distill_search", __doc__ or "", Args, SMOKE, distill, argv)
 
 
 if __name__ == "__main__":

@@ -20,18 +20,17 @@ policy without memory cannot see and an observation slice could give it.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from dataclasses import asdict, dataclass
 
 import numpy as np
 import torch
-import tyro
 from tqdm import tqdm
 
 from agents import hash_seed, make_agent
 from experiments.distill_search import make_game_of
+from experiments.json_script import run_json_script
 from uno_env.engine import Game
 from uno_env.engine.cards import COLOURS
 
@@ -176,19 +175,7 @@ def measure(args: Args) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    smoke = "--smoke" in argv
-    if smoke:
-        argv.remove("--smoke")
-    default = Args(**SMOKE) if smoke else Args()  # type: ignore[arg-type]
-    args = tyro.cli(Args, args=argv, default=default, prog="hand_inference", description=__doc__.split("\n\n")[0])
-    try:
-        result = measure(args)
-    except ValueError as err:
-        print(f"hand_inference: error: {err}", file=sys.stderr)
-        return 2
-    print(json.dumps(result, indent=2))
-    return 0
+    return run_json_script("hand_inference", __doc__ or "", Args, SMOKE, measure, argv)
 
 
 if __name__ == "__main__":

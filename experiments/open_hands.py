@@ -20,18 +20,17 @@ proportion.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from dataclasses import asdict, dataclass
 
 import numpy as np
-import tyro
 from tqdm import tqdm
 
 from agents import hash_seed, make_agent
 from experiments.analysis import play_out, rate
 from experiments.distill_search import make_game_of, teacher_seats
+from experiments.json_script import run_json_script
 from uno_env.engine import Game
 
 
@@ -111,19 +110,7 @@ def play(args: Args) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    smoke = "--smoke" in argv
-    if smoke:
-        argv.remove("--smoke")
-    default = Args(**SMOKE) if smoke else Args()  # type: ignore[arg-type]
-    args = tyro.cli(Args, args=argv, default=default, prog="open_hands", description=__doc__.split("\n\n")[0])
-    try:
-        result = play(args)
-    except ValueError as err:
-        print(f"open_hands: error: {err}", file=sys.stderr)
-        return 2
-    print(json.dumps(result, indent=2))
-    return 0
+    return run_json_script("open_hands", __doc__ or "", Args, SMOKE, play, argv)
 
 
 if __name__ == "__main__":
