@@ -23,6 +23,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import asdict, dataclass
+from typing import Literal
 
 import numpy as np
 from tqdm import tqdm
@@ -44,6 +45,9 @@ class Args:
     """hands to play"""
     samples: int = 48
     """shuffles of the draw pile per decision (every action is played out on each)"""
+    sees: Literal["all", "next", "team"] = "all"
+    """the hands the seer sees besides its own (its team's): every hand, only the next
+    opponent's, or none (the others are dealt at random from the unseen cards, each sample)"""
     seed: int = 1
     """seed of the hands and the shuffles"""
     progress: bool = True
@@ -54,23 +58,50 @@ SMOKE = dict(hands=6, samples=4, progress=False)
 ROLLOUT = "tactical"
 
 
-def shuffled_states(game: Game, state, samples: int, rng: np.random.Generator) -> list:
-    """Copies of ``state`` whose draw piles are shuffled (and whose generators differ)."""
+def hidden_seats(game: Game, state, seats: tuple[int, ...], sees: str) -> tuple[int, ...]:
+    """The seats whose hands the seer does not see: none, all but the next opponent, or all
+    but its team's."""
+    if sees == "all":
+        return ()
+    others = tuple(s for s in range(game.num_players) if s not in seats and game.alive(state)[s])
+    if sees == "team":
+        return others
     position = game.position(state)
+    step = position["direction"]
+    following = (game.current_player(state) + step) % game.num_players
+    while following not in others:
+        following = (following + step) % game.num_players
+    return tuple(s for s in others if s != following)
+
+
+def shuffled_states(game: Game, state, samples: int, rng: np.random.Generator, hidden: tuple[int, ...] = ()) -> list:
+    """Copies of ``state`` whose draw piles are shuffled (and whose generators differ); the
+    hands of the ``hidden`` seats are dealt again, with the draw pile, from their cards."""
+    position = game.position(state)
+    sizes = [len(position["hands"][s]) for s in hidden]
+    unseen = [card for s in hidden for card in position["hands"][s]] + list(position["draw_pile"])
     states = []
     for _ in range(samples):
-        pile = list(position["draw_pile"])
-        rng.shuffle(pile)
-        states.append(game.from_position({**position, "draw_pile": pile}, seed=int(rng.integers(2**63))))
+        cards = list(unseen)
+        rng.shuffle(cards)
+        hands = list(position["hands"])
+        for seat, size in zip(hidden, sizes):
+            hands[seat], cards = cards[:size], cards[size:]
+        states.append(
+            game.from_position({**position, "hands": hands, "draw_pile": cards}, seed=int(rng.integers(2**63)))
+        )
     return states
 
 
-def open_hand_action(game: Game, state, seats: tuple[int, ...], default: int, samples: int, rng) -> int:
-    """The legal action whose play-outs on shuffled draw piles won most often for ``seats``."""
+def open_hand_action(
+    game: Game, state, seats: tuple[int, ...], default: int, samples: int, rng, sees: str = "all"
+) -> int:
+    """The legal action whose play-outs on shuffled draw piles (and hidden hands, :attr:`Args.sees`)
+    won most often for ``seats``."""
     actions = game.legal_actions(state)
     if len(actions) == 1:
         return actions[0]
-    states = shuffled_states(game, state, samples, rng)
+    states = shuffled_states(game, state, samples, rng, hidden_seats(game, state, seats, sees))
     outcome, _, _ = play_out(
         game, states * len(actions), [a for a in actions for _ in states], ROLLOUT, int(rng.integers(2**31))
     )
@@ -94,7 +125,7 @@ def play(args: Args) -> dict:
             seat = game.current_player(state)
             default = opponent.act(game.observe(state, seat), game.legal_mask(state))
             if seat in seats:
-                action = open_hand_action(game, state, seats, default, args.samples, rng)
+                action = open_hand_action(game, state, seats, default, args.samples, rng, args.sees)
             else:
                 action = default
             game.step(state, action)

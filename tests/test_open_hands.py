@@ -38,6 +38,31 @@ def test_the_chosen_action_wins_most_often_on_the_same_shuffles():
         assert shuffled["hands"] == position["hands"] and sorted(shuffled["draw_pile"]) == sorted(position["draw_pile"])
 
 
+def test_what_the_seer_sees():
+    game = O.make_game_of(O.Args(num_players=4))
+    state = game.init(seed=9)
+    seat = game.current_player(state)
+    following = (seat + game.position(state)["direction"]) % 4
+    assert O.hidden_seats(game, state, (seat,), "all") == ()
+    assert set(O.hidden_seats(game, state, (seat,), "team")) == {0, 1, 2, 3} - {seat}
+    assert set(O.hidden_seats(game, state, (seat,), "next")) == {0, 1, 2, 3} - {seat, following}
+    position = game.position(state)
+    hidden = O.hidden_seats(game, state, (seat,), "next")
+    pool = sorted(c for s in hidden for c in position["hands"][s]) + position["draw_pile"]
+    moved = 0
+    for copy in O.shuffled_states(game, state, 20, np.random.default_rng(1), hidden):
+        again = game.position(copy)
+        for s in (seat, following):  # the seen hands stay
+            assert again["hands"][s] == position["hands"][s]
+        for s in hidden:  # the hidden ones keep their sizes, dealt from the unseen cards
+            assert len(again["hands"][s]) == len(position["hands"][s])
+            moved += sorted(again["hands"][s]) != sorted(position["hands"][s])
+        unseen = [c for s in hidden for c in again["hands"][s]] + again["draw_pile"]
+        assert sorted(unseen) == sorted(pool)
+        assert np.array_equal(game.observe(copy, seat), game.observe(state, seat))  # the seer's view is kept
+    assert moved > 0
+
+
 def test_a_smoke_run_and_refusals(capsys):
     assert O.main(["--smoke"]) == 0
     result = json.loads(capsys.readouterr().out)
