@@ -5,17 +5,19 @@
 
 The seer plays one seat (both seats of a team with partners) against the opponent in the
 others, the seat rotating from hand to hand. At each of its decisions with more than one
-legal action it sees the true position: every hand, the discard pile, everything but the
-order of the draw pile. For each of ``--samples`` shuffles of the draw pile it takes every
-legal action and lets ``tactical`` play every seat to the end of the hand (the same
-shuffles for every action), then plays the action that won most often (on a tie, the one
-``tactical`` would play). Its opponents are ``tactical``, so its model of them is exact.
+legal action it sees the true position: every hand (``--sees all``; or only the next
+opponent's, ``next``; or none, ``team``: the hands it does not see are dealt again from the
+unseen cards in each sample), the discard pile, everything but the order of the draw pile.
+For each of ``--samples`` shuffles of the draw pile it takes every legal action and lets
+``tactical`` play every seat to the end of the hand (the same shuffles for every action).
+It plays ``tactical``'s own choice unless another action's paired advantage over it, less
+``--confidence`` standard errors, is positive (then the best such one), the rule of
+``ismcts``. Its opponents are ``tactical``, so its model of them is exact.
 
 It is not an upper bound on every policy (its own later moves are ``tactical``'s), but it
 bounds what a search over ``tactical`` rollouts can get from perfect information about the
-hands: the gap between it and the hidden-hand search (``ismcts``) is what knowing the other
-hands is worth, and its win rate puts the win-rate targets of a hidden-hand policy in
-proportion.
+hands: the gap between ``all`` and ``team`` is what knowing the other hands is worth, and
+its win rate puts the win-rate targets of a hidden-hand policy in proportion.
 """
 
 from __future__ import annotations
@@ -48,6 +50,9 @@ class Args:
     sees: Literal["all", "next", "team"] = "all"
     """the hands the seer sees besides its own (its team's): every hand, only the next
     opponent's, or none (the others are dealt at random from the unseen cards, each sample)"""
+    confidence: float = 1.0
+    """standard errors by which an action's paired advantage over ``tactical``'s must be positive
+    to replace it (0: the best mean), the rule of ``ismcts``: the best of noisy means loses"""
     seed: int = 1
     """seed of the hands and the shuffles"""
     progress: bool = True
@@ -94,10 +99,17 @@ def shuffled_states(game: Game, state, samples: int, rng: np.random.Generator, h
 
 
 def open_hand_action(
-    game: Game, state, seats: tuple[int, ...], default: int, samples: int, rng, sees: str = "all"
+    game: Game,
+    state,
+    seats: tuple[int, ...],
+    default: int,
+    samples: int,
+    rng,
+    sees: str = "all",
+    confidence: float = 1.0,
 ) -> int:
     """The legal action whose play-outs on shuffled draw piles (and hidden hands, :attr:`Args.sees`)
-    won most often for ``seats``."""
+    won most often for ``seats``, where it beats ``default`` by ``confidence`` standard errors."""
     actions = game.legal_actions(state)
     if len(actions) == 1:
         return actions[0]
@@ -105,14 +117,16 @@ def open_hand_action(
     outcome, _, _ = play_out(
         game, states * len(actions), [a for a in actions for _ in states], ROLLOUT, int(rng.integers(2**31))
     )
-    won = (outcome[:, list(seats)] > 0).any(axis=1).reshape(len(actions), samples).mean(axis=1)
-    best = actions[int(np.argmax(won))]
-    return default if won[actions.index(default)] >= won[actions.index(best)] else best
+    won = (outcome[:, list(seats)] > 0).any(axis=1).reshape(len(actions), samples).astype(float)
+    advantage = won - won[actions.index(default)]  # paired: the same shuffles for every action
+    gain = advantage.mean(axis=1) - confidence * advantage.std(axis=1, ddof=1) / np.sqrt(samples)
+    best = int(np.argmax(np.where(gain > 0, advantage.mean(axis=1), -np.inf)))
+    return actions[best] if gain[best] > 0 else default
 
 
 def play(args: Args) -> dict:
-    if args.hands < 1 or args.samples < 1:
-        raise ValueError("--hands and --samples must be at least 1")
+    if args.hands < 1 or args.samples < 2 or not args.confidence >= 0:
+        raise ValueError("--hands must be at least 1, --samples at least 2, --confidence at least 0")
     game = make_game_of(args)  # type: ignore[arg-type]
     opponent = make_agent(ROLLOUT, game, seed=hash_seed(args.seed, 2))
     rng = np.random.default_rng(hash_seed(args.seed, 1))
@@ -125,7 +139,7 @@ def play(args: Args) -> dict:
             seat = game.current_player(state)
             default = opponent.act(game.observe(state, seat), game.legal_mask(state))
             if seat in seats:
-                action = open_hand_action(game, state, seats, default, args.samples, rng, args.sees)
+                action = open_hand_action(game, state, seats, default, args.samples, rng, args.sees, args.confidence)
             else:
                 action = default
             game.step(state, action)

@@ -20,7 +20,9 @@ def test_the_chosen_action_wins_most_often_on_the_same_shuffles():
         game.step(state, game.legal_actions(state)[0])
     seat = game.current_player(state)
     actions = game.legal_actions(state)
-    chosen = O.open_hand_action(game, state, (seat,), actions[0], 8, np.random.default_rng(7))
+    chosen = O.open_hand_action(game, state, (seat,), actions[0], 8, np.random.default_rng(7), confidence=0.0)
+    sure = O.open_hand_action(game, state, (seat,), actions[0], 8, np.random.default_rng(7), confidence=1e9)
+    assert sure == actions[0]  # no evidence overrules the default
     # the same draws as open_hand_action: the shuffles, then the play-outs' seed
     rng = np.random.default_rng(7)
     states = O.shuffled_states(game, state, 8, rng)
@@ -68,4 +70,5 @@ def test_a_smoke_run_and_refusals(capsys):
     result = json.loads(capsys.readouterr().out)
     assert 0.0 <= result["win_rate"][0] <= 1.0 and result["args"]["hands"] == 6
     assert O.main(["--smoke", "--hands", "0"]) == 2
+    assert O.main(["--smoke", "--confidence", "-1"]) == 2
     assert "at least 1" in capsys.readouterr().err
