@@ -558,20 +558,20 @@ def deal_within(P, cards, b, pool, m, need, lacks, taken, order):
     return True
 
 
-@allocating
-def deal_pool(P, prng, pb, cards, b, pool, m, need, base_hands, offender, previous, bluff_prior, max_tries, lacks):
+@kernel
+def deal_pool(
+    P, prng, pb, cards, b, pool, m, need, base_hands, offender, previous, bluff_prior, max_tries, lacks, taken, order
+):
     """Shuffle the unseen ``pool`` into the other hands (``need`` each, on top of
     ``base_hands``), keeping from each seat the faces its ``lacks`` excludes
-    (:func:`deal_within`; an unconstrained deal when that cannot be done). When a Wild Draw
-    Four's guilt is at stake, a guilty sample is redrawn (up to ``max_tries``) unless
-    ``bluff_prior`` keeps it."""
+    (:func:`deal_within`, with ``taken`` and ``order`` of ``m`` entries as its scratch; an
+    unconstrained deal when that cannot be done). When a Wild Draw Four's guilt is at
+    stake, a guilty sample is redrawn (up to ``max_tries``) unless ``bluff_prior`` keeps it."""
     n = P[P_NUM_PLAYERS]
     F = P[P_FACES]
     constrained = False
     for s in range(1, n):
         constrained = constrained or lacks[s] != 0
-    taken = np.zeros(m if constrained else 0, dtype=np.bool_)
-    order = np.zeros(m if constrained else 0, dtype=np.int64)
     for attempt in range(max_tries):
         for i in range(m - 1, 0, -1):
             j = K.rng_below(prng, pb, i + 1)
@@ -676,7 +676,26 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries, d
     base_hands = cards[b, P[P_C_HANDS] : P[P_C_HANDS] + n * F].copy()
     lacks = np.zeros(n, dtype=np.int64)
     lacks_from_draws(obs, P, prng, pb, draw_inference, lacks)
-    deal_pool(P, prng, pb, cards, b, pool, m, need, base_hands, offender, previous, bluff_prior, max_tries, lacks)
+    taken = np.zeros(m, dtype=np.bool_)
+    order = np.zeros(m, dtype=np.int64)
+    deal_pool(
+        P,
+        prng,
+        pb,
+        cards,
+        b,
+        pool,
+        m,
+        need,
+        base_hands,
+        offender,
+        previous,
+        bluff_prior,
+        max_tries,
+        lacks,
+        taken,
+        order,
+    )
     dealt = m - draw_count  # the rest of the shuffled pool is the draw pile
     for d in range(draw_count):
         cards[b, P[P_C_DRAW] + d] = pool[dealt + d]
