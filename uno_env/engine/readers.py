@@ -532,9 +532,9 @@ def deal_within(P, cards, b, pool, m, need, lacks, taken, order):
     for i in range(m):
         taken[i] = False
     k = 0
-    for constrained_first in range(2):
+    for constrained_pass in (True, False):
         for s in range(1, n):
-            if (lacks[s] != 0) != (constrained_first == 0):
+            if (lacks[s] != 0) != constrained_pass:
                 continue
             got = 0
             for i in range(m):
@@ -564,14 +564,13 @@ def deal_pool(
 ):
     """Shuffle the unseen ``pool`` into the other hands (``need`` each, on top of
     ``base_hands``), keeping from each seat the faces its ``lacks`` excludes
-    (:func:`deal_within`, with ``taken`` and ``order`` of ``m`` entries as its scratch; an
-    unconstrained deal when that cannot be done). When a Wild Draw Four's guilt is at
-    stake, a guilty sample is redrawn (up to ``max_tries``) unless ``bluff_prior`` keeps it."""
+    (:func:`deal_within`, with ``taken`` and ``order`` of ``m`` entries as its scratch,
+    empty when no seat lacks anything; an unconstrained deal when that cannot be done).
+    When a Wild Draw Four's guilt is at stake, a guilty sample is redrawn (up to
+    ``max_tries``) unless ``bluff_prior`` keeps it."""
     n = P[P_NUM_PLAYERS]
     F = P[P_FACES]
-    constrained = False
-    for s in range(1, n):
-        constrained = constrained or lacks[s] != 0
+    constrained = taken.shape[0] > 0
     for attempt in range(max_tries):
         for i in range(m - 1, 0, -1):
             j = K.rng_below(prng, pb, i + 1)
@@ -581,8 +580,9 @@ def deal_pool(
         for i in range(n * F):
             cards[b, P[P_C_HANDS] + i] = base_hands[i]
         if not (constrained and deal_within(P, cards, b, pool, m, need, lacks, taken, order)):
-            for i in range(n * F):
-                cards[b, P[P_C_HANDS] + i] = base_hands[i]
+            if constrained:  # a failed constrained deal left hands half dealt
+                for i in range(n * F):
+                    cards[b, P[P_C_HANDS] + i] = base_hands[i]
             i = 0
             for s in range(1, n):
                 for _ in range(need[s]):
@@ -676,8 +676,9 @@ def determinize(obs, P, prng, pb, cards, ints, rng, b, bluff_prior, max_tries, d
     base_hands = cards[b, P[P_C_HANDS] : P[P_C_HANDS] + n * F].copy()
     lacks = np.zeros(n, dtype=np.int64)
     lacks_from_draws(obs, P, prng, pb, draw_inference, lacks)
-    taken = np.zeros(m, dtype=np.bool_)
-    order = np.zeros(m, dtype=np.int64)
+    scratch = m if lacks.any() else 0  # the search's default deal allocates nothing more
+    taken = np.zeros(scratch, dtype=np.bool_)
+    order = np.zeros(scratch, dtype=np.int64)
     deal_pool(
         P,
         prng,
