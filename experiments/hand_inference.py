@@ -102,9 +102,10 @@ def collect(args: Args, game: Game) -> dict[str, np.ndarray]:
             for event in game.step(state, agent.act(obs, mask)).events:
                 if event["type"] == "color":
                     colour = COLOURS.index(event["colour"])
-                if event["type"] != "play" or colour_of_play(event) < 0:
+                played = colour_of_play(event) if event["type"] == "play" else -1
+                if played < 0:
                     continue
-                player, played = event["seat"], colour_of_play(event)
+                player = event["seat"]
                 history[player, 0] = np.eye(4)[played]
                 if "colour" in event:
                     history[player, 1] = np.eye(4)[played]

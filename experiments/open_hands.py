@@ -63,26 +63,27 @@ SMOKE = dict(hands=6, samples=4, progress=False)
 ROLLOUT = "tactical"
 
 
-def hidden_seats(game: Game, state, seats: tuple[int, ...], sees: str) -> tuple[int, ...]:
-    """The seats whose hands the seer does not see: none, all but the next opponent, or all
-    but its team's."""
+def hidden_seats(position: dict, seats: tuple[int, ...], sees: str) -> tuple[int, ...]:
+    """The seats whose hands the seer does not see in ``position`` (a position dict): none,
+    all but the next opponent, or all but its team's."""
     if sees == "all":
         return ()
-    others = tuple(s for s in range(game.num_players) if s not in seats and game.alive(state)[s])
+    n = position["num_players"]
+    others = tuple(s for s in range(n) if s not in seats and position["alive"][s])
     if sees == "team":
         return others
-    position = game.position(state)
-    step = position["direction"]
-    following = (game.current_player(state) + step) % game.num_players
+    following = (position["current_player"] + position["direction"]) % n
     while following not in others:
-        following = (following + step) % game.num_players
+        following = (following + position["direction"]) % n
     return tuple(s for s in others if s != following)
 
 
-def shuffled_states(game: Game, state, samples: int, rng: np.random.Generator, hidden: tuple[int, ...] = ()) -> list:
-    """Copies of ``state`` whose draw piles are shuffled (and whose generators differ); the
-    hands of the ``hidden`` seats are dealt again, with the draw pile, from their cards."""
-    position = game.position(state)
+def shuffled_states(
+    game: Game, position: dict, samples: int, rng: np.random.Generator, hidden: tuple[int, ...] = ()
+) -> list:
+    """States of ``position`` (a position dict) whose draw piles are shuffled (and whose
+    generators differ); the hands of the ``hidden`` seats are dealt again, with the draw
+    pile, from their cards."""
     sizes = [len(position["hands"][s]) for s in hidden]
     unseen = [card for s in hidden for card in position["hands"][s]] + list(position["draw_pile"])
     states = []
@@ -113,7 +114,8 @@ def open_hand_action(
     actions = game.legal_actions(state)
     if len(actions) == 1:
         return actions[0]
-    states = shuffled_states(game, state, samples, rng, hidden_seats(game, state, seats, sees))
+    position = game.position(state)
+    states = shuffled_states(game, position, samples, rng, hidden_seats(position, seats, sees))
     outcome, _, _ = play_out(
         game, states * len(actions), [a for a in actions for _ in states], ROLLOUT, int(rng.integers(2**31))
     )
@@ -144,7 +146,7 @@ def play(args: Args) -> dict:
                 action = default
             game.step(state, action)
         wins += any(w in seats for w in game.winners(state))
-    fair = (2 if game.config.partners else 1) / game.num_players
+    fair = 1 / game.config.num_teams
     share, low, high = rate(wins, args.hands)
     return {
         "args": asdict(args),

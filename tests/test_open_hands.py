@@ -25,7 +25,7 @@ def test_the_chosen_action_wins_most_often_on_the_same_shuffles():
     assert sure == actions[0]  # no evidence overrules the default
     # the same draws as open_hand_action: the shuffles, then the play-outs' seed
     rng = np.random.default_rng(7)
-    states = O.shuffled_states(game, state, 8, rng)
+    states = O.shuffled_states(game, game.position(state), 8, rng)
     outcome, _, _ = O.play_out(
         game, states * len(actions), [a for a in actions for _ in states], O.ROLLOUT, int(rng.integers(2**31))
     )
@@ -45,14 +45,14 @@ def test_what_the_seer_sees():
     state = game.init(seed=9)
     seat = game.current_player(state)
     following = (seat + game.position(state)["direction"]) % 4
-    assert O.hidden_seats(game, state, (seat,), "all") == ()
-    assert set(O.hidden_seats(game, state, (seat,), "team")) == {0, 1, 2, 3} - {seat}
-    assert set(O.hidden_seats(game, state, (seat,), "next")) == {0, 1, 2, 3} - {seat, following}
+    assert O.hidden_seats(game.position(state), (seat,), "all") == ()
+    assert set(O.hidden_seats(game.position(state), (seat,), "team")) == {0, 1, 2, 3} - {seat}
+    assert set(O.hidden_seats(game.position(state), (seat,), "next")) == {0, 1, 2, 3} - {seat, following}
     position = game.position(state)
-    hidden = O.hidden_seats(game, state, (seat,), "next")
+    hidden = O.hidden_seats(game.position(state), (seat,), "next")
     pool = sorted(c for s in hidden for c in position["hands"][s]) + position["draw_pile"]
     moved = 0
-    for copy in O.shuffled_states(game, state, 20, np.random.default_rng(1), hidden):
+    for copy in O.shuffled_states(game, position, 20, np.random.default_rng(1), hidden):
         again = game.position(copy)
         for s in (seat, following):  # the seen hands stay
             assert again["hands"][s] == position["hands"][s]
