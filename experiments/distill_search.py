@@ -255,7 +255,7 @@ def distill(args: Args) -> dict:
         data = collect(args, game, network_path)
         np.savez_compressed(folder / "decisions.npz", **data)  # type: ignore[arg-type]
     collected = time.time() - started
-    fair = (2 if game.config.partners else 1) / game.num_players
+    fair = 1 / game.config.num_teams
     summary: dict = {
         "args": asdict(args),
         "network": network_path,

@@ -992,7 +992,7 @@ def train(args: Args) -> dict:
     bar.close()
     if writer is not None:
         writer.close()
-    plot_curve(csv_path, folder / "curve.png", name, fair_share=(2 if game.config.partners else 1) / game.num_players)
+    plot_curve(csv_path, folder / "curve.png", name, fair_share=1 / game.config.num_teams)
     return {"folder": str(folder), "evaluation": results, "updates": update, "global_step": global_step}
 
 

@@ -153,8 +153,7 @@ def field_results(config, entrants, present, won, decided) -> dict:
     """The ``field`` schedule: agent 0's (its team's, with partners) win rate against each
     other agent filling the other seats, with its 95% interval, the fair share (one seat's,
     one team's with partners) and their ratio."""
-    n = config.num_players
-    fair = 2 / n if config.partners else 1 / n
+    fair = 1 / config.num_teams
     out = {}
     for j in range(1, len(entrants)):
         games_j = present[:, j] & present[:, 0]
