@@ -611,9 +611,9 @@ def gym_cases(round_seed, settings):
         def build(rng):
             import gymnasium
 
-            import uno_env  # noqa: F401  (registers uno_env/Uno-v0)
+            import uno_env  # noqa: F401  (registers uno_env/Uno-v1)
 
-            env = gymnasium.make("uno_env/Uno-v0", **settings)
+            env = gymnasium.make("uno_env/Uno-v1", **settings)
             if reset:
                 env.reset(seed=round_seed)
             return env, call_of(env), tokens, (lambda e: _gym_next(e.unwrapped)) if reset else None

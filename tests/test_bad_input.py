@@ -167,6 +167,9 @@ BAD_POSITIONS = [
     ("forfeit", varied(forfeit=7)),
     ("drew_on", varied(drew_on=["R", [], []])),
     ("drew_on", varied(drew_on=[["X"], [], []])),
+    ("named_colour", varied(named_colour=["R", None])),
+    ("named_colour", varied(named_colour=[["R"], None, None])),
+    ("named_colour", varied(named_colour=["X", None, None])),
     ("drawn_card", varied(drawn_card="R1")),
     ("catch_window", varied(phase="catch", catch_window="seat 2")),
     ("catch_window", varied(phase="catch", catch_window={"exposed": 2})),
@@ -527,6 +530,7 @@ UNREACHABLE_POSITIONS = [
     ("scores", CHALLENGE, on(OUT, scores=[0, 600, 512])),
     ("dealer", CHALLENGE, on(OUT, dealer=2)),
     ("drew_on", CHALLENGE, on(OUT, drew_on=[[], [], ["R"]])),
+    ("named_colour", CHALLENGE, on(OUT, named_colour=[None, None, "G"])),
     ("outcome", CHALLENGE, on(OUT, outcome=[0, 0, 0])),
     ("outcome", {}, on(BASE, outcome=[1, -1, -1])),
     ("forfeit", {}, on(OVER, forfeit=0)),  # illegal_action is not 'lose'

@@ -270,6 +270,21 @@ def test_r_house_seveno_4_who_swapped_is_public_and_no_other_hand_is_shown():
     assert np.array_equal(game.observe(state, 1), game.observe(other, 1))
 
 
+def test_r_house_seveno_4_a_swap_clears_the_named_colour_of_both_hands():
+    """DECISIONS 23: the colour a seat's last Wild named describes its hand: a 7 swap
+    clears it for the two seats that exchanged hands, a 0 for every seat."""
+    game = make_game(num_players=4, seven_o=True)
+    hands = [["R7", "R0", "B1"], ["Y1", "Y2"], ["G1", "G2"], ["B3", "R9"]]
+    state = setup(game, hands, ["R5"], named_colour=["R", "G", "Y", "B"])
+    assert observed(game, state, 1, "named_colour").argmax(axis=1).tolist() == [2, 1, 3, 0]  # seats 1, 2, 3, 0
+    act(game, state, "play R7", "swap 2")
+    assert game.position(state)["named_colour"] == [None, "G", None, "B"]
+    state = setup(game, hands, ["R5"], named_colour=["R", "G", "Y", "B"])
+    act(game, state, "play R0")  # every hand passes on
+    assert game.position(state)["named_colour"] == [None, None, None, None]
+    assert not observed(game, state, 1, "named_colour").any()
+
+
 def test_d_house_seveno_uno_a_seven_as_the_next_to_last_card_exposes_nobody():
     game = make_game(num_players=3, seven_o=True)
     state = setup(game, [["R7", "B1"], ["Y1", "Y2", "Y3"], ["G1", "G2"]], ["R5"])

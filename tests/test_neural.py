@@ -69,13 +69,11 @@ def torch_actor_from(network: neural.Network, game: Game):
 
     model = ActorCritic(game, network.w1.shape[1])
     linears = [m for m in model.actor if isinstance(m, torch.nn.Linear)]
-    with torch.no_grad():
-        for linear, (w, b) in zip(
-            linears, ((network.w1.T, network.b1), (network.w2.T, network.b2), (network.w3, network.b3))
-        ):
+    with torch.no_grad():  # over the game's whole observation: a network of an older one reads part of it
+        for linear, (w, b) in zip(linears, neural.transplant(network, game)):
             linear.weight.copy_(torch.as_tensor(np.ascontiguousarray(w)))
             linear.bias.copy_(torch.as_tensor(b))
-        model.scale.copy_(torch.as_tensor(network.scale))
+        model.scale.copy_(torch.as_tensor(neural.input_scale(game)))
     return model
 
 
@@ -216,7 +214,7 @@ def test_shipped_network_plays_exactly_as_recorded(case):
 def test_saved_network_round_trips_and_bad_files_are_refused(tmp_path):
     game = Game(num_players=2)
     shipped = neural.load_network(neural.SHIPPED_PATH)
-    layers = [(shipped.w1.T, shipped.b1), (shipped.w2.T, shipped.b2), (shipped.w3, shipped.b3)]
+    layers = neural.transplant(shipped, game)
     again = neural.save_network(tmp_path / "copy.npz", layers, game, {"note": "copy"})
     loaded = neural.load_network(tmp_path / "copy.npz")
     for a, b in zip(again.arrays(), loaded.arrays()):
@@ -351,8 +349,12 @@ def test_the_shipped_file_records_names_and_no_index_into_P():
     assert set(header) == {"format", "version", "inputs", "actions"}
     game = Game(num_players=2, episode="round")
     spec = game.obs_spec
+    # every slice of its table but named_colour (it was trained on env v0's observation), in
+    # the observation's order, one after the other
+    read = [s.name for s in spec.slices if s.name != "named_colour"]
+    offsets = np.cumsum([0] + [spec.by_name[name].size for name in read])[:-1].tolist()
     assert [(s["name"], s["offset"], s["size"], tuple(s["labels"])) for s in header["inputs"]] == [
-        (s.name, s.offset, s.size, s.labels) for s in spec.slices
+        (name, offset, spec.by_name[name].size, spec.by_name[name].labels) for name, offset in zip(read, offsets)
     ]
     assert {tuple(s) for s in header["inputs"]} == {("name", "offset", "size", "labels")}  # no P index
     assert [(b["name"], b["first"], b["size"]) for b in header["actions"]] == [
@@ -372,7 +374,9 @@ def test_the_shipped_file_records_names_and_no_index_into_P():
     # the kernels' tables are rebuilt from the current layout
     network = neural.SHIPPED
     assert network is not None
-    assert network.gather.tolist() == [[int(ObsSlot[s.name.upper()]), s.offset, s.size] for s in spec.slices]
+    assert network.gather.tolist() == [
+        [int(ObsSlot[name.upper()]), offset, spec.by_name[name].size] for name, offset in zip(read, offsets)
+    ]
     assert network.params.shape == game.params.shape
     for slot in neural.ACTION_SLOTS + (P_NUM_ACTIONS,):
         assert network.params[slot] == game.params[slot]

@@ -43,7 +43,7 @@ def test_registered_with_pettingzoo_and_metadata():
     env.reset(seed=0)
     assert env.agents == ["player_0", "player_1", "player_2", "player_3"]
     meta = env.unwrapped.metadata
-    assert meta["name"] == "uno_v0" and meta["is_parallelizable"] is False
+    assert meta["name"] == "uno_v1" and meta["is_parallelizable"] is False
     assert set(meta["render_modes"]) == {"human", "ansi", "rgb_array", "svg"}
     assert env.action_space("player_0").n == 70
     with pytest.raises(ValueError, match="num_players"):

@@ -201,3 +201,35 @@ def test_r_turn_6_who_drew_instead_of_playing_is_public():
     assert game.position(state)["drew_on"] == [[], ["R"], ["R"]]
     act(game, state, "play R4")
     assert game.position(state)["drew_on"] == [[], ["R"], []]
+
+
+def test_r_act_5_the_colour_a_wild_named_is_public_until_the_round_ends():
+    """Every seat sees, per seat, the colour its last Wild (or Wild Draw Four) named; the
+    next naming replaces it, a coloured play or a draw keeps it, and a new round clears it."""
+    game = make_game(num_players=3, episode="game", uno_call="off")
+    hands = [["W", "W+4", "Y2"], ["Y1", "R5", "R6"], ["G1", "G2"]]
+    state = setup(game, hands, ["B7"], draw_pile=["G4", "G5", "..."])
+    assert game.position(state)["named_colour"] == [None, None, None]
+    act(game, state, "play W R")
+    assert game.position(state)["named_colour"] == ["R", None, None]
+    for observer in range(3):
+        seen = game.observe_dict(state, observer)["named_colour"]
+        assert seen[(0 - observer) % 3].tolist() == [1, 0, 0, 0] and seen.sum() == 1
+    act(game, state, "play R5", "draw")  # seat 1 plays red, seat 2 draws G4 and keeps it
+    assert game.position(state)["named_colour"] == ["R", None, None]
+    act(game, state, "play W+4 Y")
+    assert game.position(state)["named_colour"] == ["Y", None, None]
+    act(game, state, "accept", "draw")  # seat 1 draws four and is skipped; seat 2 keeps G5
+    assert game.position(state)["named_colour"] == ["Y", None, None]
+    act(game, state, "play Y2")  # seat 0 goes out: the next round starts unmarked
+    position = game.position(state)
+    assert position["round"] == 1 and position["named_colour"] == [None, None, None]
+    assert not game.observe(state, 0)[game.obs_spec.by_name["named_colour"].offset :][:12].any()
+
+
+def test_r_act_5_the_starting_wild_colour_is_named_by_the_first_player():
+    game = make_game(num_players=3)
+    state = setup(game, [["R2", "G9"], ["Y1", "Y2"], ["G1", "G2"]], ["W"], current=1, phase="color", colour=None)
+    act(game, state, "color G")
+    assert game.position(state)["named_colour"] == [None, "G", None]
+    assert game.observe_dict(state, 0)["named_colour"][1].tolist() == [0, 0, 1, 0]

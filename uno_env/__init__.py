@@ -1,9 +1,9 @@
 """UNO with the full official rules, for reinforcement learning.
 
 * ``uno_env.env(**settings)`` / ``uno_env.raw_env``: the PettingZoo AEC environment
-  (also ``pettingzoo.make("aec", "uno/uno_v0", ...)`` once ``uno_env`` is imported);
+  (also ``pettingzoo.make("aec", "uno/uno_v1", ...)`` once ``uno_env`` is imported);
 * ``uno_env.UnoGymEnv``: a Gymnasium single-agent wrapper (one learner seat,
-  opponents played by given policies; also ``gymnasium.make("uno_env/Uno-v0", ...)``
+  opponents played by given policies; also ``gymnasium.make("uno_env/Uno-v1", ...)``
   once ``uno_env`` is imported, :data:`GYM_ENV_ID`);
 * ``uno_env.engine``: the compiled rules engine (numpy and numba only).
 
@@ -20,7 +20,7 @@ from .gym_env import UnoGymEnv
 
 __version__ = "0.1.0"
 
-GYM_ENV_ID = "uno_env/Uno-v0"
+GYM_ENV_ID = "uno_env/Uno-v1"
 """The Gymnasium id of :class:`UnoGymEnv` (``gymnasium.make(GYM_ENV_ID, num_players=3)``)."""
 
 if ENV_ID not in _pettingzoo.aec_registry:

@@ -1,4 +1,4 @@
-"""UNO: the PettingZoo AEC environment (``uno_v0``).
+"""UNO: the PettingZoo AEC environment (``uno_v1``).
 
 UNO with the full official rules (``docs/RULES.md``) for 2 to 10 players, over
 whole games of several rounds. Every decision of the rules is an agent's
@@ -19,7 +19,7 @@ catch a player who forgot to call UNO, and the colour of a starting Wild.
 
 | | |
 |---|---|
-| Import | ``import uno_env; uno_env.env(...)`` or ``pettingzoo.make("aec", "uno/uno_v0", ...)`` |
+| Import | ``import uno_env; uno_env.env(...)`` or ``pettingzoo.make("aec", "uno/uno_v1", ...)`` |
 | Agents | ``player_0`` ... ``player_{n-1}`` (seats 0..n-1, clockwise) |
 | Actions | ``Discrete(num_actions)``: the table below (70 by default) |
 | Observations | ``{"observation": Box(float32), "action_mask": Box(0, 1, int8)}`` |
@@ -87,8 +87,9 @@ card and checks that other players' observations do not change. Offsets for
 | `exposed` | 243 | 2 | 0..1 | seat with one card and no UNO call (catch window, or its Wild Draw Four pending) |
 | `after_window` | 245 | 2 | 0..1 | seat that plays when the catch window closes |
 | `drew_on` | 247 | 8 | 0..1 | colours in force when each seat drew instead of playing, since its last play |
-| `challenge_reveal` | 255 | 54 | 0..4 | hand of a Wild Draw Four player shown to this observer by its challenge |
-| `challenge_reveal_seat` | 309 | 2 | 0..1 | whose hand challenge_reveal shows, one-hot |
+| `named_colour` | 255 | 8 | 0..1 | colour each seat's last Wild (or Fashion Trend) named this round, one-hot per seat |
+| `challenge_reveal` | 263 | 54 | 0..4 | hand of a Wild Draw Four player shown to this observer by its challenge |
+| `challenge_reveal_seat` | 317 | 2 | 0..1 | whose hand challenge_reveal shows, one-hot |
 <!-- /observation-table -->
 
 With ``deck="fashion_trend"`` faces are 55 (``FT`` last) and two slices follow:
@@ -159,6 +160,11 @@ Version history
 ---------------
 * v0: first release. Later in v0: the house rules as settings (defaults unchanged);
   refused calls change nothing; ``record()``.
+* v1: the observation gains ``named_colour`` (per seat, the colour its last Wild or
+  Fashion Trend named this round: a public hint at the hand it holds), 4 entries per
+  seat after ``drew_on``; the slices after it move. A model trained on v0's flat
+  observation needs training again; network files read their slices by name and load
+  unchanged. The Gymnasium id is ``uno_env/Uno-v1``.
 """
 
 from __future__ import annotations
@@ -185,7 +191,7 @@ from .engine.observation import PHASE_NAMES
 from .engine.seeding import check_seed
 from .render import RECENT_EVENTS
 
-ENV_ID = "uno/uno_v0"
+ENV_ID = "uno/uno_v1"
 
 _empty = np.empty
 _FLOAT32 = np.dtype(np.float32)
@@ -316,7 +322,7 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
     np_random: np.random.Generator
     np_random_seed: int | None
     metadata: dict[str, Any] = {
-        "name": "uno_v0",
+        "name": "uno_v1",
         "render_modes": ["human", "ansi", "rgb_array", "svg"],
         "is_parallelizable": False,
         "render_fps": 2,

@@ -24,7 +24,7 @@ and changes nothing.
 
 ``info``: ``action_mask`` (bool) and ``learner_seat`` at every step, ``outcome``
 (+1 won, -1 lost, 0 truncated) and ``episode_steps`` when the episode ends.
-``gymnasium.make("uno_env/Uno-v0", num_players=3)`` builds one too.
+``gymnasium.make("uno_env/Uno-v1", num_players=3)`` builds one too.
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ import pathlib
 import warnings
 import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -563,17 +563,19 @@ def transplant(network: Network, game: Game) -> list[tuple[np.ndarray, np.ndarra
 
 def upgrade_network(source, target) -> Network:
     """Rewrite a network file (version 1) in the current format. The labels of its slices
-    and action blocks are taken from the training configuration (``meta["config"]``) when
-    the current engine lays that configuration out as the file says (names, offsets and
-    sizes), and left out otherwise."""
+    and action blocks are taken from the training configuration (``meta["config"]``): a
+    slice's from the current engine's slice of its name and size, the action blocks' when
+    the current engine lays them out as the file says; otherwise they are left out."""
     network = load_network(source)
     inputs, actions = network.inputs, network.actions
     config = network.meta.get("config")
     if config is not None:
         game = Game(RuleConfig.from_kwargs(**config))
-        here = input_slices(game)
-        if [(s.name, s.offset, s.size) for s in here] == [(s.name, s.offset, s.size) for s in inputs]:
-            inputs = here
+        here = {s.name: s for s in input_slices(game)}
+        inputs = tuple(
+            replace(s, labels=here[s.name].labels) if s.name in here and here[s.name].size == s.size else s
+            for s in inputs
+        )
         blocks = action_blocks(game)
         if [(b.name, b.first, b.size) for b in blocks] == [(b.name, b.first, b.size) for b in actions]:
             actions = blocks

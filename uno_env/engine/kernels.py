@@ -89,6 +89,7 @@ from .layout import (
     O_HAND,
     O_HAND_SIZES,
     O_LAST_SWAP,
+    O_NAMED_COLOUR,
     O_NEXT_TURN,
     O_PENDING_PENALTY,
     O_PHASE,
@@ -124,6 +125,7 @@ from .layout import (
     P_I_ALIVE,
     P_I_DREW_ON,
     P_I_HAND_SIZE,
+    P_I_NAMED,
     P_I_OUTCOME,
     P_I_SCORE,
     P_I_SIZE,
@@ -431,8 +433,8 @@ def begin_next(cards, ints, P, b, seat):
 
 @kernel
 def exchange_hands(cards, ints, P, b, s, t):
-    """Seats ``s`` and ``t`` exchange their hands (Seven-O); what each drew on no longer
-    describes the hand it holds."""
+    """Seats ``s`` and ``t`` exchange their hands (Seven-O); what each drew on or named no
+    longer describes the hand it holds."""
     F = P[P_FACES]
     hs = P[P_C_HANDS] + s * F
     ht = P[P_C_HANDS] + t * F
@@ -446,6 +448,8 @@ def exchange_hands(cards, ints, P, b, s, t):
     ints[b, sizes + t] = tmp
     ints[b, P[P_I_DREW_ON] + s] = 0
     ints[b, P[P_I_DREW_ON] + t] = 0
+    ints[b, P[P_I_NAMED] + s] = -1
+    ints[b, P[P_I_NAMED] + t] = -1
 
 
 @kernel
@@ -548,6 +552,7 @@ def clear_round_info(cards, ints, P, b):
     for s in range(n):
         ints[b, P[P_I_TREND] + s] = -1
         ints[b, P[P_I_DREW_ON] + s] = 0
+        ints[b, P[P_I_NAMED] + s] = -1
     for f in range(P[P_FACES]):
         cards[b, P[P_C_REVEAL] + f] = 0
 
@@ -903,6 +908,7 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     stacking = P[P_STACKING] != STACKING_OFF
     if face >= WILD:
         ints[b, S_COLOUR] = colour
+        ints[b, P[P_I_NAMED] + player] = colour  # public: the colour this seat named
         if face == WILD_DRAW_FOUR:  # the target decides first (R-WD4-3, R-END-2)
             ints[b, S_WD4_OFFENDER] = player
             ints[b, S_WD4_GUILTY] = 1 if guilty else 0
@@ -1144,6 +1150,7 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
         if kind != KIND_COLOUR:
             return ST_NOT_AVAILABLE
         ints[b, S_COLOUR] = colour
+        ints[b, P[P_I_NAMED] + player] = colour
         emit(ev, evn, b, EV_COLOR, player, colour, 0)
         begin_turn(ints, b, player)
         return ST_OK
@@ -1465,6 +1472,9 @@ def observe(cards, ints, P, b, observer, out):
             for c in range(4):
                 if bits & (1 << c):
                     out[base + c] = 1.0
+        named = ints[b, P[P_I_NAMED] + s]
+        if named >= 0:
+            out[P[O_NAMED_COLOUR] + 4 * rel_seat(s, observer, n) + named] = 1.0
     if ints[b, S_REVEAL_VIEWER] == observer:
         copy_counts(cards, b, P[P_C_REVEAL], out, P[O_CHALLENGE_REVEAL], F)
         out[P[O_CHALLENGE_REVEAL_SEAT] + rel_seat(ints[b, S_REVEAL_OWNER], observer, n)] = 1.0

@@ -7,7 +7,8 @@ A batch of games is three arrays with a leading batch dimension:
   discard pile, and the hand snapshot shown by the last challenge;
 * ``ints`` (int32): the scalars below, then per-seat blocks (hand sizes,
   scores, alive flags, the card each seat showed to a Fashion Trend, outcome,
-  the colours each seat drew on since it last played, as bits);
+  the colours each seat drew on since it last played, as bits, and the colour its
+  last Wild named this round, -1 for none);
 * ``rng`` (uint64): one xorshift64* generator per game.
 
 The kernels receive one int64 parameter vector ``P`` built from the
@@ -118,7 +119,8 @@ class Param(IntEnum):
     A_SWAP = 41  # Seven-O's swap block (-1 without seven_o)
     NUM_ACTIONS = 34
     O_SIZE = 35  # observation size
-    O_FIRST = 42  # offset of the first observation slice (then one per SLICE_NAMES)
+    I_NAMED = 42  # per seat: the colour its last Wild named this round (-1: none)
+    O_FIRST = 43  # offset of the first observation slice (then one per SLICE_NAMES)
 
 
 class ObsSlot(IntEnum):
@@ -143,14 +145,15 @@ class ObsSlot(IntEnum):
     EXPOSED = Param.O_FIRST + 15
     AFTER_WINDOW = Param.O_FIRST + 16
     DREW_ON = Param.O_FIRST + 17
-    CHALLENGE_REVEAL = Param.O_FIRST + 18
-    CHALLENGE_REVEAL_SEAT = Param.O_FIRST + 19
-    TREND_COLOUR = Param.O_FIRST + 20
-    TREND_SHOWN = Param.O_FIRST + 21
-    PENDING_PENALTY = Param.O_FIRST + 22
-    LAST_SWAP = Param.O_FIRST + 23
-    TOP_CARD_PLAYER = Param.O_FIRST + 24
-    NEXT_TURN = Param.O_FIRST + 25
+    NAMED_COLOUR = Param.O_FIRST + 18
+    CHALLENGE_REVEAL = Param.O_FIRST + 19
+    CHALLENGE_REVEAL_SEAT = Param.O_FIRST + 20
+    TREND_COLOUR = Param.O_FIRST + 21
+    TREND_SHOWN = Param.O_FIRST + 22
+    PENDING_PENALTY = Param.O_FIRST + 23
+    LAST_SWAP = Param.O_FIRST + 24
+    TOP_CARD_PLAYER = Param.O_FIRST + 25
+    NEXT_TURN = Param.O_FIRST + 26
 
 
 if [(slot.name, int(slot)) for slot in ObsSlot] != [
@@ -266,6 +269,7 @@ P_JUMP_IN = int(Param.JUMP_IN)
 P_DRAW_UNTIL_PLAYABLE = int(Param.DRAW_UNTIL_PLAYABLE)
 P_FORCE_PLAY = int(Param.FORCE_PLAY)
 P_A_SWAP = int(Param.A_SWAP)
+P_I_NAMED = int(Param.I_NAMED)
 P_O_FIRST = int(Param.O_FIRST)
 O_HAND = int(ObsSlot.HAND)
 O_TOP_CARD = int(ObsSlot.TOP_CARD)
@@ -285,6 +289,7 @@ O_UNO_CALLED = int(ObsSlot.UNO_CALLED)
 O_EXPOSED = int(ObsSlot.EXPOSED)
 O_AFTER_WINDOW = int(ObsSlot.AFTER_WINDOW)
 O_DREW_ON = int(ObsSlot.DREW_ON)
+O_NAMED_COLOUR = int(ObsSlot.NAMED_COLOUR)
 O_CHALLENGE_REVEAL = int(ObsSlot.CHALLENGE_REVEAL)
 O_CHALLENGE_REVEAL_SEAT = int(ObsSlot.CHALLENGE_REVEAL_SEAT)
 O_TREND_COLOUR = int(ObsSlot.TREND_COLOUR)
@@ -330,7 +335,7 @@ def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec)
         offset += size
     P[P_C_SIZE] = offset
     offset = NUM_SCALARS
-    for index in (P_I_HAND_SIZE, P_I_SCORE, P_I_ALIVE, P_I_TREND, P_I_OUTCOME, P_I_DREW_ON):
+    for index in (P_I_HAND_SIZE, P_I_SCORE, P_I_ALIVE, P_I_TREND, P_I_OUTCOME, P_I_DREW_ON, P_I_NAMED):
         P[index] = offset
         offset += n
     P[P_I_SIZE] = offset

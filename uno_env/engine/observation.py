@@ -65,6 +65,7 @@ SLICE_NAMES = (
     "exposed",
     "after_window",
     "drew_on",
+    "named_colour",
     "challenge_reveal",
     "challenge_reveal_seat",
     "trend_colour",
@@ -157,6 +158,14 @@ def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
             0,
             full(n * 4, 1),
             "colours in force when each seat drew instead of playing, since its last play",
+            tuple(f"{s}:{c}" for s in seat_labels for c in colour_labels),
+        ),
+        (
+            "named_colour",
+            n * 4,
+            0,
+            full(n * 4, 1),
+            "colour each seat's last Wild (or Fashion Trend) named this round, one-hot per seat",
             tuple(f"{s}:{c}" for s in seat_labels for c in colour_labels),
         ),
         (
@@ -255,6 +264,7 @@ class ObservationSpec:
                 part = part.astype(np.int64)
             view[s.name] = part
         view["drew_on"] = view["drew_on"].reshape(self.config.num_players, 4)
+        view["named_colour"] = view["named_colour"].reshape(self.config.num_players, 4)
         if "trend_shown" in view:
             view["trend_shown"] = view["trend_shown"].reshape(self.config.num_players, 13)
         return view

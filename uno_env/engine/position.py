@@ -53,6 +53,7 @@ only once the position is found valid.
 | `dealer` | `0` | seat of the dealer |
 | `alive` | all `true` | per seat, `true`/`false`: still in the game (Challenge UNO) |
 | `drew_on` | none | per seat, the colours in force when it drew instead of playing since it last played (public) |
+| `named_colour` | none | per seat, the colour its last Wild named this round, or `null` (public) |
 | `scores` | zeros | per seat, integer scores |
 | `outcome` | 0 (-1 where eliminated) | per seat, `1` won, `-1` lost, `0` undecided |
 | `round` | `0` | rounds played (`0` in an episode of one round) |
@@ -108,6 +109,7 @@ from .layout import (
     P_I_ALIVE,
     P_I_DREW_ON,
     P_I_HAND_SIZE,
+    P_I_NAMED,
     P_I_OUTCOME,
     P_I_SCORE,
     P_I_TREND,
@@ -271,6 +273,7 @@ def dump_position(game, state, b: int = 0) -> dict:
             "shown": [None if ints[P[P_I_TREND] + s] < 0 else card_to_str(ints[P[P_I_TREND] + s]) for s in range(n)],
         },
         "drew_on": [[COLOURS[c] for c in range(4) if ints[P[P_I_DREW_ON] + s] & (1 << c)] for s in range(n)],
+        "named_colour": [None if ints[P[P_I_NAMED] + s] < 0 else COLOURS[ints[P[P_I_NAMED] + s]] for s in range(n)],
         "scores": [int(v) for v in ints[P[P_I_SCORE] : P[P_I_SCORE] + n]],
         "alive": [bool(v) for v in ints[P[P_I_ALIVE] : P[P_I_ALIVE] + n]],
         "round": int(ints[S_ROUND]),
@@ -583,6 +586,17 @@ def _drew_on(L: _Loader, value) -> None:
         if bits and not L.alive[s] and L.phase != PH_OVER:
             raise PositionError("drew_on", f"seat {s} is eliminated: it has not drawn this round", f"drew_on[{s}]")
         L.ints[L.P[P_I_DREW_ON] + s] = bits
+
+
+def _named_colour(L: _Loader, value) -> None:
+    values = L.per_seat("named_colour", [None] * L.n if value is MISSING else value)
+    for s, text in enumerate(values):
+        colour = -1 if text is None else L.colour_of("named_colour", text, f"named_colour[{s}]")
+        if colour >= 0 and not L.alive[s] and L.phase != PH_OVER:
+            raise PositionError(
+                "named_colour", f"seat {s} is eliminated: it has named no colour this round", f"named_colour[{s}]"
+            )
+        L.ints[L.P[P_I_NAMED] + s] = colour
 
 
 def _scores(L: _Loader, value) -> None:
@@ -1164,6 +1178,12 @@ KEYS: tuple[Key, ...] = (
         "none",
         "per seat, the colours in force when it drew instead of playing since it last played (public)",
         _drew_on,
+    ),
+    Key(
+        "named_colour",
+        "none",
+        "per seat, the colour its last Wild named this round, or `null` (public)",
+        _named_colour,
     ),
     Key("scores", "zeros", "per seat, integer scores", _scores),
     Key("outcome", "0 (-1 where eliminated)", "per seat, `1` won, `-1` lost, `0` undecided", _outcome),

@@ -34,6 +34,7 @@ from .layout import (
     O_HAND,
     O_HAND_SIZES,
     O_LAST_SWAP,
+    O_NAMED_COLOUR,
     O_NEXT_TURN,
     O_PENDING_PENALTY,
     O_PHASE,
@@ -58,6 +59,7 @@ from .layout import (
     P_I_ALIVE,
     P_I_DREW_ON,
     P_I_HAND_SIZE,
+    P_I_NAMED,
     P_I_OUTCOME,
     P_I_SCORE,
     P_I_SIZE,
@@ -430,6 +432,10 @@ def public_facts(obs, P, cards, ints, b):
             if obs[P[O_DREW_ON] + 4 * s + c] > 0.5:
                 drew_on |= 1 << c
         ints[b, P[P_I_DREW_ON] + s] = drew_on
+        ints[b, P[P_I_NAMED] + s] = -1
+        for c in range(4):
+            if obs[P[O_NAMED_COLOUR] + 4 * s + c] > 0.5:
+                ints[b, P[P_I_NAMED] + s] = c
     ints[b, S_N_ALIVE] = alive_count
 
 

@@ -5,7 +5,7 @@
 >>> step = env.reset(seed=0)
 >>> step = env.step(env.sample_actions())  # any (N,) array of action ids
 >>> step.seat.shape, step.obs.shape, step.mask.shape, step.rewards.shape, step.terminated.shape
-((1024,), (1024, 311), (1024, 70), (1024, 2), (1024,))
+((1024,), (1024, 319), (1024, 70), (1024, 2), (1024,))
 
 Per game a step returns the seat that must act next, its observation and its
 legal-action mask, the rewards of *all* seats, and the terminated / truncated
