@@ -52,13 +52,16 @@ def test_observe_refuses_a_seat_that_is_not_one(seat):
         game.observe(game.init(seed=1), seat)
 
 
+TWO_PLAYER_OBS = Game(num_players=2).observation_size
+
+
 @pytest.mark.parametrize(
     "out",
     [
-        np.zeros(311, np.float64),
-        np.zeros(310, np.float32),
-        np.zeros(622, np.float32)[::2],
-        np.zeros((1, 311), np.float32),
+        np.zeros(TWO_PLAYER_OBS, np.float64),
+        np.zeros(TWO_PLAYER_OBS - 1, np.float32),
+        np.zeros(2 * TWO_PLAYER_OBS, np.float32)[::2],
+        np.zeros((1, TWO_PLAYER_OBS), np.float32),
     ],
 )
 def test_observe_checks_the_out_buffer(out):
