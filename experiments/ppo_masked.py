@@ -124,6 +124,11 @@ class Args:
     privileged_critic: bool = False
     """the critic also sees every other seat's hand (an asymmetric actor-critic: training only;
     the actor, and so the exported policy, sees the observation alone)"""
+    hand_guess: float = 0.0
+    """weight of an auxiliary loss (0: none): a head on the actor's last hidden layer guesses
+    which colours each other seat holds (binary cross-entropy against the true hands), so that
+    the actor's hidden layers learn to read what the observation says about the hands; training
+    only, the exported policy has no such head"""
     opponents: str = "tactical=0.5,keeper=0.1,random_play=0.05,snapshot=0.25,latest=0.1"
     """opponent pool: kind=weight, kinds are latest, snapshot or agent names"""
     snapshot_every: int = 10
@@ -195,13 +200,15 @@ def layer(inputs: int, outputs: int, std: float = np.sqrt(2)) -> nn.Linear:
 
 class ActorCritic(nn.Module):
     """Actor and critic, two ReLU hidden layers each, over the scaled observation; with
-    ``privileged`` the critic also reads :class:`HiddenHands`. The actor's layers are
-    exactly what :func:`uno_env.neural.save_network` exports."""
+    ``privileged`` the critic also reads :class:`HiddenHands`; with ``guess`` a head on the
+    actor's last hidden layer guesses the colours of the other hands (:meth:`guess_loss`).
+    The actor's layers are exactly what :func:`uno_env.neural.save_network` exports."""
 
     scale: torch.Tensor  # buffers (register_buffer), not parameters
     hidden_scale: torch.Tensor
+    hand_colours: torch.Tensor
 
-    def __init__(self, game: Game, hidden: int, privileged: bool = False):
+    def __init__(self, game: Game, hidden: int, privileged: bool = False, guess: bool = False):
         super().__init__()
         self.register_buffer("scale", torch.as_tensor(neural.input_scale(game)))
         hands = HiddenHands(game) if privileged else None
@@ -214,6 +221,19 @@ class ActorCritic(nn.Module):
         self.critic = nn.Sequential(
             layer(critic_size, hidden), nn.ReLU(), layer(hidden, hidden), nn.ReLU(), layer(hidden, 1, 1)
         )
+        self.others = game.num_players - 1
+        self.guess = layer(hidden, self.others * 4, 0.01) if guess else None
+        self.register_buffer("hand_colours", torch.as_tensor(HiddenHands(game).colours))
+
+    def guess_loss(self, obs: torch.Tensor, hands: torch.Tensor) -> torch.Tensor:
+        """Binary cross-entropy of the guess head, per other seat and colour, against whether
+        that seat holds a card of that colour (``hands``: :class:`HiddenHands` rows)."""
+        if self.guess is None:
+            raise ValueError("this network has no guess head (hand_guess=0)")
+        features = self.actor[:4](obs * self.scale)
+        logits = self.guess(features).view(len(obs), self.others, 4)
+        held = hands.view(len(obs), self.others, -1) @ self.hand_colours
+        return nn.functional.binary_cross_entropy_with_logits(logits, (held > 0).float())
 
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
         return self.actor(obs * self.scale).masked_fill(~mask, -1e8)
@@ -261,6 +281,11 @@ class HiddenHands:
         self.game = game
         self.hand = game.obs_spec.by_name["hand"]
         self.size = (game.num_players - 1) * self.hand.size
+        colours = game.obs_spec.by_name["colour"].labels  # R, Y, G, B
+        self.colours = np.zeros((self.hand.size, len(colours)), dtype=np.float32)  # face -> colour (wilds: none)
+        for face, label in enumerate(self.hand.labels):
+            if label[0] in colours:
+                self.colours[face, colours.index(label[0])] = 1.0
         self.scale = np.tile(1.0 / np.maximum(self.hand.high, 1.0), game.num_players - 1).astype(np.float32)
         self._obs = np.zeros(game.observation_size, dtype=np.float32)
 
@@ -305,6 +330,7 @@ class OpponentPool:
         self.learner = learner
         self.hidden = hidden
         self.privileged = len(learner.hidden_scale) > 0
+        self.guess = learner.guess is not None
         self.max_snapshots = max_snapshots
         self.snapshots: list[ActorCritic] = []
         self.agents = {}
@@ -313,7 +339,8 @@ class OpponentPool:
                 self.agents[kind] = make_agent(kind, game, seed=hash_seed(seed, 101, k))
 
     def add_snapshot(self, state_dict: dict) -> None:
-        model = ActorCritic(self.game, self.hidden, self.privileged).to(next(self.learner.parameters()).device)
+        model = ActorCritic(self.game, self.hidden, self.privileged, self.guess)
+        model.to(next(self.learner.parameters()).device)
         model.load_state_dict(state_dict)
         model.eval()
         self.snapshots.append(model)
@@ -474,7 +501,7 @@ class Rollout:
         self.kind = np.zeros(N, dtype=np.int64)
         self.snapshot = np.zeros(N, dtype=np.int64)
         seats = 2 if self.team else 1
-        self.hands = HiddenHands(game) if args.privileged_critic else None
+        self.hands = HiddenHands(game) if args.privileged_critic or args.hand_guess > 0 else None
         self.margins = point_margins(game) if args.reward == "margin" else None
         self.buffer = Transitions(
             args.batch_size + 2 * seats * N,
@@ -569,6 +596,9 @@ def ppo_update(
     returns_t = torch.as_tensor(returns, device=device)
     size = len(index)
     stats = {"policy_loss": 0.0, "value_loss": 0.0, "entropy": 0.0, "approx_kl": 0.0, "clipfrac": 0.0}
+    guessing = agent.guess is not None and not critic_only
+    if guessing:
+        stats["hand_guess_loss"] = 0.0
     count = 0
     for _ in range(args.update_epochs):
         for part in np.array_split(rng.permutation(size), args.num_minibatches):
@@ -589,6 +619,10 @@ def ppo_update(
             loss = args.vf_coef * value_loss
             if not critic_only:
                 loss = loss + policy_loss - args.ent_coef * entropy.mean()
+            if guessing:
+                guess_loss = agent.guess_loss(obs[mb], hidden[mb])
+                loss = loss + args.hand_guess * guess_loss
+                stats["hand_guess_loss"] += float(guess_loss.detach())
             optimizer.zero_grad()
             loss.backward()
             nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
@@ -671,7 +705,10 @@ def init_from(agent: ActorCritic, path: str, game: Game, device) -> None:
     """Start ``agent`` from a checkpoint (both networks) or a network file (the actor,
     :func:`uno_env.neural.transplant` to this game; the critic keeps its initialisation)."""
     if not path.endswith(".npz"):
-        agent.load_state_dict(torch.load(path, map_location=device, weights_only=False)["agent"])
+        state = torch.load(path, map_location=device, weights_only=False)["agent"]
+        missing, unexpected = agent.load_state_dict(state, strict=False)
+        if unexpected or any(not key.startswith("guess.") for key in missing):  # a new guess head may start
+            raise RuntimeError(f"--init-from {path}: missing {missing}, unexpected {unexpected}")
         return
     layers = neural.transplant(neural.load_network(path), game)
     linears = [m for m in agent.actor if isinstance(m, nn.Linear)]
@@ -772,6 +809,8 @@ def check_args(args: Args, game: Game | None = None) -> None:
     parse_agent_spec(args.bc_teacher)
     if args.critic_warmup < 0:
         raise ValueError(f"--critic-warmup must be >= 0, got {args.critic_warmup}")
+    if not args.hand_guess >= 0 or not np.isfinite(args.hand_guess):
+        raise ValueError(f"--hand-guess must be a finite weight >= 0, got {args.hand_guess}")
     if args.init_from and args.init_from.endswith(".npz") and game is not None:
         network = neural.load_network(args.init_from)  # ValueError naming the file's problem
         if network.w1.shape[1] != args.hidden or network.w2.shape[1] != args.hidden:
@@ -857,7 +896,7 @@ def train(args: Args) -> dict:
     args.run_name = name
     (folder / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=2))
 
-    agent = ActorCritic(game, args.hidden, args.privileged_critic).to(device)
+    agent = ActorCritic(game, args.hidden, args.privileged_critic, args.hand_guess > 0).to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     rng = np.random.default_rng(hash_seed(args.seed, 1))
     update, global_step = 0, 0
@@ -887,6 +926,7 @@ def train(args: Args) -> dict:
     columns = ["update", "global_step", "seconds", "steps_per_second", "env_share", "opponent_share"]
     columns += ["policy_share", "update_share", "learning_rate"]
     columns += ["policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac", "explained_variance"]
+    columns += ["hand_guess_loss"] if args.hand_guess > 0 else []
     columns += [f"train_vs_{k}" for k in pool.kinds]
     for opp in eval_opponents:
         columns += [f"eval_{opp}_win_rate", f"eval_{opp}_lo", f"eval_{opp}_hi"]

@@ -333,6 +333,42 @@ def test_a_privileged_critic_trains_and_the_exported_policy_reads_the_observatio
     assert resumed["updates"] > 2  # the snapshots of the pool are privileged critics too
 
 
+def test_the_hand_guess_labels_are_which_colours_each_other_seat_holds():
+    """The guess head's targets, from the true hands: per other seat (seat+1 first) and
+    colour, whether it holds a card of that colour; wilds count for none."""
+    game = Game(num_players=3)
+    hands = [["R2", "G9"], ["Y1", "W", "Y5"], ["B3", "W+4", "R7", "R8"]]
+    state = game.from_position({"hands": hands, "discard_pile": ["R5"], "current_player": 0}, seed=1)
+    rows = P.HiddenHands(game)(state, np.array([0]), np.array([0]))
+    model = P.ActorCritic(game, 8, guess=True)
+    held = (torch.as_tensor(rows).view(1, 2, -1) @ model.hand_colours) > 0
+    assert held[0].int().tolist() == [[0, 1, 0, 0], [1, 0, 0, 1]]  # seat 1: yellow; seat 2: red, blue
+    loss = model.guess_loss(torch.as_tensor(game.observe(state, 0))[None], torch.as_tensor(rows))
+    assert 0.5 < float(loss.detach()) < 0.9  # a new head guesses near one half everywhere: about log 2
+    with pytest.raises(ValueError, match="no guess head"):
+        P.ActorCritic(game, 8).guess_loss(torch.as_tensor(game.observe(state, 0))[None], torch.as_tensor(rows))
+
+
+@pytest.mark.slow
+def test_the_hand_guess_head_trains_beside_ppo_and_is_not_exported(tmp_path):
+    game = P.make_game(P.Args(num_players=4))
+    settings = dict(num_players=4, hand_guess=1.0, tensorboard=False, bc_decisions=400)
+    result = run(tmp_path, "guess", **settings, stop_after_update=2)
+    state = torch.load(tmp_path / "guess" / "checkpoint.pt", weights_only=False)["agent"]
+    assert state["guess.weight"].shape == (3 * 4, TINY["hidden"])
+    assert state["critic.0.weight"].shape[1] == game.observation_size  # the critic is not privileged
+    network = neural.load_network(tmp_path / "guess" / "policy.npz")
+    assert network.w3.shape == (game.num_actions, TINY["hidden"]) and network.supports(game)  # the actor alone
+    rows = read_rows(tmp_path / "guess" / "progress.csv")
+    losses = [float(r["hand_guess_loss"]) for r in rows]
+    assert len(rows) == result["updates"] == 2 and all(0 < v < 1 for v in losses)
+    assert losses[-1] < losses[0]  # it learns from the first updates (0.69 -> lower)
+    resumed = P.train(P.Args(resume=str(tmp_path / "guess" / "checkpoint.pt"), total_timesteps=1500, progress=False))
+    assert resumed["updates"] > 2  # the snapshots of the pool have the head too
+    with pytest.raises(ValueError, match="hand-guess"):
+        P.check_args(P.Args(hand_guess=-1.0))
+
+
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="kind=weight"):
         P.parse_pool("tactical")
