@@ -223,7 +223,8 @@ class ActorCritic(nn.Module):
         )
         self.others = game.num_players - 1
         self.guess = layer(hidden, self.others * 4, 0.01) if guess else None
-        self.register_buffer("hand_colours", torch.as_tensor(HiddenHands(game).colours))
+        # not in the state dict: checkpoints of networks without the head load as before
+        self.register_buffer("hand_colours", torch.as_tensor(HiddenHands(game).colours), persistent=False)
 
     def guess_loss(self, obs: torch.Tensor, hands: torch.Tensor) -> torch.Tensor:
         """Binary cross-entropy of the guess head, per other seat and colour, against whether
