@@ -432,10 +432,7 @@ def public_facts(obs, P, cards, ints, b):
             if obs[P[O_DREW_ON] + 4 * s + c] > 0.5:
                 drew_on |= 1 << c
         ints[b, P[P_I_DREW_ON] + s] = drew_on
-        ints[b, P[P_I_NAMED] + s] = -1
-        for c in range(4):
-            if obs[P[O_NAMED_COLOUR] + 4 * s + c] > 0.5:
-                ints[b, P[P_I_NAMED] + s] = c
+        ints[b, P[P_I_NAMED] + s] = _one_hot(obs, P[O_NAMED_COLOUR] + 4 * s, 4)
     ints[b, S_N_ALIVE] = alive_count
 
 
