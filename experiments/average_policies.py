@@ -22,7 +22,7 @@ from uno_env import neural
 
 def average_networks(networks: list[neural.Network]) -> dict:
     """The element-wise mean of the weights (the input scaling, the observation slices and
-    the action blocks must agree)."""
+    the action blocks and the seat order must agree)."""
     if not networks:
         raise ValueError("give at least one network")
     first = networks[0]
@@ -35,6 +35,8 @@ def average_networks(networks: list[neural.Network]) -> dict:
             raise ValueError("networks differ in their input layout (scale or observation slices)")
         if not same_records(first.actions, other.actions):
             raise ValueError("networks differ in their action blocks")
+        if first.seat_order != other.seat_order:
+            raise ValueError(f"networks read the seats in different orders: {first.seat_order} vs {other.seat_order}")
     return {name: np.mean([getattr(n, name) for n in networks], axis=0) for name in neural.WEIGHTS}
 
 
@@ -62,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"average_policies: error: {err}", file=sys.stderr)
         return 2
     meta = {**networks[0].meta, "averaged_from": [str(p) for p in args.policies]}
-    neural.write_network(args.out, neural.Network(arrays, networks[0].inputs, networks[0].actions, meta))
+    first = networks[0]
+    neural.write_network(args.out, neural.Network(arrays, first.inputs, first.actions, meta, first.seat_order))
     print(f"wrote {args.out}: the mean of {len(networks)} networks")
     return 0
 

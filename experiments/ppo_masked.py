@@ -124,6 +124,10 @@ class Args:
     privileged_critic: bool = False
     """the critic also sees every other seat's hand (an asymmetric actor-critic: training only;
     the actor, and so the exported policy, sees the observation alone)"""
+    seat_order: str = "clockwise"
+    """how the actor and critic read the observation's per-seat slices: 'clockwise' (as the env
+    gives them) or 'play' (in the order of play: the next player's entries first whichever way
+    play runs; recorded in the exported network file, uno_env.neural.SEAT_ORDERS)"""
     hand_guess: float = 0.0
     """weight of an auxiliary loss (0: none): a head on the actor's last hidden layer guesses
     which colours each other seat holds (binary cross-entropy against the true hands), so that
@@ -201,16 +205,26 @@ def layer(inputs: int, outputs: int, std: float = np.sqrt(2)) -> nn.Linear:
 class ActorCritic(nn.Module):
     """Actor and critic, two ReLU hidden layers each, over the scaled observation; with
     ``privileged`` the critic also reads :class:`HiddenHands`; with ``guess`` a head on the
-    actor's last hidden layer guesses the colours of the other hands (:meth:`guess_loss`).
+    actor's last hidden layer guesses the colours of the other hands (:meth:`guess_loss`);
+    ``seat_order`` (:data:`uno_env.neural.SEAT_ORDERS`): how both read the per-seat slices.
     The actor's layers are exactly what :func:`uno_env.neural.save_network` exports."""
 
     scale: torch.Tensor  # buffers (register_buffer), not parameters
     hidden_scale: torch.Tensor
     hand_colours: torch.Tensor
+    play_index: torch.Tensor
 
-    def __init__(self, game: Game, hidden: int, privileged: bool = False, guess: bool = False):
+    def __init__(
+        self, game: Game, hidden: int, privileged: bool = False, guess: bool = False, seat_order: str = "clockwise"
+    ):
         super().__init__()
+        if seat_order not in neural.SEAT_ORDERS:
+            raise ValueError(f"seat order {seat_order!r} is not one of {', '.join(neural.SEAT_ORDERS)}")
+        self.seat_order = seat_order
         self.register_buffer("scale", torch.as_tensor(neural.input_scale(game)))
+        play = neural.play_order_index(game) if seat_order == "play" else np.zeros(0, np.int64)
+        self.register_buffer("play_index", torch.as_tensor(play), persistent=False)
+        self.direction_at = game.obs_spec.by_name["direction"].offset
         hands = HiddenHands(game) if privileged else None
         self.register_buffer("hidden_scale", torch.as_tensor(hands.scale if hands else np.zeros(0, np.float32)))
         size, actions = game.observation_size, game.num_actions
@@ -231,17 +245,24 @@ class ActorCritic(nn.Module):
         that seat holds a card of that colour (``hands``: :class:`HiddenHands` rows)."""
         if self.guess is None:
             raise ValueError("this network has no guess head (hand_guess=0)")
-        features = self.actor[:4](obs * self.scale)
+        features = self.actor[:4](self.inputs(obs))
         logits = self.guess(features).view(len(obs), self.others, 4)
         held = hands.view(len(obs), self.others, -1) @ self.hand_colours
         return nn.functional.binary_cross_entropy_with_logits(logits, (held > 0).float())
 
+    def inputs(self, obs: torch.Tensor) -> torch.Tensor:
+        """The observation as the networks read it: in the seat order, scaled."""
+        if len(self.play_index):
+            mirrored = obs[:, self.direction_at : self.direction_at + 1] < 0
+            obs = torch.where(mirrored, obs[:, self.play_index], obs)
+        return obs * self.scale
+
     def masked_logits(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        return self.actor(obs * self.scale).masked_fill(~mask, -1e8)
+        return self.actor(self.inputs(obs)).masked_fill(~mask, -1e8)
 
     def value(self, obs: torch.Tensor, hidden: torch.Tensor | None = None) -> torch.Tensor:
         """The critic's value; ``hidden``: the :class:`HiddenHands` rows of a privileged critic."""
-        inputs = obs * self.scale
+        inputs = self.inputs(obs)
         if len(self.hidden_scale):
             if hidden is None:
                 raise ValueError("a privileged critic reads the other seats' hands: pass hidden")
@@ -269,7 +290,7 @@ class ActorCritic(nn.Module):
         """Write the actor as a numpy network file (:func:`uno_env.neural.save_network`)."""
         linears = [m for m in self.actor if isinstance(m, nn.Linear)]
         layers = [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()) for m in linears]
-        return neural.save_network(path, layers, game, meta)
+        return neural.save_network(path, layers, game, meta, self.seat_order)
 
 
 class HiddenHands:
@@ -340,7 +361,7 @@ class OpponentPool:
                 self.agents[kind] = make_agent(kind, game, seed=hash_seed(seed, 101, k))
 
     def add_snapshot(self, state_dict: dict) -> None:
-        model = ActorCritic(self.game, self.hidden, self.privileged, self.guess)
+        model = ActorCritic(self.game, self.hidden, self.privileged, self.guess, self.learner.seat_order)
         model.to(next(self.learner.parameters()).device)
         model.load_state_dict(state_dict)
         model.eval()
@@ -810,18 +831,31 @@ def check_args(args: Args, game: Game | None = None) -> None:
     parse_agent_spec(args.bc_teacher)
     if args.critic_warmup < 0:
         raise ValueError(f"--critic-warmup must be >= 0, got {args.critic_warmup}")
+    if args.seat_order not in neural.SEAT_ORDERS:
+        raise ValueError(f"--seat-order must be one of {', '.join(neural.SEAT_ORDERS)}, got {args.seat_order!r}")
     if not args.hand_guess >= 0 or not np.isfinite(args.hand_guess):
         raise ValueError(f"--hand-guess must be a finite weight >= 0, got {args.hand_guess}")
-    if args.init_from and args.init_from.endswith(".npz") and game is not None:
-        network = neural.load_network(args.init_from)  # ValueError naming the file's problem
-        if network.w1.shape[1] != args.hidden or network.w2.shape[1] != args.hidden:
+    if args.init_from and game is not None:
+        if args.init_from.endswith(".npz"):
+            network = neural.load_network(args.init_from)  # ValueError naming the file's problem
+            if network.w1.shape[1] != args.hidden or network.w2.shape[1] != args.hidden:
+                raise ValueError(
+                    f"--init-from {args.init_from}: its hidden layers have {network.w1.shape[1]} and "
+                    f"{network.w2.shape[1]} units, --hidden is {args.hidden}"
+                )
+            problems = network.mismatches(game)
+            if problems:
+                raise ValueError(f"--init-from {args.init_from} cannot play this table: {'; '.join(problems)}")
+            order = network.seat_order
+        else:
+            if not pathlib.Path(args.init_from).is_file():
+                raise ValueError(f"--init-from {args.init_from}: no such checkpoint")
+            saved = torch.load(args.init_from, map_location="cpu", weights_only=False)
+            order = saved.get("args", {}).get("seat_order", "clockwise")
+        if order != args.seat_order:
             raise ValueError(
-                f"--init-from {args.init_from}: its hidden layers have {network.w1.shape[1]} and "
-                f"{network.w2.shape[1]} units, --hidden is {args.hidden}"
+                f"--init-from {args.init_from} reads the seats in {order} order, --seat-order is {args.seat_order}"
             )
-        problems = network.mismatches(game)
-        if problems:
-            raise ValueError(f"--init-from {args.init_from} cannot play this table: {'; '.join(problems)}")
 
 
 def plot_curve(
@@ -897,7 +931,7 @@ def train(args: Args) -> dict:
     args.run_name = name
     (folder / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=2))
 
-    agent = ActorCritic(game, args.hidden, args.privileged_critic, args.hand_guess > 0).to(device)
+    agent = ActorCritic(game, args.hidden, args.privileged_critic, args.hand_guess > 0, args.seat_order).to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     rng = np.random.default_rng(hash_seed(args.seed, 1))
     update, global_step = 0, 0

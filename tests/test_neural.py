@@ -50,17 +50,22 @@ def stacked(found: dict) -> tuple[np.ndarray, np.ndarray]:
     return np.array([o for o, _ in rows]), np.array([m for _, m in rows])
 
 
-def random_network(game: Game, hidden: int, path) -> neural.Network:
-    """A network of ``game`` with ``hidden`` units per layer, written to ``path``: seeded random
-    weights, larger than the initialisation's, so that differences show."""
+def random_model(game: Game, hidden: int, seat_order: str = "clockwise"):
+    """A torch actor-critic of ``game`` with ``hidden`` units per layer: seeded random weights,
+    larger than the initialisation's, so that differences show."""
     torch = pytest.importorskip("torch")
     from experiments.ppo_masked import ActorCritic
 
     torch.manual_seed(0)
-    model = ActorCritic(game, hidden)
+    model = ActorCritic(game, hidden, seat_order=seat_order)
     for p in model.actor.parameters():
         p.data.normal_(0, 0.3)
-    return model.export(path, game)
+    return model
+
+
+def random_network(game: Game, hidden: int, path) -> neural.Network:
+    """The network of :func:`random_model`, written to ``path``."""
+    return random_model(game, hidden).export(path, game)
 
 
 def torch_actor_from(network: neural.Network, game: Game):
@@ -132,6 +137,72 @@ def test_numba_forward_equals_torch_forward_in_every_phase(source, tmp_path):
         np.testing.assert_allclose(got[legal], expected[legal], rtol=1e-4, atol=1e-4, err_msg=phase)
         assert np.isneginf(got[~legal]).all()
         assert (got.argmax(1) == expected.argmax(1)).all()
+
+
+def mirrored(game: Game, obs: np.ndarray) -> np.ndarray:
+    """The observations of the same positions with the seats in the other order: every
+    per-seat slice's seat k moved to seat n - k and the direction's sign flipped."""
+    out = obs.copy()
+    n = game.num_players
+    for s in game.obs_spec.slices:
+        width = neural.seat_width(s.labels)
+        if width:
+            seats = obs[:, s.offset : s.stop].reshape(len(obs), n, width)
+            out[:, s.offset : s.stop] = seats[:, (n - np.arange(n)) % n].reshape(len(obs), -1)
+    direction = game.obs_spec.by_name["direction"].offset
+    out[:, direction] = -obs[:, direction]
+    return out
+
+
+@pytest.mark.parametrize("num_players", [3, 4])
+def test_a_network_reading_the_seats_in_the_order_of_play(num_players, tmp_path):
+    """``seat_order="play"``: the compiled forward pass equals the training script's torch
+    network in every phase, in both directions of play; entry 1 of a per-seat slice is the
+    next player's, so a position and its mirror image (the seats clockwise of the observer
+    seen counter-clockwise, play running the other way) read the same but for the sign of the
+    direction; the file records the order, and a clockwise network does not read so."""
+    torch = pytest.importorskip("torch")
+    game = Game(num_players=num_players)
+    n = num_players
+    sizes = game.obs_spec.by_name["hand_sizes"].offset
+    assert neural.play_order_index(game)[sizes : sizes + n].tolist() == [sizes + (n - k) % n for k in range(n)]
+    model = random_model(game, 32, seat_order="play")
+    network = model.export(tmp_path / "play.npz", game)
+    assert neural.load_network(tmp_path / "play.npz").seat_order == "play"
+    assert json.loads(str(np.load(tmp_path / "play.npz")["network"]))["seat_order"] == "play"
+    obs, mask = stacked(observations_by_phase(game, seed=3))
+    direction = obs[:, game.obs_spec.by_name["direction"].offset]
+    assert (direction < 0).sum() >= 10 and (direction > 0).sum() >= 10
+    for rows in (obs, mirrored(game, obs)):
+        expected = model.masked_logits(torch.as_tensor(rows), torch.as_tensor(mask).bool()).detach().numpy()
+        got = np.empty(mask.shape, dtype=np.float32)
+        neural.network_logits_batch(rows, mask, game.params, *network.arrays(), got)
+        legal = mask > 0
+        np.testing.assert_allclose(got[legal], expected[legal], rtol=1e-4, atol=1e-4)
+    with torch.no_grad():  # without the direction's weights, a position and its mirror image read alike
+        model.actor[0].weight[:, game.obs_spec.by_name["direction"].offset] = 0
+    network = model.export(tmp_path / "play.npz", game)
+    same, other = (np.empty(mask.shape, dtype=np.float32) for _ in range(2))
+    neural.network_logits_batch(obs, mask, game.params, *network.arrays(), same)
+    neural.network_logits_batch(mirrored(game, obs), mask, game.params, *network.arrays(), other)
+    np.testing.assert_allclose(same[mask > 0], other[mask > 0], rtol=1e-4, atol=1e-4)
+    clockwise = neural.Network(
+        {name: getattr(network, name) for name in neural.WEIGHTS}, network.inputs, network.actions
+    )
+    neural.network_logits_batch(mirrored(game, obs), mask, game.params, *clockwise.arrays(), other)
+    assert not np.allclose(same[mask > 0], other[mask > 0], atol=1e-3)
+
+
+def test_a_seat_order_the_code_does_not_know_is_refused(tmp_path):
+    game = Game(num_players=2)
+    network = random_network(game, 8, tmp_path / "n.npz")
+    weights = {name: getattr(network, name) for name in neural.WEIGHTS}
+    with pytest.raises(ValueError, match="seat order 'backwards'"):
+        neural.Network(weights, network.inputs, network.actions, seat_order="backwards")
+    unlabelled = [neural.InputSlice(s.name, s.offset, s.size) for s in network.inputs]
+    with pytest.raises(ValueError, match="needs every slice's labels"):
+        neural.Network(weights, unlabelled, network.actions, seat_order="play")
+    assert neural.Network(weights, unlabelled, network.actions).seat_order == "clockwise"
 
 
 def transplanted_logits(layers, game: Game, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -375,7 +446,7 @@ def test_the_shipped_file_records_names_and_no_index_into_P():
     network = neural.SHIPPED
     assert network is not None
     assert network.gather.tolist() == [
-        [int(ObsSlot[name.upper()]), offset, spec.by_name[name].size] for name, offset in zip(read, offsets)
+        [int(ObsSlot[name.upper()]), offset, spec.by_name[name].size, 0] for name, offset in zip(read, offsets)
     ]
     assert network.params.shape == game.params.shape
     for slot in neural.ACTION_SLOTS + (P_NUM_ACTIONS,):
@@ -436,7 +507,7 @@ def test_save_and_load_round_trip_a_fresh_network(tmp_path):
         "color",
     ]
     assert loaded.meta == saved.meta and loaded.meta["config"]["deck"] == "fashion_trend"
-    assert loaded.gather.tolist() == [[int(ObsSlot[s.name.upper()]), s.offset, s.size] for s in game.obs_spec.slices]
+    assert loaded.gather.tolist() == [[int(ObsSlot[s.name.upper()]), s.offset, s.size, 0] for s in game.obs_spec.slices]
     assert loaded.supports(game) and not loaded.supports(Game(num_players=3))  # no Fashion Trend slices there
     assert "the observation has no slice 'trend_colour'" in loaded.mismatches(Game(num_players=3))
 

@@ -245,6 +245,24 @@ def test_smoke_runs_at_four_players_and_with_a_team(tmp_path, changes):
     assert network.supports(P.make_game(P.Args(**{**TINY, **changes})))
 
 
+@pytest.mark.slow
+def test_a_run_that_reads_the_seats_in_the_order_of_play(tmp_path):
+    """``--seat-order play``: the exported network (and its snapshots in the pool) read the
+    per-seat slices in the order of play; a run starts from its file or its checkpoint only
+    in the same order, and a run so started keeps the actor while the critic warms up."""
+    settings = dict(num_players=4, seat_order="play", eval_every=0, tensorboard=False, bc_decisions=400)
+    run(tmp_path, "play", **settings, stop_after_update=2)
+    source = tmp_path / "play" / "policy.npz"
+    assert neural.load_network(source).seat_order == "play"
+    kept = run(tmp_path, "kept", **{**settings, "init_from": str(source), "critic_warmup": 100})
+    assert kept["updates"] >= 2
+    before, after = neural.load_network(source), neural.load_network(tmp_path / "kept" / "policy.npz")
+    assert after.seat_order == "play" and np.allclose(before.w1, after.w1, atol=1e-6)
+    for start in (source, tmp_path / "play" / "checkpoint.pt"):
+        with pytest.raises(ValueError, match="reads the seats in play order"):
+            run(tmp_path, "clockwise", **{**settings, "seat_order": "clockwise", "init_from": str(start)})
+
+
 def network_file(tmp_path, players: int, hidden: int) -> pathlib.Path:
     """A network file of ``players`` with ``hidden`` units per layer (random weights)."""
     path = tmp_path / f"net_{players}p_{hidden}.npz"
@@ -286,6 +304,8 @@ def test_a_network_file_that_does_not_fit_the_run_is_refused_before_anything_is_
     assert P.main([*common, str(tmp_path / "none.npz"), "--num-players", "4"]) == 2
     assert "no policy network at" in capsys.readouterr().err
     assert P.main(["--smoke", "--critic-warmup", "-1"]) == 2
+    assert P.main(["--smoke", "--seat-order", "backwards"]) == 2
+    assert "--seat-order must be one of clockwise, play, got 'backwards'" in capsys.readouterr().err
     assert not (tmp_path / "runs").exists()
 
 

@@ -123,6 +123,14 @@ FORMAT_VERSION = 2
 """The version of the file format that :func:`write_network` writes (1: the positional
 files, read by the legacy reader)."""
 
+SEAT_ORDERS = ("clockwise", "play")
+"""How a network reads the per-seat slices (those labelled ``self``, ``seat+1``, ...):
+``clockwise``, as the observation gives them (entry k: the seat k places clockwise of the
+observer); ``play``, in the order of play (entry k: the seat k turns after the observer's,
+so the per-seat entries of a counter-clockwise table are read mirrored, and entry 1 is
+always the next player). Recorded in the file's header (``seat_order``; absent: clockwise)."""
+_O_DIRECTION = P_O_FIRST + SLICE_NAMES.index("direction")  # the entry of P with the direction's offset
+
 WEIGHTS = ("w1", "b1", "w2", "b2", "w3", "b3", "scale")
 """The arrays a network file stores (float32)."""
 ARRAYS = (*WEIGHTS, "gather", "params")
@@ -190,8 +198,10 @@ class Network:
     only the legal actions' logits are computed. ``scale`` (inputs,) multiplies the
     gathered observation. ``inputs`` (:class:`InputSlice`) and ``actions``
     (:class:`ActionBlock`): the training configuration's observation slices and action
-    blocks, by name. Rebuilt from them for the current layout: ``gather`` (slices, 3): per
-    slice the index of its offset in ``P``, its offset in the network input and its size;
+    blocks, by name; ``seat_order`` (of :data:`SEAT_ORDERS`): how it reads the per-seat slices.
+    Rebuilt from them for the current layout: ``gather`` (slices, 4): per slice the index of its
+    offset in ``P``, its offset in the network input, its size and its entries per seat when
+    read in the order of play (0: read as given);
     ``params`` (a vector like ``P``, -1 but at the ``P_A_*`` entries): the first output of
     each action block, and ``P_NUM_ACTIONS`` the number of outputs. ``meta``: a dict (training
     configuration, command, seed, figures)."""
@@ -213,6 +223,7 @@ class Network:
         inputs: Sequence[InputSlice],
         actions: Sequence[ActionBlock],
         meta: dict | None = None,
+        seat_order: str = "clockwise",
     ):
         missing = [k for k in WEIGHTS if k not in weights]
         if missing:
@@ -229,7 +240,8 @@ class Network:
         self.actions = tuple(actions)
         check_inputs(self.inputs, n_inputs)
         check_actions(self.actions, self.w3.shape[0])
-        self.gather = kernel_gather(self.inputs)
+        self.seat_order = check_seat_order(seat_order, self.inputs)
+        self.gather = kernel_gather(self.inputs, self.seat_order)
         self.params = kernel_outputs(self.actions)
 
     def arrays(self) -> NetworkArrays:
@@ -246,6 +258,7 @@ class Network:
         return {
             "format": FORMAT,
             "version": FORMAT_VERSION,
+            "seat_order": self.seat_order,
             "inputs": [record(s) for s in self.inputs],
             "actions": [record(b) for b in self.actions],
         }
@@ -329,12 +342,46 @@ def check_actions(actions: Sequence[ActionBlock], n_outputs: int) -> None:
         raise ValueError("network: the action table must start with the 'play' block (the coloured plays)")
 
 
-def kernel_gather(inputs: Sequence[InputSlice]) -> np.ndarray:
+def seat_width(labels: Sequence[str] | None) -> int:
+    """Entries per seat of a slice with these labels: those of ``self`` (``self`` or
+    ``self:...``), 0 for a slice that is not per seat (or whose labels are not recorded)."""
+    return sum(1 for label in labels or () if label == "self" or label.startswith("self:"))
+
+
+def check_seat_order(seat_order: str, inputs: Sequence[InputSlice]) -> str:
+    """``seat_order`` if it is one of :data:`SEAT_ORDERS` that the inputs allow (the order of
+    play needs the slices' labels, to find the per-seat ones), else ValueError."""
+    if seat_order not in SEAT_ORDERS:
+        raise ValueError(f"network: seat order {seat_order!r} is not one of {', '.join(SEAT_ORDERS)}")
+    if seat_order == "play" and any(s.labels is None for s in inputs):
+        raise ValueError("network: reading the seats in the order of play needs every slice's labels")
+    return seat_order
+
+
+def kernel_gather(inputs: Sequence[InputSlice], seat_order: str = "clockwise") -> np.ndarray:
     """The kernels' ``gather`` table for the current layout: per slice, the index in ``P``
     of its offset (``P_O_FIRST`` + its place in ``SLICE_NAMES``), its offset in the network
-    input and its size."""
-    rows = [[P_O_FIRST + SLICE_NAMES.index(s.name), s.offset, s.size] for s in inputs]
-    return np.array(rows, dtype=np.int64).reshape(len(rows), 3)
+    input, its size and, read in the order of play, its entries per seat (0: as given)."""
+    play = seat_order == "play"
+    rows = [
+        [P_O_FIRST + SLICE_NAMES.index(s.name), s.offset, s.size, seat_width(s.labels) if play else 0] for s in inputs
+    ]
+    return np.array(rows, dtype=np.int64).reshape(len(rows), 4)
+
+
+def play_order_index(game: Game) -> np.ndarray:
+    """Per entry of ``game``'s observation, the entry a network reading the seats in the
+    order of play (``seat_order="play"``) reads there when play runs counter-clockwise:
+    seat k of a per-seat slice is read from seat n - k (mod n). The training script's torch
+    network gathers with it; :func:`network_logits` computes the same."""
+    index = np.arange(game.observation_size, dtype=np.int64)
+    n = game.num_players
+    for s in game.obs_spec.slices:
+        width = seat_width(s.labels)
+        for k in range(s.size if width else 0):
+            seat, entry = divmod(k, width)
+            index[s.offset + k] = s.offset + ((n - seat) % n) * width + entry
+    return index
 
 
 def kernel_outputs(actions: Sequence[ActionBlock]) -> np.ndarray:
@@ -391,13 +438,20 @@ def action_blocks(game: Game, check: bool = True) -> tuple[ActionBlock, ...]:
     )
 
 
-def save_network(path, layers: list[tuple[np.ndarray, np.ndarray]], game: Game, meta: dict | None = None) -> Network:
+def save_network(
+    path,
+    layers: list[tuple[np.ndarray, np.ndarray]],
+    game: Game,
+    meta: dict | None = None,
+    seat_order: str = "clockwise",
+) -> Network:
     """Write a network trained on ``game``'s configuration. ``layers``: three
-    (weight, bias) pairs in torch's ``nn.Linear`` layout (weight: out x in)."""
+    (weight, bias) pairs in torch's ``nn.Linear`` layout (weight: out x in); ``seat_order``:
+    how it reads the per-seat slices (:data:`SEAT_ORDERS`)."""
     (w1, b1), (w2, b2), (w3, b3) = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
     weights = {"w1": w1.T, "b1": b1, "w2": w2.T, "b2": b2, "w3": w3, "b3": b3, "scale": input_scale(game)}
     meta = {"config": game.config.to_dict(), **(meta or {})}
-    return write_network(path, Network(weights, input_slices(game), action_blocks(game), meta))
+    return write_network(path, Network(weights, input_slices(game), action_blocks(game), meta, seat_order))
 
 
 def write_network(path, network: Network) -> Network:
@@ -436,13 +490,16 @@ def load_network(path) -> Network:
             files = set(data.files)
             meta = json.loads(str(data["meta"])) if "meta" in files else {}
             weights = {name: data[name] for name in WEIGHTS if name in files}
+            seat_order = "clockwise"
             if "network" in files:
-                inputs, actions = read_header(json.loads(str(data["network"])))
+                header = json.loads(str(data["network"]))
+                inputs, actions = read_header(header)
+                seat_order = header.get("seat_order", "clockwise")
             elif {"gather", "params"} <= files:
                 inputs, actions = read_version_1(data["gather"], data["params"])
             else:
                 raise ValueError("not a policy network file (no 'network' header)")
-        return Network(weights, inputs, actions, meta)
+        return Network(weights, inputs, actions, meta, seat_order)
     except ValueError as err:
         raise ValueError(f"policy network {path}: {err}") from err
     except (OSError, EOFError, KeyError, zipfile.BadZipFile) as err:  # an archive cut short or damaged
@@ -580,7 +637,7 @@ def upgrade_network(source, target) -> Network:
         if [(b.name, b.first, b.size) for b in blocks] == [(b.name, b.first, b.size) for b in actions]:
             actions = blocks
     weights = {name: getattr(network, name) for name in WEIGHTS}
-    return write_network(target, Network(weights, inputs, actions, network.meta))
+    return write_network(target, Network(weights, inputs, actions, network.meta, network.seat_order))
 
 
 # ------------------------------------------------------------------ compiled forward pass
@@ -626,13 +683,20 @@ def network_logits(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, logi
     """Masked logits of the network for one observation: ``logits[a]`` for each legal
     action ``a``, -inf for the others. Zero inputs and inactive units are skipped."""
     h1 = b1.copy()
+    n = P[P_NUM_PLAYERS]
+    mirrored = obs[P[_O_DIRECTION]] < 0  # read in the order of play: counter-clockwise seats mirrored
     for s in range(gather.shape[0]):
         source = P[gather[s, 0]]
         if source < 0:
             continue
         start = gather[s, 1]
+        width = gather[s, 3]
         for k in range(gather[s, 2]):
-            v = obs[source + k]
+            entry = k
+            if mirrored and width > 0:
+                seat = k // width
+                entry = ((n - seat) % n) * width + k % width
+            v = obs[source + entry]
             if v != 0.0:
                 j = start + k
                 x = v * scale[j]
@@ -834,7 +898,7 @@ def _slots(networks: list[Network]) -> tuple:
     if not networks:  # none shipped: ``ppo`` then refuses to act
         f32, i64 = np.float32, np.int64
         matrix, vector = np.zeros((0, 0), f32), np.zeros(0, f32)
-        empty = (matrix, vector, matrix, vector, matrix, vector, vector, np.zeros((0, 3), i64), np.zeros(0, i64))
+        empty = (matrix, vector, matrix, vector, matrix, vector, vector, np.zeros((0, 4), i64), np.zeros(0, i64))
         return tuple((a,) for a in empty)
     return tuple(zip(*(tuple(np.ascontiguousarray(a) for a in network.arrays()) for network in networks)))
 
