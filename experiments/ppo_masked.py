@@ -206,7 +206,8 @@ class ActorCritic(nn.Module):
     """Actor and critic, two ReLU hidden layers each, over the scaled observation; with
     ``privileged`` the critic also reads :class:`HiddenHands`; with ``guess`` a head on the
     actor's last hidden layer guesses the colours of the other hands (:meth:`guess_loss`);
-    ``seat_order`` (:data:`uno_env.neural.SEAT_ORDERS`): how both read the per-seat slices.
+    ``seat_order`` (:data:`uno_env.neural.SEAT_ORDERS`): how both read the observation's per-seat
+    slices (the :class:`HiddenHands` rows and the guess labels stay clockwise).
     The actor's layers are exactly what :func:`uno_env.neural.save_network` exports."""
 
     scale: torch.Tensor  # buffers (register_buffer), not parameters
