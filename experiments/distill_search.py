@@ -190,8 +190,8 @@ def soft_targets(agent: ActorCritic, o: torch.Tensor, m: torch.Tensor, data: dic
 def fit(args: Args, game: Game, network_path: str, data: dict[str, np.ndarray]) -> tuple[ActorCritic, dict]:
     """Cross-entropy of the actor on the teacher's actions; held-out agreement before and after."""
     torch.manual_seed(hash_seed(args.seed, 4))
-    hidden = int(neural.load_network(network_path).w1.shape[1])
-    agent = ActorCritic(game, hidden)
+    network = neural.load_network(network_path)
+    agent = ActorCritic(game, int(network.w1.shape[1]), seat_order=network.seat_order)
     init_from(agent, network_path, game, torch.device("cpu"))
     hands = np.unique(data["hand"])
     rng = np.random.default_rng(hash_seed(args.seed, 5))

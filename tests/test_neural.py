@@ -72,7 +72,7 @@ def torch_actor_from(network: neural.Network, game: Game):
     torch = pytest.importorskip("torch")
     from experiments.ppo_masked import ActorCritic
 
-    model = ActorCritic(game, network.w1.shape[1])
+    model = ActorCritic(game, network.w1.shape[1], seat_order=network.seat_order)
     linears = [m for m in model.actor if isinstance(m, torch.nn.Linear)]
     with torch.no_grad():  # over the game's whole observation: a network of an older one reads part of it
         for linear, (w, b) in zip(linears, neural.transplant(network, game)):
