@@ -205,9 +205,13 @@ def test_a_seat_order_the_code_does_not_know_is_refused(tmp_path):
     assert neural.Network(weights, unlabelled, network.actions).seat_order == "clockwise"
 
 
-def transplanted_logits(layers, game: Game, obs: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """The masked logits of :func:`neural.transplant`'s layers (numpy, torch's layout)."""
+def transplanted_logits(layers, game: Game, obs: np.ndarray, mask: np.ndarray, seat_order: str) -> np.ndarray:
+    """The masked logits of :func:`neural.transplant`'s layers (numpy, torch's layout), the
+    seats read in ``seat_order`` as the training script's network reads them."""
     (w1, b1), (w2, b2), (w3, b3) = layers
+    if seat_order == "play":
+        counter_clockwise = obs[:, game.obs_spec.by_name["direction"].offset, None] < 0
+        obs = np.where(counter_clockwise, obs[:, neural.play_order_index(game)], obs)
     hidden = np.maximum((obs * neural.input_scale(game)) @ w1.T + b1, 0)
     logits = np.maximum(hidden @ w2.T + b2, 0) @ w3.T + b3
     return np.where(mask > 0, logits, -np.inf)
@@ -236,7 +240,7 @@ def test_a_transplanted_network_gives_the_compiled_logits_at_another_table(train
         mask = np.array([m for _, m in found[phase]])
         compiled = np.empty(mask.shape, dtype=np.float32)
         neural.network_logits_batch(obs, mask, game.params, *network.arrays(), compiled)
-        got = transplanted_logits(layers, game, obs, mask)
+        got = transplanted_logits(layers, game, obs, mask, network.seat_order)
         legal = mask > 0
         np.testing.assert_allclose(got[legal], compiled[legal], rtol=1e-4, atol=1e-4, err_msg=phase)
         assert (got.argmax(1) == compiled.argmax(1)).all()
