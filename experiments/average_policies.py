@@ -63,8 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as err:
         print(f"average_policies: error: {err}", file=sys.stderr)
         return 2
-    meta = {**networks[0].meta, "averaged_from": [str(p) for p in args.policies]}
     first = networks[0]
+    meta = {**first.meta, "averaged_from": [str(p) for p in args.policies]}
     neural.write_network(args.out, neural.Network(arrays, first.inputs, first.actions, meta, first.seat_order))
     print(f"wrote {args.out}: the mean of {len(networks)} networks")
     return 0

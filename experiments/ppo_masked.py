@@ -219,9 +219,7 @@ class ActorCritic(nn.Module):
         self, game: Game, hidden: int, privileged: bool = False, guess: bool = False, seat_order: str = "clockwise"
     ):
         super().__init__()
-        if seat_order not in neural.SEAT_ORDERS:
-            raise ValueError(f"seat order {seat_order!r} is not one of {', '.join(neural.SEAT_ORDERS)}")
-        self.seat_order = seat_order
+        self.seat_order = neural.check_seat_order(seat_order, neural.input_slices(game))
         self.register_buffer("scale", torch.as_tensor(neural.input_scale(game)))
         play = neural.play_order_index(game) if seat_order == "play" else np.zeros(0, np.int64)
         self.register_buffer("play_index", torch.as_tensor(play), persistent=False)
