@@ -33,6 +33,7 @@ from .cards import (
     card_to_str,
     parse_card,
     parse_colour,
+    recolour_face,
 )
 from .config import RuleConfig
 
@@ -48,6 +49,23 @@ COLOR = 7
 SWAP = 8
 
 KIND_NAMES = ("play", "draw", "pass", "uno", "challenge", "accept", "catch", "color", "swap")
+
+
+COLOUR_BLOCKS = ("W", "W+4", "FT", "color")
+"""The action blocks of one action per colour (the blocks of ``ActionTable.offsets`` but the
+coloured plays, which start the table as the block ``play``)."""
+
+
+def recolour_block(name: str, size: int, mapping) -> np.ndarray:
+    """Where the actions of block ``name`` (its first ``size``; ``play``: the coloured plays)
+    go when the colours are relabelled by ``mapping``: action k becomes ``result[k]``, within
+    the block (the other blocks are colourless)."""
+    entries = np.arange(size, dtype=np.int64)
+    if name == "play":
+        return np.array([recolour_face(f, mapping) for f in entries], dtype=np.int64)
+    if name in COLOUR_BLOCKS:
+        return np.asarray(mapping, dtype=np.int64)[entries]
+    return entries
 
 
 @dataclass(frozen=True)
@@ -118,6 +136,14 @@ class ActionTable:
     def offset(self, block: str) -> int:
         """First id of a block (``"W"``, ``"W+4"``, ``"FT"``, ``"draw"``, ``"uno"``, ...), -1 if absent."""
         return self.offsets.get(block, -1)
+
+    def recolouring(self, mapping) -> np.ndarray:
+        """Where each action goes when the colours are relabelled by ``mapping``: action
+        ``a`` becomes ``result[a]`` (:func:`recolour_block`)."""
+        starts = sorted([("play", 0), *self.offsets.items()], key=lambda item: item[1])
+        ends = [start for _, start in starts[1:]] + [len(self.strings)]
+        blocks = [start + recolour_block(name, end - start, mapping) for (name, start), end in zip(starts, ends)]
+        return np.concatenate(blocks)
 
     def to_string(self, action: int | np.integer) -> str:
         """Text of an action id; ValueError when out of range."""

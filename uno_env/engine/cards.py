@@ -10,6 +10,8 @@ Notation: ``R7``, ``RS`` (skip), ``RR`` (reverse), ``R+2``, ``W``, ``W+4``, ``FT
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 COLOURS = ("R", "Y", "G", "B")
@@ -31,6 +33,11 @@ NUM_CLASSIC_FACES = 54
 NUM_FASHION_FACES = 55
 
 DECKS = ("classic", "fashion_trend")
+
+COLOUR_PERMUTATIONS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(NUM_COLOURS)))
+"""Every relabelling of the four colours (colour c becomes ``mapping[c]``), the identity
+first. The rules treat the colours alike (R-DECK-1), so a game with every card, colour and
+action relabelled is played alike (a test plays both); ``ppo`` averages its network over them."""
 
 
 def face_colour(face: int) -> int:
@@ -54,6 +61,15 @@ def matches_on(face: int, colour: int, top: int) -> bool:
     return bool(
         face // RANKS_PER_COLOUR == colour or (top < WILD and top % RANKS_PER_COLOUR == face % RANKS_PER_COLOUR)
     )
+
+
+def recolour_face(face: int, mapping) -> int:
+    """The face with its colour relabelled by ``mapping`` (:data:`COLOUR_PERMUTATIONS`);
+    wild-type faces are colourless and stay."""
+    face = int(face)
+    if face >= WILD:
+        return face
+    return int(mapping[face // RANKS_PER_COLOUR]) * RANKS_PER_COLOUR + face % RANKS_PER_COLOUR
 
 
 def is_wild_type(face: int) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import CARD_VALUES, COLOURS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces
+from .cards import CARD_VALUES, COLOURS, NUM_COLOURS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces, recolour_face
 from .config import RuleConfig
 from .named import PHASE_NAMES, Phase
 
@@ -88,6 +88,36 @@ COUNT_SLICES = (
 )
 """Slices of counts (and the direction's sign): integers (int64) in :meth:`ObservationSpec.to_dict`;
 the flat observation stays float32."""
+
+COLOUR_SLICES: dict[str, str] = {
+    "hand": "face",
+    "top_card": "face",
+    "discard_pile": "face",
+    "drawn_card": "face",
+    "challenge_reveal": "face",
+    "colour": "colour",
+    "previous_colour": "colour",
+    "trend_colour": "colour",
+    "drew_on": "seat_colour",
+    "named_colour": "seat_colour",
+}
+"""The slices whose entries name a colour, by how: one entry per card face, per colour, or
+per seat and colour (in that order); the other slices are colourless."""
+
+
+def recolour_entries(name: str, size: int, mapping) -> np.ndarray:
+    """Where the entries of slice ``name`` (its first ``size``) go when the colours are
+    relabelled by ``mapping`` (:data:`uno_env.engine.cards.COLOUR_PERMUTATIONS`): entry k's
+    value becomes entry ``result[k]``, within the slice."""
+    kind = COLOUR_SLICES.get(name)
+    entries = np.arange(size, dtype=np.int64)
+    if kind == "face":
+        return np.array([recolour_face(f, mapping) for f in entries], dtype=np.int64)
+    if kind == "colour":
+        return np.asarray(mapping, dtype=np.int64)[entries]
+    if kind == "seat_colour":
+        return entries - entries % NUM_COLOURS + np.asarray(mapping, dtype=np.int64)[entries % NUM_COLOURS]
+    return entries
 
 
 def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
@@ -250,6 +280,11 @@ class ObservationSpec:
     def offset(self, name: str) -> int:
         """Offset of a slice, -1 when the configuration has none."""
         return self.by_name[name].offset if name in self.by_name else -1
+
+    def recolouring(self, mapping) -> np.ndarray:
+        """Where each entry of the observation goes when the colours are relabelled by
+        ``mapping``: ``recoloured[result] = observation`` (:func:`recolour_entries`)."""
+        return np.concatenate([s.offset + recolour_entries(s.name, s.size, mapping) for s in self.slices])
 
     def to_dict(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """Slice name to its part of an observation vector; counts (:data:`COUNT_SLICES`) as
