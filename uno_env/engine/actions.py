@@ -62,7 +62,7 @@ def recolour_block(name: str, size: int, mapping) -> np.ndarray:
     the block (the other blocks are colourless)."""
     entries = np.arange(size, dtype=np.int64)
     if name == "play":
-        return np.array([recolour_face(f, mapping) for f in entries], dtype=np.int64)
+        return np.array([recolour_face(int(f), mapping) for f in entries], dtype=np.int64)
     if name in COLOUR_BLOCKS:
         return np.asarray(mapping, dtype=np.int64)[entries]
     return entries

@@ -112,7 +112,7 @@ def recolour_entries(name: str, size: int, mapping) -> np.ndarray:
     kind = COLOUR_SLICES.get(name)
     entries = np.arange(size, dtype=np.int64)
     if kind == "face":
-        return np.array([recolour_face(f, mapping) for f in entries], dtype=np.int64)
+        return np.array([recolour_face(int(f), mapping) for f in entries], dtype=np.int64)
     if kind == "colour":
         return np.asarray(mapping, dtype=np.int64)[entries]
     if kind == "seat_colour":
