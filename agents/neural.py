@@ -9,7 +9,10 @@ it, :func:`uno_env.neural.shipped_network`, and warns), a compiled policy like t
 heuristics (tournaments play it inside one compiled call).
 ``make_agent("ppo:weights=runs/NAME/policy.npz")`` plays any network written by the
 training scripts (:func:`uno_env.neural.save_network`), one numba call per decision.
-Both pick the legal action of highest logit, and refuse a configuration whose observation
+Both play the network averaged over the colours (:func:`uno_env.neural.policy_logits`:
+the mean of its log-probabilities under the 24 relabellings of the colours), pick the legal
+action of highest mean (``ppo:colours=as_seen``: the network alone, one forward pass a
+decision, through the Python agent), and refuse a configuration whose observation
 lacks what the network reads (:meth:`uno_env.neural.Network.mismatches` says what). At
 tables other than those the network was trained for (its file's ``meta["config"]``: the
 shipped ones, single hands) it still plays, and warns once per process
@@ -23,22 +26,33 @@ import numpy as np
 from uno_env import neural
 from uno_env.engine import Game, RuleConfig
 
-from .base import Agent, CompiledAgent
+from .base import Agent, CompiledAgent, as_game
 
 TrainingMismatchWarning = neural.TrainingMismatchWarning  # its home is uno_env.neural, beside the shipped networks
 warn_outside_training = neural.warn_outside_training
 
 
 class NetworkAgent(Agent):
-    """A policy network from a weights file, played greedily over the legal actions."""
+    """A policy network from a weights file, averaged over the colours and played greedily
+    over the legal actions."""
 
     name = "ppo"
 
-    def __init__(self, rules: RuleConfig | Game | None = None, seed: int = 0, weights: str | None = None):
+    def __init__(
+        self, rules: RuleConfig | Game | None = None, seed: int = 0, weights: str | None = None, colours: str = "all"
+    ):
         if not weights:
             raise ValueError("NetworkAgent needs weights=PATH (a .npz written by uno_env.neural.save_network)")
+        check_colours(colours)
         self.network = neural.load_network(weights)
         self.weights = str(weights)
+        self.colours = colours
+        relabellings = len(self.network.recolour_in) if colours == "all" else 1  # the first: the identity
+        self.arrays = (
+            *self.network.arrays(),
+            self.network.recolour_in[:relabellings],
+            self.network.recolour_out[:relabellings],
+        )
         super().__init__(rules, seed)
         problems = self.network.mismatches(self.game)
         if problems:
@@ -47,17 +61,17 @@ class NetworkAgent(Agent):
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs, legal = self.check(observation, mask)
-        return self.answer(neural.network_act(obs, legal, self.params, *self.network.arrays()), legal)
+        return self.answer(neural.policy_action(obs, legal, self.params, *self.arrays), legal)
 
     def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         obs, legal = self.check_batch(observations, masks)
         logits = np.empty(legal.shape, dtype=np.float32)
-        neural.network_logits_batch(obs, legal, self.params, *self.network.arrays(), logits)
+        neural.policy_logits_batch(obs, legal, self.params, *self.arrays, logits)
         return np.argmax(logits, axis=1).astype(np.int64)  # illegal actions' logits are -inf
 
 
 def action_probabilities(game: Game, observation, mask, network: neural.Network | None = None, top: int = 5) -> dict:
-    """The policy's probabilities of the legal actions (softmax of its masked logits), the
+    """The policy's probabilities of the legal actions (the softmax of :func:`uno_env.neural.policy_logits`), the
     ``top`` largest by action text: an annotation for game records (``Recorder.add``).
     ``network``: a loaded network (default the one ``ppo`` plays at this table). The agents play the
     most probable action."""
@@ -70,7 +84,7 @@ def action_probabilities(game: Game, observation, mask, network: neural.Network 
             f"({game.num_actions},) with a legal action, got {obs.shape} and {legal.shape}"
         )
     logits = np.empty(game.num_actions, dtype=np.float32)
-    neural.network_logits(obs, legal, game.params, *network.arrays(), logits)
+    neural.policy_logits(obs, legal, game.params, *network.policy_arrays(), logits)
     legal_ids = np.flatnonzero(legal)
     z = logits[legal_ids].astype(np.float64)
     p = np.exp(z - z.max())
@@ -79,10 +93,27 @@ def action_probabilities(game: Game, observation, mask, network: neural.Network 
     return {"probabilities": {game.actions.strings[int(legal_ids[k])]: round(float(p[k]), 4) for k in order}}
 
 
-def make_ppo(rules: RuleConfig | Game | None = None, seed: int = 0, weights: str | None = None) -> Agent:
-    """The shipped policy of the table (compiled) without ``weights``; a :class:`NetworkAgent` with them."""
+COLOURS = ("all", "as_seen")
+"""The ``colours`` option of ``ppo``: ``all``, the network averaged over the 24 namings of the
+colours (the default); ``as_seen``, the network alone (one forward pass a decision)."""
+
+
+def check_colours(colours) -> None:
+    if colours not in COLOURS:
+        raise ValueError(f"ppo: colours={colours!r}: expected one of {', '.join(COLOURS)}")
+
+
+def make_ppo(
+    rules: RuleConfig | Game | None = None, seed: int = 0, weights: str | None = None, colours: str = "all"
+) -> Agent:
+    """The shipped policy of the table (compiled) without ``weights``; a :class:`NetworkAgent` with
+    them, or with ``colours="as_seen"`` (the table's shipped network alone)."""
+    check_colours(colours)
+    if colours == "as_seen" and not weights:
+        game = as_game(rules)
+        weights = str(neural.shipped_path(game))
     if weights:
-        return NetworkAgent(rules, seed, weights=weights)
+        return NetworkAgent(rules, seed, weights=weights, colours=colours)
     agent = CompiledAgent("ppo", rules, seed)
     neural.check_shipped(agent.game)
     return agent

@@ -121,7 +121,7 @@ def collect_hands(task: tuple) -> dict:
     config, network_path, teacher_spec, opponent_spec, first, seed = task
     game = Game(config)
     teacher = make_agent(teacher_spec, game, seed=hash_seed(seed, 1, first))
-    network = make_agent(f"ppo:weights={network_path}", game, seed=0)
+    network = make_agent(f"ppo:weights={network_path}", game, seed=0)  # averaged over the colours, as ppo plays
     opponent = make_agent(opponent_spec, game, seed=hash_seed(seed, 2, first))
     rows: dict[str, list] = {key: [] for key in DECISION_KEYS}
     won = []

@@ -51,13 +51,16 @@ def test_collected_decisions_are_the_teachers_searched_ones(four_players):
 
 def test_the_fit_learns_the_teachers_actions(four_players):
     args, game, path, data = four_players
-    # a teacher that always differs: the second legal action where the network took the first
+    # a teacher that always differs: the second legal action where the network (alone, as the fit
+    # starts) took the first
+    alone = make_agent(f"ppo:weights={path}:colours=as_seen", game)
+    network_action = np.array([alone.act(o, m) for o, m in zip(data["obs"], data["mask"])])
     legal = [np.flatnonzero(m) for m in data["mask"]]
-    other = np.array([row[1] if row[0] == n else row[0] for row, n in zip(legal, data["network_action"])])
+    other = np.array([row[1] if row[0] == n else row[0] for row, n in zip(legal, network_action)])
     values = np.full(data["values"].shape, np.nan, dtype=np.float32)
-    values[np.arange(len(other)), data["network_action"]] = 0.5
+    values[np.arange(len(other)), network_action] = 0.5
     values[np.arange(len(other)), other] = 0.55  # searched 0.05 above the network's action
-    data = {**data, "action": other, "values": values}
+    data = {**data, "network_action": network_action, "action": other, "values": values}
     _, fitted = D.fit(small_args(epochs=30, learning_rate=3e-3, holdout=0.0), game, path, data)
     first, last = fitted["fit"][0], fitted["fit"][-1]
     assert fitted["labels_differ"] == 1.0
@@ -106,7 +109,8 @@ def test_soft_targets_move_from_the_network_to_the_searched_values(four_players)
     searched = ~np.isnan(values)
     assert (searched <= data["mask"]).all() and searched[np.arange(len(values)), data["action"]].all()
     wide = D.soft_targets(agent, o, m, data, 1e6).numpy()
-    assert np.array_equal(wide.argmax(1), data["network_action"])  # a wide beta keeps the network
+    alone = make_agent(f"ppo:weights={path}:colours=as_seen", game)  # the network the fit starts from
+    assert wide.argmax(1).tolist() == [alone.act(o, m) for o, m in zip(data["obs"], data["mask"])]  # wide beta: pi
     assert np.allclose(wide.sum(1), 1) and (wide[~data["mask"]] == 0).all()
     sharp = D.soft_targets(agent, o, m, data, 1e-6).numpy()
     ranked = np.sort(np.nan_to_num(values, nan=-1.0), axis=1)

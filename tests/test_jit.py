@@ -15,7 +15,17 @@ from uno_env.vector import fused
 
 MODULES = (kernels, readers, policies, neural, fused, ismcts)
 # the functions that allocate arrays keep the counting (uno_env.engine.jit.allocating)
-ALLOCATING = {"play_batch_serial", "determinize", "network_logits", "network_act", "network_logits_batch", "search"}
+ALLOCATING = {
+    "play_batch_serial",
+    "determinize",
+    "forward",
+    "network_logits",
+    "network_logits_batch",
+    "policy_logits",
+    "policy_action",
+    "policy_logits_batch",
+    "search",
+}
 
 
 def compiled_functions():

@@ -13,6 +13,7 @@ import pytest
 from agents import make_agent
 from uno_env import neural
 from uno_env.engine import Game
+from uno_env.engine.cards import COLOUR_PERMUTATIONS
 from uno_env.engine.layout import NUM_PARAMS, P_A_UNO, P_NUM_ACTIONS, P_O_FIRST, P_O_SIZE, ObsSlot
 from uno_env.vector import UnoVectorEnv
 
@@ -137,6 +138,56 @@ def test_numba_forward_equals_torch_forward_in_every_phase(source, tmp_path):
         np.testing.assert_allclose(got[legal], expected[legal], rtol=1e-4, atol=1e-4, err_msg=phase)
         assert np.isneginf(got[~legal]).all()
         assert (got.argmax(1) == expected.argmax(1)).all()
+
+
+def relabelled(game: Game, mapping, obs: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The observations and masks of the same positions with the colours relabelled by
+    ``mapping``, by the engine's relabellings (not the network's), and where each action goes."""
+    to_obs, to_action = game.obs_spec.recolouring(mapping), game.actions.recolouring(mapping)
+    new_obs, new_mask = np.zeros_like(obs), np.zeros_like(mask)
+    new_obs[:, to_obs], new_mask[:, to_action] = obs, mask
+    return new_obs, new_mask, to_action
+
+
+@pytest.mark.parametrize("source", [*SHIPPED_CASES, "fresh"])
+def test_the_policy_is_the_network_averaged_over_the_colours(source, tmp_path):
+    """``policy_logits`` (what ``ppo`` plays): per legal action the mean, over the 24
+    relabellings of the colours, of the network's log-probability of the relabelled action in
+    the relabelled position; so the policy of a relabelled position is the relabelled policy."""
+    settings, path = SHIPPED_CASES.get(source, ({"num_players": 3, "deck": "fashion_trend"}, None))
+    game = Game(**{"episode": "round", **settings})
+    network = neural.load_network(path) if path is not None else random_network(game, 32, tmp_path / "fresh.npz")
+    obs, mask = stacked(observations_by_phase(game, per_phase=8, seed=6))
+    legal = mask > 0
+    expected = np.zeros(mask.shape)
+    for mapping in COLOUR_PERMUTATIONS:
+        rows, masks, to_action = relabelled(game, mapping, obs, mask)
+        raw = np.empty(mask.shape, dtype=np.float32)
+        neural.network_logits_batch(rows, masks, game.params, *network.arrays(), raw)
+        z = np.where(legal, raw[:, to_action].astype(np.float64), -np.inf)
+        top = z.max(axis=1, keepdims=True)
+        expected += np.where(legal, z - top - np.log(np.exp(z - top).sum(axis=1, keepdims=True)), 0) / 24
+    got = np.empty(mask.shape, dtype=np.float32)
+    neural.policy_logits_batch(obs, mask, game.params, *network.policy_arrays(), got)
+    np.testing.assert_allclose(got[legal], expected[legal], rtol=1e-4, atol=1e-4)
+    assert np.isneginf(got[~legal]).all()
+    raw = np.empty(mask.shape, dtype=np.float32)
+    neural.network_logits_batch(obs, mask, game.params, *network.arrays(), raw)
+    assert not np.allclose(got[legal], raw[legal] - np.log(np.exp(raw).sum(axis=1))[np.nonzero(legal)[0]], atol=1e-3)
+    weights = tmp_path / "fresh.npz" if path is None else path
+    alone = make_agent(f"ppo:weights={weights}:colours=as_seen", game)
+    assert alone.act_batch(obs, mask).tolist() == raw.argmax(axis=1).tolist()
+    agent = make_agent(f"ppo:weights={weights}", game)
+    chosen = agent.act_batch(obs, mask)
+    assert chosen.tolist() == np.argmax(got, axis=1).tolist() != alone.act_batch(obs, mask).tolist()
+    gap = np.sort(np.where(legal, got, -np.inf), axis=1)
+    clear = (gap[:, -1] - gap[:, -2] > 1e-3) | (legal.sum(axis=1) == 1)
+    for mapping in COLOUR_PERMUTATIONS[1::5]:
+        rows, masks, to_action = relabelled(game, mapping, obs, mask)
+        again = np.empty(mask.shape, dtype=np.float32)
+        neural.policy_logits_batch(rows, masks, game.params, *network.policy_arrays(), again)
+        np.testing.assert_allclose(again[:, to_action][legal], got[legal], rtol=1e-4, atol=1e-4)
+        assert (agent.act_batch(rows, masks)[clear] == to_action[chosen][clear]).all()
 
 
 def mirrored(game: Game, obs: np.ndarray) -> np.ndarray:
@@ -279,11 +330,11 @@ def test_shipped_network_plays_exactly_as_recorded(case):
     network = neural.shipped_network(game)[1]
     ppo = make_agent("ppo", game)
     played = [ppo(o, m) for o, m in zip(obs, mask)]
-    if network is neural.SHIPPED:  # the two-player network plays this table: its recorded actions
-        assert played == actions.tolist()
-    else:  # the table's own network: the actions of that network
+    neural.policy_logits_batch(obs, mask, game.params, *network.policy_arrays(), logits)
+    assert played == logits.argmax(1).tolist()  # the table's network, averaged over the colours
+    if network is neural.SHIPPED:  # the network alone plays the recorded actions; the policy not all of them
         neural.network_logits_batch(obs, mask, game.params, *network.arrays(), logits)
-        assert played == logits.argmax(1).tolist()
+        assert logits.argmax(1).tolist() == actions.tolist() and played != actions.tolist()
 
 
 def test_saved_network_round_trips_and_bad_files_are_refused(tmp_path):
@@ -330,18 +381,37 @@ def test_shipped_policy_without_torch_beats_random_in_a_seeded_match(settings):
     assert float(done.stdout.strip().splitlines()[-1]) > min((4 if partners else 2) / players, 0.9)
 
 
-@pytest.mark.invariants
-@pytest.mark.parametrize("settings", variants.params("agents"))
-def test_shipped_policy_never_picks_a_masked_action(settings):
-    """100k decisions per variant inside the compiled play loop: a refused action raises."""
+def play_ppo_everywhere(settings: dict, decisions: int) -> None:
+    """``decisions`` decisions of ``ppo`` at every seat inside the compiled play loop (64
+    games): a refused action raises."""
     env = UnoVectorEnv(
         64,
         num_players=settings.get("num_players", 2),
         seed=3,
         **{k: v for k, v in settings.items() if k != "num_players"},
     )
-    result = env.play(max_decisions=100_000 // 64 + 1, policies=["ppo"] * env.num_players)
-    assert result["decisions"].sum() >= 100_000
+    result = env.play(max_decisions=decisions // 64 + 1, policies=["ppo"] * env.num_players)
+    assert result["decisions"].sum() >= decisions
+
+
+@pytest.mark.parametrize("settings", variants.params("agents"))
+def test_shipped_policy_never_picks_a_masked_action(settings):
+    """100k decisions per variant. Not among the invariants run under NUMBA_BOUNDSCHECK: averaged
+    over the colours the policy costs 24 forward passes a decision, minutes a variant there;
+    the next test checks its indices there."""
+    play_ppo_everywhere(settings, 100_000)
+
+
+@pytest.mark.invariants
+@pytest.mark.parametrize(
+    "settings",
+    [*(table for table, _ in SHIPPED_CASES.values()), {"num_players": 6, **variants.HOUSE_ALL}],
+    ids=[*SHIPPED_CASES, "6p-house-all"],
+)
+def test_shipped_policy_reads_and_writes_in_bounds(settings):
+    """Every shipped network's policy (its tables of colour relabellings included), and one off
+    its tables, 3,000 decisions under NUMBA_BOUNDSCHECK=1 (make test)."""
+    play_ppo_everywhere(settings, 3_000)
 
 
 def test_fashion_trend_plays_take_the_logit_of_a_wild_naming_the_same_colour():
@@ -369,6 +439,14 @@ def test_shipped_policy_is_a_compiled_opponent_and_a_rollout_policy():
     state = game.init(seed=2)
     action = search(game.observe(state, game.current_player(state)), game.legal_mask(state))
     assert game.legal_mask(state)[action]
+
+
+def test_ppo_plays_the_network_alone_on_request():
+    game = Game(num_players=3, episode="round")
+    alone = make_agent("ppo:colours=as_seen", game)
+    assert alone.weights == str(neural.SHIPPED_PATHS[3]) and alone.colours == "as_seen"
+    with pytest.raises(ValueError, match="colours='some': expected one of all, as_seen"):
+        make_agent("ppo:colours=some", game)
 
 
 @pytest.mark.parametrize("table", SHIPPED_CASES)
@@ -603,7 +681,8 @@ def test_the_kernel_tables_follow_a_changed_layout(monkeypatch):
     monkeypatch.setattr(neural, "ACTION_SLOTS", tuple(moved[s] for s in neural.ACTION_SLOTS))
     for name in ("P_A_W", "P_A_FT", "P_A_PASS", "P_NUM_ACTIONS"):
         monkeypatch.setattr(neural, name, moved[getattr(neural, name)])
-    for name in ("block_end", "output_index"):  # the Python functions, which read the patched globals
+    # the Python functions, which read the patched globals
+    for name in ("block_end", "output_index", "read_inputs", "relabelled_logits", "forward"):
         monkeypatch.setattr(neural, name, getattr(neural, name).py_func)
 
     after = neural.load_network(neural.SHIPPED_PATH)

@@ -49,11 +49,18 @@ ValueError naming it. Files of version 1 (the positional format: ``gather`` and
 a legacy reader that knows the layout they were written with;
 :func:`upgrade_network` rewrites one in the current format.
 
-The forward pass is one numba function, :func:`network_logits`, used by the
-Python agent (``agents.make_agent("ppo:weights=...")``), by the compiled policy
-``ppo`` (the shipped weights, :data:`SHIPPED_KINDS`, compiled into the kernels:
-an opponent inside the vector env, in tournaments and in search rollouts) and
-checked against the torch network of the training script in the tests.
+The forward pass is one numba function, :func:`network_logits`, checked against the torch
+network of the training script in the tests. The policy that plays it,
+:func:`policy_logits`, averages it over the colours: the rules treat the four colours alike
+(R-DECK-1), so the network is asked about the position under each of the 24 relabellings of
+the colours (:data:`uno_env.engine.cards.COLOUR_PERMUTATIONS`; ``recolour_in`` and
+``recolour_out``, rebuilt on load from the slices' and blocks' names), and each legal action
+scores the mean of its log-probabilities there. The policy is then exactly the same in
+every relabelling of a position, which the network alone is only approximately; it won
+2-5 points more of its hands than the network alone (docs/training.md, "Averaging over
+the colours"). It is what the Python agent (``agents.make_agent("ppo:weights=...")``) and
+the compiled policy ``ppo`` (the shipped weights, :data:`SHIPPED_KINDS`, compiled into the
+kernels: an opponent inside the vector env, in tournaments and in search rollouts) play.
 """
 
 from __future__ import annotations
@@ -68,6 +75,8 @@ from typing import Any
 
 import numpy as np
 
+from .engine.actions import recolour_block
+from .engine.cards import COLOUR_PERMUTATIONS
 from .engine.config import MAX_PLAYERS, RuleConfig
 from .engine.game import Game
 from .engine.jit import allocating, describe, kernel
@@ -92,7 +101,7 @@ from .engine.layout import (
     P_PARTNERS,
     Param,
 )
-from .engine.observation import SLICE_NAMES
+from .engine.observation import SLICE_NAMES, recolour_entries
 
 describe(__name__, "the policy network's forward pass", seconds=10)
 
@@ -139,6 +148,9 @@ the two tables rebuilt on load from the current layout."""
 NetworkArrays = tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
 ]  # Network.arrays(): one per name of ARRAYS, in order
+POLICY_ARRAYS = (*ARRAYS, "recolour_in", "recolour_out")
+"""The arrays of :meth:`Network.policy_arrays`, in the policy kernels' argument order: those of
+:data:`ARRAYS`, then the colour relabellings, also rebuilt on load."""
 
 PLAY_BLOCK = "play"
 """The block of the coloured plays: the action table starts with it (no entry in ``P``)."""
@@ -216,6 +228,8 @@ class Network:
     scale: np.ndarray
     gather: np.ndarray
     params: np.ndarray
+    recolour_in: np.ndarray
+    recolour_out: np.ndarray
 
     def __init__(
         self,
@@ -243,10 +257,15 @@ class Network:
         self.seat_order = check_seat_order(seat_order, self.inputs)
         self.gather = kernel_gather(self.inputs, self.seat_order)
         self.params = kernel_outputs(self.actions)
+        self.recolour_in, self.recolour_out = colour_relabellings(self.inputs, self.actions)
 
     def arrays(self) -> NetworkArrays:
         """The arrays in the order of ARRAYS (the kernels' argument order)."""
         return (self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.scale, self.gather, self.params)
+
+    def policy_arrays(self) -> tuple[np.ndarray, ...]:
+        """The arrays in the order of POLICY_ARRAYS (the policy kernels' argument order)."""
+        return (*self.arrays(), self.recolour_in, self.recolour_out)
 
     def header(self) -> dict:
         """The ``network`` entry of the file: format, version, inputs and actions by name."""
@@ -367,6 +386,26 @@ def kernel_gather(inputs: Sequence[InputSlice], seat_order: str = "clockwise") -
         [P_O_FIRST + SLICE_NAMES.index(s.name), s.offset, s.size, seat_width(s.labels) if play else 0] for s in inputs
     ]
     return np.array(rows, dtype=np.int64).reshape(len(rows), 4)
+
+
+def colour_relabellings(inputs: Sequence[InputSlice], actions: Sequence[ActionBlock]) -> tuple[np.ndarray, np.ndarray]:
+    """Per colour relabelling (a row per mapping of ``COLOUR_PERMUTATIONS``), where each input
+    of the network and each output goes (``recolour_in``: inputs x relabellings;
+    ``recolour_out``: outputs): the input j of a position is the input ``recolour_in[g, j]``
+    of the position with its colours relabelled, and so for the outputs. Within each slice or
+    block (:func:`uno_env.engine.observation.recolour_entries`,
+    :func:`uno_env.engine.actions.recolour_block`), by its name, so the seats read in the order
+    of play keep their colours; the first row is the identity."""
+    n_inputs = max((s.offset + s.size for s in inputs), default=0)
+    n_outputs = sum(b.size for b in actions)
+    recolour_in = np.tile(np.arange(n_inputs, dtype=np.int64), (len(COLOUR_PERMUTATIONS), 1))
+    recolour_out = np.empty((len(COLOUR_PERMUTATIONS), n_outputs), dtype=np.int64)
+    for g, mapping in enumerate(COLOUR_PERMUTATIONS):
+        for s in inputs:
+            recolour_in[g, s.offset : s.offset + s.size] = s.offset + recolour_entries(s.name, s.size, mapping)
+        for b in actions:
+            recolour_out[g, b.first : b.first + b.size] = b.first + recolour_block(b.name, b.size, mapping)
+    return recolour_in, recolour_out
 
 
 def play_order_index(game: Game) -> np.ndarray:
@@ -678,13 +717,13 @@ def output_index(P, PT, a):
     return PT[P_A_PASS]
 
 
-@allocating
-def network_logits(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, logits):
-    """Masked logits of the network for one observation: ``logits[a]`` for each legal
-    action ``a``, -inf for the others. Zero inputs and inactive units are skipped."""
-    h1 = b1.copy()
+@kernel
+def read_inputs(obs, P, gather, inputs, values):
+    """The network's non-zero inputs: their indices into ``inputs``, their values into
+    ``values`` (unscaled); returns how many."""
     n = P[P_NUM_PLAYERS]
     mirrored = obs[P[_O_DIRECTION]] < 0  # read in the order of play: counter-clockwise seats mirrored
+    count = 0
     for s in range(gather.shape[0]):
         source = P[gather[s, 0]]
         if source < 0:
@@ -698,28 +737,102 @@ def network_logits(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, logi
                 entry = ((n - seat) % n) * width + k % width
             v = obs[source + entry]
             if v != 0.0:
-                j = start + k
-                x = v * scale[j]
-                for u in range(h1.shape[0]):
-                    h1[u] += x * w1[j, u]
-    h2 = b2.copy()
-    for j in range(h1.shape[0]):
-        x = h1[j]
-        if x > 0.0:
-            for u in range(h2.shape[0]):
-                h2[u] += x * w2[j, u]
-    for j in range(h2.shape[0]):
-        if h2[j] < 0.0:
-            h2[j] = 0.0
+                inputs[count] = start + k
+                values[count] = v
+                count += 1
+    return count
+
+
+@kernel
+def relabelled_logits(
+    inputs, values, count, mask, P, w1, b1, w2, b2, w3, b3, scale, PT, recolour_in, recolour_out, h1, h2, raw
+):
+    """The network's logits of the legal actions in each colour relabelling of the position
+    (a row g of ``recolour_in`` and ``recolour_out``: input j read as input
+    ``recolour_in[g, j]``, action a scored by the output ``recolour_out[g, o]`` of its
+    output o), into ``raw[g, a]``, over the non-zero inputs of :func:`read_inputs`.
+    ``h1`` and ``h2``: scratch hidden layers, a row per relabelling. The relabellings share
+    each row of ``w2`` as it is read; inactive units are skipped."""
+    relabellings = recolour_in.shape[0]
+    for g in range(relabellings):
+        for u in range(h1.shape[1]):
+            h1[g, u] = b1[u]
+        for t in range(count):
+            j = recolour_in[g, inputs[t]]
+            x = values[t] * scale[j]
+            for u in range(h1.shape[1]):
+                h1[g, u] += x * w1[j, u]
+        for u in range(h2.shape[1]):
+            h2[g, u] = b2[u]
+    for j in range(h1.shape[1]):
+        for g in range(relabellings):
+            x = h1[g, j]
+            if x > 0.0:
+                for u in range(h2.shape[1]):
+                    h2[g, u] += x * w2[j, u]
+    for g in range(relabellings):
+        for u in range(h2.shape[1]):
+            if h2[g, u] < 0.0:
+                h2[g, u] = 0.0
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                o = recolour_out[g, output_index(P, PT, a)]
+                total = b3[o]
+                for u in range(h2.shape[1]):
+                    total += w3[o, u] * h2[g, u]
+                raw[g, a] = total
+
+
+@allocating
+def forward(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, recolour_in, recolour_out):
+    """:func:`relabelled_logits` of one observation, in a new array (relabellings x actions)."""
+    inputs = np.empty(w1.shape[0], dtype=np.int64)
+    values = np.empty(w1.shape[0], dtype=np.float32)
+    count = read_inputs(obs, P, gather, inputs, values)
+    relabellings = recolour_in.shape[0]
+    h1 = np.empty((relabellings, w1.shape[1]), dtype=np.float32)
+    h2 = np.empty((relabellings, w2.shape[1]), dtype=np.float32)
+    raw = np.zeros((relabellings, mask.shape[0]), dtype=np.float32)
+    relabelled_logits(
+        inputs, values, count, mask, P, w1, b1, w2, b2, w3, b3, scale, PT, recolour_in, recolour_out, h1, h2, raw
+    )
+    return raw
+
+
+@allocating
+def network_logits(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, logits):
+    """Masked logits of the network for one observation: ``logits[a]`` for each legal
+    action ``a``, -inf for the others (:func:`forward` without relabelling the colours)."""
+    identity_in = np.arange(w1.shape[0]).reshape(1, w1.shape[0])
+    identity_out = np.arange(w3.shape[0]).reshape(1, w3.shape[0])
+    raw = forward(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, identity_in, identity_out)
     for a in range(mask.shape[0]):
-        if mask[a]:
-            o = output_index(P, PT, a)
-            total = b3[o]
-            for u in range(h2.shape[0]):
-                total += w3[o, u] * h2[u]
-            logits[a] = total
-        else:
-            logits[a] = -np.inf
+        logits[a] = raw[0, a] if mask[a] else -np.inf
+
+
+@allocating
+def policy_logits(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, recolour_in, recolour_out, logits):
+    """What the policy plays by (the greedy action is its largest): per legal action ``a``
+    the mean, over the colour relabellings (the rows of ``recolour_in`` and
+    ``recolour_out``), of the network's log-probability, among the legal actions, of the
+    relabelled ``a`` in the relabelled position; -inf for the others."""
+    raw = forward(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, recolour_in, recolour_out)
+    relabellings = recolour_in.shape[0]
+    for a in range(mask.shape[0]):
+        logits[a] = 0.0 if mask[a] else -np.inf
+    for g in range(relabellings):
+        top = -np.inf
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                top = max(top, raw[g, a])
+        total = 0.0
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                total += np.exp(raw[g, a] - top)
+        log_total = top + np.log(total)
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                logits[a] += (raw[g, a] - log_total) / relabellings
 
 
 @kernel
@@ -733,10 +846,19 @@ def greedy_action(logits, mask):
 
 
 @allocating
-def network_act(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT):
-    """The network's greedy action for one observation."""
+def policy_action(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, recolour_in, recolour_out):
+    """The policy's greedy action for one observation (:func:`policy_logits`; a single legal
+    action without asking the network)."""
+    legal = 0
+    only = -1
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            legal += 1
+            only = a
+    if legal == 1:
+        return only
     logits = np.empty(mask.shape[0], dtype=np.float32)
-    network_logits(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, logits)
+    policy_logits(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, recolour_in, recolour_out, logits)
     return greedy_action(logits, mask)
 
 
@@ -745,6 +867,15 @@ def network_logits_batch(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT
     """:func:`network_logits` for every row of a batch."""
     for b in range(obs.shape[0]):
         network_logits(obs[b], mask[b], P, w1, b1, w2, b2, w3, b3, scale, gather, PT, logits[b])
+
+
+@allocating
+def policy_logits_batch(obs, mask, P, w1, b1, w2, b2, w3, b3, scale, gather, PT, recolour_in, recolour_out, logits):
+    """:func:`policy_logits` for every row of a batch."""
+    for b in range(obs.shape[0]):
+        policy_logits(
+            obs[b], mask[b], P, w1, b1, w2, b2, w3, b3, scale, gather, PT, recolour_in, recolour_out, logits[b]
+        )
 
 
 def _load_shipped(paths: dict[int, pathlib.Path]) -> dict[int, Network]:
@@ -890,7 +1021,7 @@ def check_shipped(game: Game, stacklevel: int = 4) -> None:
 
 
 def _slots(networks: list[Network]) -> tuple:
-    """Per array of :meth:`Network.arrays`, the tuple of that array of each network (one slot
+    """Per array of :meth:`Network.policy_arrays`, the tuple of that array of each network (one slot
     per network; a single empty network when there is none, which no table uses). Numba
     freezes a global tuple of arrays of one type into the code as constants and indexes it
     at run time; a tuple rather than one stacked array because numba does not cache code
@@ -898,16 +1029,18 @@ def _slots(networks: list[Network]) -> tuple:
     if not networks:  # none shipped: ``ppo`` then refuses to act
         f32, i64 = np.float32, np.int64
         matrix, vector = np.zeros((0, 0), f32), np.zeros(0, f32)
-        empty = (matrix, vector, matrix, vector, matrix, vector, vector, np.zeros((0, 4), i64), np.zeros(0, i64))
-        return tuple((a,) for a in empty)
-    return tuple(zip(*(tuple(np.ascontiguousarray(a) for a in network.arrays()) for network in networks)))
+        tables = (np.zeros((0, 4), i64), np.zeros(0, i64), np.zeros((0, 0), i64), np.zeros((0, 0), i64))
+        return tuple((a,) for a in (matrix, vector, matrix, vector, matrix, vector, vector, *tables))
+    return tuple(zip(*(tuple(np.ascontiguousarray(a) for a in network.policy_arrays()) for network in networks)))
 
 
 _ENTRIES = [(kind, t) for kind, (_, networks) in SHIPPED_KINDS.items() for t in sorted(networks)]
 # Compiled in as constants (numba_cache hashes the weights files with the sources, so new
 # weights recompile). One slot per shipped network (_ENTRIES, as shipped_entry names them);
 # _SLOT_OF[2 * partners + whole game, n] is the slot of the network of that table (-1: none).
-_W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS = _slots([SHIPPED_KINDS[kind][1][t] for kind, t in _ENTRIES])
+_W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS, _RECOLOUR_IN, _RECOLOUR_OUT = _slots(
+    [SHIPPED_KINDS[kind][1][t] for kind, t in _ENTRIES]
+)
 _SLOT_OF = np.array(
     [
         [
@@ -923,13 +1056,13 @@ _SLOT_OF = np.array(
 
 @kernel
 def shipped_policy(obs, mask, P, prng, b):
-    """The compiled policy ``ppo``: the greedy action of the shipped network for this
-    table (:func:`shipped_network`), -1 when none is shipped for it."""
+    """The compiled policy ``ppo``: the greedy action of the policy of the shipped network
+    for this table (:func:`shipped_network`, :func:`policy_logits`), -1 when none is shipped for it."""
     row = (2 if P[P_PARTNERS] != 0 else 0) + (0 if P[P_EPISODE] == EPISODE_ROUND else 1)
     slot = _SLOT_OF[row, P[P_NUM_PLAYERS]]
     if slot < 0:
         return -1
-    return network_act(
+    return policy_action(
         obs,
         mask,
         P,
@@ -942,4 +1075,6 @@ def shipped_policy(obs, mask, P, prng, b):
         _SCALE[slot],
         _GATHER[slot],
         _PARAMS[slot],
+        _RECOLOUR_IN[slot],
+        _RECOLOUR_OUT[slot],
     )
