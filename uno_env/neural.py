@@ -57,7 +57,7 @@ the colours (:data:`uno_env.engine.cards.COLOUR_PERMUTATIONS`; ``recolour_in`` a
 ``recolour_out``, rebuilt on load from the slices' and blocks' names), and each legal action
 scores the mean of its log-probabilities there. The policy is then exactly the same in
 every relabelling of a position, which the network alone is only approximately; it won
-2-5 points more of its hands than the network alone (docs/training.md, "Averaging over
+0.5-4 points more of its hands than the network alone (docs/training.md, "Averaging over
 the colours"). It is what the Python agent (``agents.make_agent("ppo:weights=...")``) and
 the compiled policy ``ppo`` (the shipped weights, :data:`SHIPPED_KINDS`, compiled into the
 kernels: an opponent inside the vector env, in tournaments and in search rollouts) play.
@@ -390,8 +390,8 @@ def kernel_gather(inputs: Sequence[InputSlice], seat_order: str = "clockwise") -
 
 def colour_relabellings(inputs: Sequence[InputSlice], actions: Sequence[ActionBlock]) -> tuple[np.ndarray, np.ndarray]:
     """Per colour relabelling (a row per mapping of ``COLOUR_PERMUTATIONS``), where each input
-    of the network and each output goes (``recolour_in``: inputs x relabellings;
-    ``recolour_out``: outputs): the input j of a position is the input ``recolour_in[g, j]``
+    of the network and each output goes (``recolour_in``: relabellings x inputs;
+    ``recolour_out``: relabellings x outputs): the input j of a position is the input ``recolour_in[g, j]``
     of the position with its colours relabelled, and so for the outputs. Within each slice or
     block (:func:`uno_env.engine.observation.recolour_entries`,
     :func:`uno_env.engine.actions.recolour_block`), by its name, so the seats read in the order
