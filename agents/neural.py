@@ -110,8 +110,8 @@ def make_ppo(
     them, or with ``colours="as_seen"`` (the table's shipped network alone)."""
     check_colours(colours)
     if colours == "as_seen" and not weights:
-        game = as_game(rules)
-        weights = str(neural.shipped_path(game))
+        rules = as_game(rules)
+        weights = str(neural.shipped_path(rules))
     if weights:
         return NetworkAgent(rules, seed, weights=weights, colours=colours)
     agent = CompiledAgent("ppo", rules, seed)

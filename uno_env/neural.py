@@ -148,9 +148,6 @@ the two tables rebuilt on load from the current layout."""
 NetworkArrays = tuple[
     np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray
 ]  # Network.arrays(): one per name of ARRAYS, in order
-POLICY_ARRAYS = (*ARRAYS, "recolour_in", "recolour_out")
-"""The arrays of :meth:`Network.policy_arrays`, in the policy kernels' argument order: those of
-:data:`ARRAYS`, then the colour relabellings, also rebuilt on load."""
 
 PLAY_BLOCK = "play"
 """The block of the coloured plays: the action table starts with it (no entry in ``P``)."""
@@ -264,7 +261,8 @@ class Network:
         return (self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.scale, self.gather, self.params)
 
     def policy_arrays(self) -> tuple[np.ndarray, ...]:
-        """The arrays in the order of POLICY_ARRAYS (the policy kernels' argument order)."""
+        """The policy kernels' arrays: those of :meth:`arrays`, then ``recolour_in`` and
+        ``recolour_out`` (also rebuilt on load)."""
         return (*self.arrays(), self.recolour_in, self.recolour_out)
 
     def header(self) -> dict:
@@ -463,17 +461,13 @@ def action_blocks(game: Game, check: bool = True) -> tuple[ActionBlock, ...]:
     plays), then the blocks of ``ActionTable.offsets``. ``check``: a block name missing
     from :data:`ACTION_BLOCKS` is a ValueError (a network file could not name it)."""
     table = game.actions
-    starts = sorted((first, name) for name, first in table.offsets.items() if first >= 0)
+    blocks = table.blocks()
     if check:
-        for _, name in starts:
-            if name not in ACTION_BLOCKS:
+        for name, _, _ in blocks:
+            if name != PLAY_BLOCK and name not in ACTION_BLOCKS:
                 raise ValueError(f"the action block {name!r} has no entry in uno_env.neural.ACTION_BLOCKS")
-    if not starts or starts[0][0] > 0:
-        starts.insert(0, (0, PLAY_BLOCK))
-    stops = [first for first, _ in starts[1:]] + [table.num_actions]
     return tuple(
-        ActionBlock(name, first, stop - first, tuple(table.strings[first:stop]))
-        for (first, name), stop in zip(starts, stops)
+        ActionBlock(name, first, stop - first, tuple(table.strings[first:stop])) for name, first, stop in blocks
     )
 
 
@@ -774,9 +768,11 @@ def relabelled_logits(
         for u in range(h2.shape[1]):
             if h2[g, u] < 0.0:
                 h2[g, u] = 0.0
-        for a in range(mask.shape[0]):
-            if mask[a]:
-                o = recolour_out[g, output_index(P, PT, a)]
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            output = output_index(P, PT, a)
+            for g in range(relabellings):
+                o = recolour_out[g, output]
                 total = b3[o]
                 for u in range(h2.shape[1]):
                     total += w3[o, u] * h2[g, u]

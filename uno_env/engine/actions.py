@@ -33,7 +33,7 @@ from .cards import (
     card_to_str,
     parse_card,
     parse_colour,
-    recolour_face,
+    recolour_faces,
 )
 from .config import RuleConfig
 
@@ -62,7 +62,7 @@ def recolour_block(name: str, size: int, mapping) -> np.ndarray:
     the block (the other blocks are colourless)."""
     entries = np.arange(size, dtype=np.int64)
     if name == "play":
-        return np.array([recolour_face(int(f), mapping) for f in entries], dtype=np.int64)
+        return recolour_faces(size, mapping)
     if name in COLOUR_BLOCKS:
         return np.asarray(mapping, dtype=np.int64)[entries]
     return entries
@@ -137,13 +137,21 @@ class ActionTable:
         """First id of a block (``"W"``, ``"W+4"``, ``"FT"``, ``"draw"``, ``"uno"``, ...), -1 if absent."""
         return self.offsets.get(block, -1)
 
+    def blocks(self) -> list[tuple[str, int, int]]:
+        """The blocks of the table in id order, as (name, first id, stop): ``play`` (the
+        coloured plays, from id 0), then those of :attr:`offsets`."""
+        starts = sorted((first, name) for name, first in self.offsets.items())
+        if not starts or starts[0][0] > 0:
+            starts.insert(0, (0, "play"))
+        stops = [first for first, _ in starts[1:]] + [len(self.strings)]
+        return [(name, first, stop) for (first, name), stop in zip(starts, stops)]
+
     def recolouring(self, mapping) -> np.ndarray:
         """Where each action goes when the colours are relabelled by ``mapping``: action
         ``a`` becomes ``result[a]`` (:func:`recolour_block`)."""
-        starts = sorted([("play", 0), *self.offsets.items()], key=lambda item: item[1])
-        ends = [start for _, start in starts[1:]] + [len(self.strings)]
-        blocks = [start + recolour_block(name, end - start, mapping) for (name, start), end in zip(starts, ends)]
-        return np.concatenate(blocks)
+        return np.concatenate(
+            [first + recolour_block(name, stop - first, mapping) for name, first, stop in self.blocks()]
+        )
 
     def to_string(self, action: int | np.integer) -> str:
         """Text of an action id; ValueError when out of range."""

@@ -69,7 +69,12 @@ def recolour_face(face: int, mapping) -> int:
     face = int(face)
     if face >= WILD:
         return face
-    return int(mapping[face // RANKS_PER_COLOUR]) * RANKS_PER_COLOUR + face % RANKS_PER_COLOUR
+    return int(mapping[face_colour(face)]) * RANKS_PER_COLOUR + face_rank(face)
+
+
+def recolour_faces(count: int, mapping) -> np.ndarray:
+    """:func:`recolour_face` of the faces 0..count-1 (a slice or block with one entry per face)."""
+    return np.array([recolour_face(face, mapping) for face in range(count)], dtype=np.int64)
 
 
 def is_wild_type(face: int) -> bool:

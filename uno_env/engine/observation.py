@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .cards import CARD_VALUES, COLOURS, NUM_COLOURS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces, recolour_face
+from .cards import CARD_VALUES, COLOURS, NUM_COLOURS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces, recolour_faces
 from .config import RuleConfig
 from .named import PHASE_NAMES, Phase
 
@@ -112,7 +112,7 @@ def recolour_entries(name: str, size: int, mapping) -> np.ndarray:
     kind = COLOUR_SLICES.get(name)
     entries = np.arange(size, dtype=np.int64)
     if kind == "face":
-        return np.array([recolour_face(int(f), mapping) for f in entries], dtype=np.int64)
+        return recolour_faces(size, mapping)
     if kind == "colour":
         return np.asarray(mapping, dtype=np.int64)[entries]
     if kind == "seat_colour":
