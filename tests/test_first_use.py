@@ -181,11 +181,12 @@ def test_ppo_outside_its_training_tables_warns_once_naming_them(monkeypatch):
         agents.make_agent("ppo", RuleConfig(num_players=2, episode="round", max_steps=500))  # its own tables
         agents.make_agent("ppo", RuleConfig(num_players=3, episode="round"))  # the three-player network's
         agents.make_agent("ppo", RuleConfig(num_players=4, episode="round"))  # the four-player network's
+        agents.make_agent("ppo", RuleConfig(num_players=6, episode="round"))  # the six-player network's
         agents.make_agent("ppo", RuleConfig(num_players=4, episode="round", partners=True))  # the partners one's
         agents.make_agent("tactical", RuleConfig(num_players=4))  # heuristics are not trained
     with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"stacking='same' \(trained: 'off'\)"):
         agents.make_agent("ppo", RuleConfig(num_players=2, episode="round", stacking="same"))
-    with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"ppo_4p.npz.*partners=True \(trained: False\)"):
+    with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"ppo_6p.npz.*partners=True \(trained: False\)"):
         agents.make_agent("ppo", RuleConfig(num_players=6, episode="round", partners=True))
 
 

@@ -356,8 +356,8 @@ def test_saved_network_round_trips_and_bad_files_are_refused(tmp_path):
 
 @pytest.mark.parametrize(
     "settings",
-    [*(table for table, _ in SHIPPED_CASES.values()), {"num_players": 6, "episode": "round"}],
-    ids=[*SHIPPED_CASES, "6p"],
+    [*(table for table, _ in SHIPPED_CASES.values()), {"num_players": UNSHIPPED, "episode": "round"}],
+    ids=[*SHIPPED_CASES, f"{UNSHIPPED}p"],
 )
 def test_shipped_policy_without_torch_beats_random_in_a_seeded_match(settings):
     """One ``ppo`` seat (one team with partners) against ``random`` in every other (the field
@@ -405,8 +405,8 @@ def test_shipped_policy_never_picks_a_masked_action(settings):
 @pytest.mark.invariants
 @pytest.mark.parametrize(
     "settings",
-    [*(table for table, _ in SHIPPED_CASES.values()), {"num_players": 6, **variants.HOUSE_ALL}],
-    ids=[*SHIPPED_CASES, "6p-house-all"],
+    [*(table for table, _ in SHIPPED_CASES.values()), {"num_players": 8, **variants.HOUSE_ALL}],
+    ids=[*SHIPPED_CASES, "8p-house-all"],
 )
 def test_shipped_policy_reads_and_writes_in_bounds(settings):
     """Every shipped network's policy (its tables of colour relabellings included), and one off

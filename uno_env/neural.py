@@ -106,7 +106,7 @@ from .engine.observation import SLICE_NAMES, recolour_entries
 describe(__name__, "the policy network's forward pass", seconds=10)
 
 _DATA = pathlib.Path(__file__).resolve().parent / "data"
-SHIPPED_PATHS: dict[int, pathlib.Path] = {players: _DATA / f"ppo_{players}p.npz" for players in (2, 3, 4)}
+SHIPPED_PATHS: dict[int, pathlib.Path] = {players: _DATA / f"ppo_{players}p.npz" for players in (2, 3, 4, 6)}
 """The shipped policies (weights, input layout, training command and figures), by the
 number of players of the table each was trained at. The compiled policy ``ppo`` plays
 at each table the network :func:`shipped_table` names."""
