@@ -51,8 +51,8 @@ _DESCRIPTIONS: dict[str, str] = {
     "tactical": "scored plays, attacks a player close to going out, challenges and bluffs by estimated odds",
     "random_play": "a random playable card, draws only when it must (the random player of other benchmarks)",
     "ismcts": "determinized search over rollouts (ismcts:determinizations=N, rollout=P, opponent_rollout=P)",
-    "ppo": "trained policy networks, one per table (2-4 players, partners; hands and whole games), averaged over the "
-    "colours (ppo:weights=PATH, ppo:colours=as_seen)",
+    "ppo": "trained policy networks, one per table (2, 3, 4 and 6 players, partners; hands and whole games), "
+    "averaged over the colours (ppo:weights=PATH, ppo:colours=as_seen)",
     "human": "a person at the terminal (uno play)",
 }
 

@@ -49,8 +49,9 @@ ValueError naming it. Files of version 1 (the positional format: ``gather`` and
 a legacy reader that knows the layout they were written with;
 :func:`upgrade_network` rewrites one in the current format.
 
-The forward pass is one numba function, :func:`network_logits`, checked against the torch
-network of the training script in the tests. The policy that plays it,
+The forward pass is one numba function, :func:`forward`, over every relabelling asked of it
+(:func:`network_logits`: the identity alone), checked against the torch network of the
+training script in the tests. The policy that plays it,
 :func:`policy_logits`, averages it over the colours: the rules treat the four colours alike
 (R-DECK-1), so the network is asked about the position under each of the 24 relabellings of
 the colours (:data:`uno_env.engine.cards.COLOUR_PERMUTATIONS`; ``recolour_in`` and
