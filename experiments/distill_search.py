@@ -34,6 +34,7 @@ import pathlib
 import sys
 import time
 from dataclasses import asdict, dataclass
+from typing import Any
 
 import numpy as np
 import torch
@@ -303,7 +304,8 @@ def load_decisions(paths: tuple[str, ...], game: Game) -> dict[str, np.ndarray]:
     return {key: np.concatenate([part[key] for part in parts]) for key in (*DECISION_KEYS, "won")}
 
 
-def make_game_of(args: Args) -> Game:
+def make_game_of(args: Any) -> Game:
+    """Single hands at ``args.num_players`` with ``args.rules`` (this script's and ``distill_colours``'s ``Args``)."""
     from types import SimpleNamespace
 
     return make_game(SimpleNamespace(rules=args.rules, num_players=args.num_players, episode="round", reward="win"))

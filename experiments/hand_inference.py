@@ -153,7 +153,7 @@ def fit_and_measure(inputs: torch.Tensor, held: torch.Tensor, test: torch.Tensor
 def measure(args: Args) -> dict:
     if args.hands < 5 or args.every < 1 or args.epochs < 1:
         raise ValueError("--hands must be at least 5, --every and --epochs at least 1")
-    game = make_game_of(args)  # type: ignore[arg-type]
+    game = make_game_of(args)
     make_agent(args.agent, game)  # a bad spec fails here
     started = time.time()
     data = collect(args, game)

@@ -129,7 +129,7 @@ def open_hand_action(
 def play(args: Args) -> dict:
     if args.hands < 1 or args.samples < 2 or not args.confidence >= 0:
         raise ValueError("--hands must be at least 1, --samples at least 2, --confidence at least 0")
-    game = make_game_of(args)  # type: ignore[arg-type]
+    game = make_game_of(args)
     opponent = make_agent(ROLLOUT, game, seed=hash_seed(args.seed, 2))
     rng = np.random.default_rng(hash_seed(args.seed, 1))
     wins = 0
