@@ -43,7 +43,7 @@ from tqdm import tqdm
 from agents import hash_seed
 from experiments.distill_search import make_game_of, teacher_seats
 from experiments.json_script import run_json_script
-from experiments.ppo_masked import ActorCritic, init_from
+from experiments.ppo_masked import ActorCritic, evaluate, init_from
 from uno_env import neural
 from uno_env.engine import Game
 from uno_env.vector import UnoVectorEnv
@@ -154,16 +154,6 @@ def fit(args: Args, game: Game, path: str, network: neural.Network, data: dict) 
     return agent, history
 
 
-def win_rate(spec: str, game: Game, args: Args) -> dict:
-    from experiments.arena import run_tournament
-
-    summary, *_ = run_tournament(
-        [spec, args.opponent], game.config, args.eval_games, seed=args.eval_seed, schedule="field", bootstrap=0
-    )
-    cell = summary["field"][args.opponent]
-    return {"win_rate": cell["win_rate"], "ci": cell["win_rate_ci"], "ratio": cell["ratio"]}
-
-
 def distill(args: Args) -> dict:
     if args.decisions < 1 or args.num_envs < 1:
         raise ValueError(f"--decisions and --num-envs must be positive, got {args.decisions} and {args.num_envs}")
@@ -192,11 +182,13 @@ def distill(args: Args) -> dict:
     }
     if args.eval_games:
         summary["evaluation"] = {
-            label: win_rate(spec, game, args)
-            for label, spec in (
-                ("start_alone", f"ppo:weights={path}:colours=as_seen"),
-                ("start_averaged", f"ppo:weights={path}"),
-                ("distilled_alone", f"ppo:weights={policy}:colours=as_seen"),
+            label: evaluate(
+                pathlib.Path(network_file), game, [args.opponent], args.eval_games, args.eval_seed, colours
+            )[args.opponent]
+            for label, network_file, colours in (
+                ("start_alone", path, "as_seen"),
+                ("start_averaged", path, "all"),
+                ("distilled_alone", policy, "as_seen"),
             )
         }
     (folder / "summary.json").write_text(json.dumps(summary, indent=2))

@@ -740,14 +740,16 @@ def init_from(agent: ActorCritic, path: str, game: Game, device) -> None:
 
 
 # ---------------------------------------------------------------------------- evaluation
-def evaluate(policy_path: pathlib.Path, game: Game, opponents: list[str], games: int, seed: int) -> dict:
+def evaluate(
+    policy_path: pathlib.Path, game: Game, opponents: list[str], games: int, seed: int, colours: str = "all"
+) -> dict:
     """The exported policy against each opponent in seat-rotated hands, through the
     tournament runner's ``field`` schedule (one learner seat, or team, against the
     opponent in all the others): win rate, its 95% Wilson interval and its ratio to the
-    fair share, hand length."""
+    fair share, hand length. ``colours``: the ``ppo`` option (``as_seen``: the network alone)."""
     from experiments.arena import run_tournament
 
-    spec = f"ppo:weights={policy_path}"
+    spec = f"ppo:weights={policy_path}" if colours == "all" else f"ppo:weights={policy_path}:colours={colours}"
     out = {}
     for opponent in opponents:  # the learner in one seat (one team), the opponent in the rest
         summary, *_ = run_tournament(
