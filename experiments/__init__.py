@@ -1,1 +1,0 @@
-"""Experiments and tools built on the environment (tournaments, benchmarks)."""
