@@ -73,7 +73,7 @@ notebook: $(NOTEBOOK_STAMP)
 
 # the research notebooks at full size: writes the figures in docs/img/notebooks/ (about 20 minutes)
 notebooks: $(STAMP)
-	$(PY) -m experiments.run_notebooks --size full rules_statistics strategy_ladder challenge_decision training
+	$(PY) -m notebooks.run_notebooks --size full rules_statistics strategy_ladder challenge_decision training
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -1,13 +1,13 @@
 """Run the notebooks top to bottom without Jupyter, the way the tests do.
 
-    python -m experiments.run_notebooks                     # every notebook at small size (what the tests run)
-    python -m experiments.run_notebooks --size full         # full size: writes docs/img/notebooks/*.png
-    python -m experiments.run_notebooks --size full strategy_ladder challenge_decision
+    python -m notebooks.run_notebooks                     # every notebook at small size (what the tests run)
+    python -m notebooks.run_notebooks --size full         # full size: writes docs/img/notebooks/*.png
+    python -m notebooks.run_notebooks --size full strategy_ladder challenge_decision
 
 Each notebook's code cells are executed in order in one namespace with matplotlib's
 Agg backend; ``UNO_NOTEBOOK_SIZE`` is set for the notebooks' parameter cell. The
 committed notebooks carry no outputs (a test checks it); the full-size figures are
-written by the notebooks themselves (``experiments.analysis.save_figure``) and
+written by the notebooks themselves (``uno_env.arena.notebook.save_figure``) and
 embedded in their markdown, ``docs/notebooks.md`` and the README.
 """
 
@@ -65,7 +65,7 @@ def execute_notebook(path: Path, quiet: bool = True) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m experiments.run_notebooks", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+        prog="python -m notebooks.run_notebooks", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
     parser.add_argument("names", nargs="*", help="notebook names (default: all)")
     parser.add_argument("--size", choices=("small", "full"), default="small", help="UNO_NOTEBOOK_SIZE (default small)")

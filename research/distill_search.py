@@ -1,7 +1,7 @@
 """Distil a search agent into a policy network: one round of expert iteration, in one file.
 
-    python -m experiments.distill_search --num-players 4 --hands 6000 --run-name distill4p
-    python -m experiments.distill_search --smoke        # seconds (what the tests run)
+    python -m research.distill_search --num-players 4 --hands 6000 --run-name distill4p
+    python -m research.distill_search --smoke        # seconds (what the tests run)
 
 1. **Collect.** Hands at the table, the teacher (``--teacher``; by default ``ismcts`` searching
    over rollouts of the shipped network at its own seats and of ``tactical`` at the others)
@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see experiments/ppo_masked.py
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see uno_env/training/ppo.py
 
 import json
 import multiprocessing
@@ -34,18 +34,17 @@ import pathlib
 import sys
 import time
 from dataclasses import asdict, dataclass
-from typing import Any
 
 import numpy as np
 import torch
 from torch import nn
 from tqdm import tqdm
 
-from agents import hash_seed, make_agent
-from experiments.json_script import run_json_script
-from experiments.ppo_masked import ActorCritic, evaluate, init_from, make_game
-from uno_env import neural
+from uno_env.agents import hash_seed, make_agent, neural
 from uno_env.engine import Game
+from uno_env.training.json_script import run_json_script
+from uno_env.training.ppo import ActorCritic, evaluate, init_from
+from uno_env.training.rules import make_game_of, teacher_seats  # noqa: F401  (the tests read them here)
 
 HANDS_PER_TASK = 10
 DECISION_KEYS = ("obs", "mask", "action", "network_action", "values", "hand")
@@ -106,15 +105,6 @@ class Args:
 SMOKE = dict(
     hands=4, workers=1, epochs=1, eval_games=8, teacher="ismcts:determinizations=4:rollout=ppo", progress=False
 )
-
-
-def teacher_seats(game: Game, hand: int) -> tuple[int, ...]:
-    """The teacher's seats in hand ``hand``: one seat, or both seats of a team, in turn."""
-    config = game.config
-    if config.partners:
-        seat = hand % (game.num_players // 2)
-        return (seat, config.partner_of(seat))
-    return (hand % game.num_players,)
 
 
 def collect_hands(task: tuple) -> dict:
@@ -302,13 +292,6 @@ def load_decisions(paths: tuple[str, ...], game: Game) -> dict[str, np.ndarray]:
         part["hand"] = part["hand"] + first_hand
         first_hand += len(part["won"])
     return {key: np.concatenate([part[key] for part in parts]) for key in (*DECISION_KEYS, "won")}
-
-
-def make_game_of(args: Any) -> Game:
-    """Single hands at ``args.num_players`` with ``args.rules`` (this script's and ``distill_colours``'s ``Args``)."""
-    from types import SimpleNamespace
-
-    return make_game(SimpleNamespace(rules=args.rules, num_players=args.num_players, episode="round", reward="win"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """What does the public history say about the hidden hands that the observation does not? In one file.
 
-    python -m experiments.hand_inference --num-players 4 --hands 4000
-    python -m experiments.hand_inference --smoke        # seconds (what the tests run)
+    python -m research.hand_inference --num-players 4 --hands 4000
+    python -m research.hand_inference --smoke        # seconds (what the tests run)
 
 ``--agent`` plays every seat of ``--hands`` hands. At every ``--every``-th decision the
 acting seat's observation is kept with, as labels, which colours each other seat holds
@@ -28,11 +28,11 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from agents import hash_seed, make_agent
-from experiments.distill_search import make_game_of
-from experiments.json_script import run_json_script
+from uno_env.agents import hash_seed, make_agent
 from uno_env.engine import Game
 from uno_env.engine.cards import COLOURS
+from uno_env.training.json_script import run_json_script
+from uno_env.training.rules import make_game_of
 
 HISTORY = ("last_colour", "named_colour", "switched_to", "played")
 """The history per seat, 4 colours each, in the order written."""

@@ -1,7 +1,7 @@
 """How much room is there against ``tactical``? A one-step search that sees every hand, in one file.
 
-    python -m experiments.open_hands --num-players 4 --hands 1000
-    python -m experiments.open_hands --smoke        # seconds (what the tests run)
+    python -m research.open_hands --num-players 4 --hands 1000
+    python -m research.open_hands --smoke        # seconds (what the tests run)
 
 The seer plays one seat (both seats of a team with partners) against the opponent in the
 others, the seat rotating from hand to hand. At each of its decisions with more than one
@@ -30,11 +30,11 @@ from typing import Literal
 import numpy as np
 from tqdm import tqdm
 
-from agents import hash_seed, make_agent
-from experiments.analysis import play_out, rate
-from experiments.distill_search import make_game_of, teacher_seats
-from experiments.json_script import run_json_script
+from uno_env.agents import hash_seed, make_agent
+from uno_env.arena.notebook import play_out, rate
 from uno_env.engine import Game
+from uno_env.training.json_script import run_json_script
+from uno_env.training.rules import make_game_of, teacher_seats
 
 
 @dataclass

@@ -804,7 +804,7 @@ AGENTS = ("random", "naive", "keeper", "tactical", "random_play", "ismcts:determ
 def agent_cases(round_seed, settings):
     import numpy as np
 
-    from agents import make_agent
+    from uno_env.agents import make_agent
     from uno_env.engine import Game
 
     cases = []

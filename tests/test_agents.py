@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from agents import CompiledAgent, ISMCTSAgent, agent_names, make_agent, parse_agent_spec
-from agents.ismcts import determinized_position, forced_action
-from uno_env import policies as policy_kernels
+from uno_env.agents import CompiledAgent, ISMCTSAgent, agent_names, make_agent, parse_agent_spec
+from uno_env.agents import policies as policy_kernels
+from uno_env.agents.ismcts import determinized_position, forced_action
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.cards import card_to_str, deck_counts, parse_card
 from uno_env.engine.checks import invariant_violations
@@ -250,7 +250,7 @@ def test_random_play_plays_a_card_whenever_it_can():
 
 def test_heuristics_beat_random_and_each_other_in_the_expected_order():
     """A small compiled round robin: random < naive < keeper < tactical (two players)."""
-    from experiments.arena import run_tournament
+    from uno_env.arena import run_tournament
 
     summary, *_ = run_tournament(
         ["random", "naive", "keeper", "tactical"], RuleConfig(num_players=2, episode="round"), 4000, seed=1, bootstrap=0

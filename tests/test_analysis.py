@@ -1,12 +1,12 @@
-"""experiments.analysis: the notebooks' helpers (logged play, ablations, statistics)."""
+"""uno_env.arena.notebook: the notebooks' helpers (logged play, ablations, statistics)."""
 
 import numpy as np
 import pytest
 
-from agents import make_agent
-from experiments import analysis as A
-from experiments.arena import run_tournament
 from uno_env import RuleConfig
+from uno_env.agents import make_agent
+from uno_env.arena import notebook as A
+from uno_env.arena import run_tournament
 from uno_env.engine import Game
 from uno_env.engine.layout import PH_CATCH, PH_CHALLENGE, PH_COLOR
 

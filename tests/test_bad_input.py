@@ -434,7 +434,7 @@ def test_house_rule_keys_default_to_what_the_decision_implies():
 def test_ctrl_c_ends_the_cli_without_a_traceback(monkeypatch, capsys):
     import types
 
-    from experiments import cli
+    from uno_env.cli import main as cli
 
     def interrupted(argv):
         raise KeyboardInterrupt
@@ -443,23 +443,6 @@ def test_ctrl_c_ends_the_cli_without_a_traceback(monkeypatch, capsys):
     monkeypatch.setattr(cli.importlib, "import_module", lambda name: types.SimpleNamespace(main=interrupted))
     assert cli.main(["nap"]) == 130
     assert "interrupted" in capsys.readouterr().err
-
-
-def test_the_cli_refuses_an_agents_package_from_another_distribution(monkeypatch, tmp_path, capsys):
-    import sys
-
-    from experiments import cli
-
-    fake = tmp_path / "agents"
-    fake.mkdir()
-    (fake / "__init__.py").write_text("")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.delitem(sys.modules, "agents", raising=False)
-    assert cli.main(["bench", "--help"]) == 2
-    err = capsys.readouterr().err
-    assert "'agents' comes from" in err and "another distribution" in err
-    monkeypatch.undo()
-    assert cli.foreign_packages() == []  # the project's own packages pass
 
 
 # ---------------------------------------------------------------------- unreachable positions

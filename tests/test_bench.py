@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from experiments import bench_speed, cli
+from uno_env.bench import speed as bench_speed
+from uno_env.cli import main as cli
 from uno_env.engine import Game
 
 
@@ -28,7 +29,7 @@ def test_quick_benchmark_writes_table_json_and_plot(tmp_path, capsys):
         assert 0 < row["steps_per_s_min"] <= row["steps_per_s"] <= row["steps_per_s_max"]
     vector = {(v["num_envs"], v["mode"]) for v in report["vector"]}
     assert (1, "serial") in vector and (64, "serial") in vector
-    from uno_env.policies import POLICY_IDS
+    from uno_env.agents.policies import POLICY_IDS
 
     played = {row.get("policy") for row in rows if row["group"] == "e"}
     assert set(POLICY_IDS) <= played

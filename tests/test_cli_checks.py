@@ -1,14 +1,14 @@
 """The ``uno`` commands refuse values that cannot end, fit or be used: one line on
-stderr naming the value, exit status 2, nothing run (experiments/cli_checks.py)."""
+stderr naming the value, exit status 2, nothing run (uno_env/cli/args.py)."""
 
 import socket
 
 import numpy as np
 import pytest
 
-from experiments import cli
-from experiments.cli_checks import check_memory, check_output_folder
-from experiments.distributed import check_answers
+from uno_env.arena.distributed import check_answers
+from uno_env.cli import main as cli
+from uno_env.cli.args import check_memory, check_output_folder
 from uno_env.vector import UnoVectorEnv
 
 

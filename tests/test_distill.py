@@ -7,9 +7,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents import make_agent  # noqa: E402
-from experiments import distill_search as D  # noqa: E402
-from uno_env import neural  # noqa: E402
+from research import distill_search as D  # noqa: E402
+from uno_env.agents import make_agent, neural  # noqa: E402
 from uno_env.engine import Game  # noqa: E402
 
 TEACHER = "ismcts:determinizations=8:rollout=ppo:opponent_rollout=tactical"

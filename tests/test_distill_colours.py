@@ -8,9 +8,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents import make_agent  # noqa: E402
-from experiments import distill_colours as C  # noqa: E402
-from uno_env import neural  # noqa: E402
+from uno_env.agents import make_agent, neural  # noqa: E402
+from uno_env.training import distill_colours as C  # noqa: E402
 
 
 def small_args(**changes) -> C.Args:

@@ -9,8 +9,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODULES = [
-    "agents",
-    "experiments.arena",
+    "uno_env.agents",
+    "uno_env.arena",
     "uno_env.engine.game",
     "uno_env.engine.record",
     "uno_env.env",
@@ -27,7 +27,7 @@ def module_name(path: pathlib.Path) -> str:
 
 def test_every_module_with_an_example_is_listed():
     found = set()
-    for package in ("uno_env", "agents", "experiments"):
+    for package in ("uno_env", "research"):
         for path in (ROOT / package).rglob("*.py"):
             if "__pycache__" not in path.parts and ">>> " in path.read_text():
                 found.add(module_name(path))

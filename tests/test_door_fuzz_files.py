@@ -31,8 +31,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from experiments import cli
-from uno_env import neural
+from uno_env.agents import neural
+from uno_env.cli import main as cli
 from uno_env.engine import Game, PositionError
 from uno_env.engine.cards import WILD, face_colour, parse_card
 
@@ -250,8 +250,9 @@ def cli_cases(folder: Path) -> list[tuple[list[str], str]]:
 def test_fuzz_command_values(monkeypatch, capsys, tmp_path):
     """Bad ``uno`` option values: exit 2 with one line naming the value, nothing written,
     the command's work never started (it raises Taken here)."""
-    from experiments import bench_speed, tournament
     from uno_env import playthrough
+    from uno_env.bench import speed as bench_speed
+    from uno_env.cli import tournament
 
     real_parse = bench_speed.parse_args
 
@@ -309,7 +310,7 @@ def test_fuzz_command_values(monkeypatch, capsys, tmp_path):
 
     monkeypatch.setattr(ray, "init", connect)
     monkeypatch.setattr(ray, "is_initialized", lambda: False)
-    from experiments.distributed import start_ray
+    from uno_env.arena.distributed import start_ray
 
     for address in (f"127.0.0.1:{closed_port()}", f"ray://127.0.0.1:{closed_port()}"):
         try:

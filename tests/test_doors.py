@@ -11,8 +11,8 @@ import pytest
 from gymnasium.error import ResetNeeded
 
 import uno_env
-from agents import make_agent
 from uno_env import UnoGymEnv
+from uno_env.agents import make_agent
 from uno_env.engine import Game, IllegalActionError
 from uno_env.engine.game import State
 from uno_env.vector import UnoVectorEnv

@@ -27,24 +27,6 @@ def test_engine_imports_numpy_and_numba_only():
                 assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
 
 
-def test_uno_env_never_reaches_up_to_agents_or_experiments():
-    """The env package is the bottom layer: nothing in it imports the layers above, by an
-    import statement or by name through importlib (the ``uno`` command lives in experiments)."""
-    for path in (ROOT / "uno_env").rglob("*.py"):
-        text = path.read_text()
-        tree = ast.parse(text)
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                names = [node.module or ""]
-            else:
-                continue
-            for name in names:
-                assert name.split(".")[0] not in ("agents", "experiments"), f"{path} imports {name}"
-        assert not re.search(r"import_module\(\s*[\"'](agents|experiments)", text), path
-
-
 @pytest.mark.parametrize("book", ["RULES.md", "HOUSE_RULES.md"])
 def test_every_rule_id_is_named_by_a_test(book):
     """The same check as shared/tools/rule_coverage.py, on the copies of RULES.md and

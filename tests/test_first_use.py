@@ -12,8 +12,8 @@ import sys
 import pytest
 from numba import njit
 
-import agents
-from experiments import tournament as CLI
+from uno_env import agents
+from uno_env.cli import tournament as CLI
 from uno_env.engine import compile_notice
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -168,8 +168,8 @@ def test_tournament_help_lists_every_registered_agent(monkeypatch):
 def test_ppo_outside_its_training_tables_warns_once_naming_them(monkeypatch):
     import warnings
 
-    from agents import neural as agent_neural
-    from uno_env import neural as shipped_networks
+    from uno_env.agents import neural as shipped_networks
+    from uno_env.agents import ppo as agent_neural
     from uno_env.engine import RuleConfig
 
     monkeypatch.setattr(shipped_networks, "_WARNED", set())
@@ -226,7 +226,7 @@ def test_a_command_without_its_extra_says_which_to_install(argv, hidden, extras)
         "import sys\n"
         f"for name in {hidden!r}:\n"
         "    sys.modules[name] = None\n"
-        "from experiments.cli import main\n"
+        "from uno_env.cli.main import main\n"
         f"sys.exit(main({argv!r}))\n"
     )
     done = run_python(code, None)
@@ -238,7 +238,7 @@ def test_a_command_without_its_extra_says_which_to_install(argv, hidden, extras)
 
 
 def test_with_the_extras_installed_nothing_is_missing():
-    from experiments.cli import COMMANDS, NEEDS, missing_extras
+    from uno_env.cli.main import COMMANDS, NEEDS, missing_extras
 
     assert set(NEEDS) <= set(COMMANDS)
     for command in COMMANDS:
@@ -250,7 +250,7 @@ def test_with_the_extras_installed_nothing_is_missing():
 
 
 def test_uno_warm_lists_its_parts_and_warms_them(capsys):
-    from experiments import warm
+    from uno_env.cli import warm
 
     assert warm.main(["--list"]) == 0
     listed = capsys.readouterr().out.splitlines()
@@ -264,7 +264,7 @@ def test_uno_warm_lists_its_parts_and_warms_them(capsys):
 def test_uno_warm_runs_the_parts_after_the_engine_in_processes_of_their_own(tmp_path):
     """``--jobs 2``: the engine here, the vector env in a second process (a fresh cache:
     both compile), then a second run finds both in the cache."""
-    code = "from experiments.warm import main; raise SystemExit(main({}))"
+    code = "from uno_env.cli.warm import main; raise SystemExit(main({}))"
     done = run_python(code.format(["--jobs", "2", "--part", "engine", "--part", "vector"]), tmp_path)
     assert done.returncode == 0, done.stderr
     assert "uno warm: done in" in done.stderr and "vector" in done.stderr
@@ -274,7 +274,7 @@ def test_uno_warm_runs_the_parts_after_the_engine_in_processes_of_their_own(tmp_
 
 
 def test_uno_warm_refuses_a_bad_job_count(capsys):
-    from experiments import warm
+    from uno_env.cli import warm
 
     with pytest.raises(SystemExit) as refused:
         warm.main(["--jobs", "0"])

@@ -4,8 +4,8 @@ heuristics' documented choices in the new decisions, and the search."""
 import numpy as np
 import pytest
 
-from agents import make_agent
-from uno_env import policies as policy_kernels
+from uno_env.agents import make_agent
+from uno_env.agents import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.cards import RANK_DRAW_TWO, WILD_DRAW_FOUR, card_to_str, parse_card
 from uno_env.engine.checks import invariant_violations

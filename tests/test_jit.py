@@ -8,8 +8,8 @@ import sys
 
 from numba.core.registry import CPUDispatcher
 
-import agents.ismcts as ismcts
-from uno_env import neural, policies
+import uno_env.agents.ismcts as ismcts
+from uno_env.agents import neural, policies
 from uno_env.engine import kernels, numba_cache, readers
 from uno_env.vector import fused
 
@@ -69,10 +69,10 @@ LEAK_SCRIPT = r"""
 import json
 import numpy as np
 from numba.core.runtime import rtsys
-from agents import make_agent
+from uno_env.agents import make_agent
 from uno_env.engine import Game
 from uno_env.vector import UnoVectorEnv
-from uno_env import policies as policy_kernels
+from uno_env.agents import policies as policy_kernels
 from tests.test_policies import fresh_batch, run_batch
 
 def run():

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 import uno_env
-from agents import make_agent
 from uno_env import UnoGymEnv
+from uno_env.agents import make_agent
+from uno_env.agents.policies import POLICY_IDS
 from uno_env.engine import RuleConfig
 from uno_env.learner import ILLEGAL_ACTION, CompiledPolicy, compiled_opponent_seats, opponents_per_seat
-from uno_env.policies import POLICY_IDS
 from uno_env.vector import UnoGymVectorEnv
 
 

@@ -10,8 +10,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from agents import make_agent
-from uno_env import neural
+from uno_env.agents import make_agent, neural
 from uno_env.engine import Game
 from uno_env.engine.cards import COLOUR_PERMUTATIONS
 from uno_env.engine.layout import NUM_PARAMS, P_A_UNO, P_NUM_ACTIONS, P_O_FIRST, P_O_SIZE, ObsSlot
@@ -55,7 +54,7 @@ def random_model(game: Game, hidden: int, seat_order: str = "clockwise"):
     """A torch actor-critic of ``game`` with ``hidden`` units per layer: seeded random weights,
     larger than the initialisation's, so that differences show."""
     torch = pytest.importorskip("torch")
-    from experiments.ppo_masked import ActorCritic
+    from uno_env.training.ppo import ActorCritic
 
     torch.manual_seed(0)
     model = ActorCritic(game, hidden, seat_order=seat_order)
@@ -71,7 +70,7 @@ def random_network(game: Game, hidden: int, path) -> neural.Network:
 
 def torch_actor_from(network: neural.Network, game: Game):
     torch = pytest.importorskip("torch")
-    from experiments.ppo_masked import ActorCritic
+    from uno_env.training.ppo import ActorCritic
 
     model = ActorCritic(game, network.w1.shape[1], seat_order=network.seat_order)
     linears = [m for m in model.actor if isinstance(m, torch.nn.Linear)]
@@ -369,7 +368,7 @@ def test_shipped_policy_without_torch_beats_random_in_a_seeded_match(settings):
         import sys, warnings
         sys.modules["torch"] = None  # importing torch now fails
         warnings.simplefilter("ignore")  # ppo off its own table warns
-        from experiments.arena import run_tournament
+        from uno_env.arena import run_tournament
         from uno_env.engine import RuleConfig
         config = RuleConfig(**{settings!r})
         games = 200 if config.episode == "round" else 40
@@ -462,7 +461,7 @@ def test_network_agent_from_a_file_matches_the_compiled_shipped_policy(table):
 
 
 def test_averaging_networks_of_one_run(tmp_path):
-    from experiments.average_policies import main as average_main
+    from uno_env.training.soup import main as average_main
 
     shipped = str(neural.SHIPPED_PATH)
     assert average_main([str(tmp_path / "same.npz"), shipped, shipped]) == 0
@@ -799,7 +798,7 @@ def test_a_file_that_is_no_network_archive_says_so_naming_the_path(tmp_path):
 def test_action_probabilities_rank_the_action_ppo_plays_first():
     """The annotation a record can carry for ppo: its most probable action is the one the
     shipped agent plays, the probabilities are of legal actions and add up over all of them."""
-    from agents.neural import action_probabilities
+    from uno_env.agents.ppo import action_probabilities
 
     game = Game(num_players=2)
     agent = make_agent("ppo", game)
@@ -823,7 +822,7 @@ def test_ppo_plays_the_network_of_its_table_or_the_nearest_below_and_says_so(rec
     """Each table plays its own network (no warning at its own tables); a table without
     one plays the largest below it and the warning names it; fewer players than any
     shipped network is refused naming what is shipped."""
-    from agents import neural as agent_neural
+    from uno_env.agents import ppo as agent_neural
 
     for players in range(2, 11):
         assert neural.shipped_table(players) == max(t for t in SHIPPED_TABLES if t <= players)
@@ -861,7 +860,7 @@ def test_ppo_plays_a_tables_own_network_where_one_is_shipped(case, recwarn):
     differently somewhere, so that the compiled policy's choice of network shows; a table
     of hands of that size keeps the hands network. A larger table without one of its own
     plays the hands network."""
-    from agents import neural as agent_neural
+    from uno_env.agents import ppo as agent_neural
 
     kind, settings, larger_size = OWN_NETWORK_CASES[case]
     game = Game(**settings)

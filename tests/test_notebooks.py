@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from experiments.run_notebooks import NOTEBOOK_DIR, execute_notebook, notebook_paths
+from notebooks.run_notebooks import NOTEBOOK_DIR, execute_notebook, notebook_paths
 
 NOTEBOOKS = sorted(NOTEBOOK_DIR.glob("*.ipynb"))
 RESEARCH = ["rules_statistics", "strategy_ladder", "challenge_decision", "training"]
@@ -30,7 +30,7 @@ def test_notebook_runs(path, monkeypatch, capsys):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_notebook_has_no_outputs(path):
     """Outputs are stripped from git: the figures of the full-size run are PNGs in
-    docs/img/notebooks/ (python -m experiments.run_notebooks --size full)."""
+    docs/img/notebooks/ (python -m notebooks.run_notebooks --size full)."""
     notebook = json.loads(path.read_text())
     for number, cell in enumerate(notebook["cells"]):
         if cell["cell_type"] == "code":

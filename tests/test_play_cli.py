@@ -7,8 +7,8 @@ import sys
 import numpy as np
 import pytest
 
-from agents.human import HumanAgent
-from agents.play import main
+from uno_env.agents.human import HumanAgent
+from uno_env.cli.play import main
 
 from .conftest import make_game, setup
 
@@ -95,7 +95,7 @@ def test_bad_options_are_named(argv, message, capsys):
 def test_uno_play_console_command_through_stdin():
     script = "help\n" + STUBBORN
     proc = subprocess.run(
-        [sys.executable, "-m", "experiments", "play", "--players", "2", "--opponents", "keeper", "--seed", "7"],
+        [sys.executable, "-m", "uno_env.cli", "play", "--players", "2", "--opponents", "keeper", "--seed", "7"],
         input=script,
         capture_output=True,
         text=True,

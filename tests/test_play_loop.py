@@ -4,7 +4,7 @@ tables and `uno play` all run through it)."""
 import numpy as np
 import pytest
 
-from agents import make_agent
+from uno_env.agents import make_agent
 from uno_env.engine import Game, IllegalActionError
 
 

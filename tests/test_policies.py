@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from uno_env import policies as policy_kernels
+from uno_env.agents import policies as policy_kernels
 from uno_env.engine import Game
 from uno_env.engine import kernels as K
 from uno_env.engine.checks import invariant_violations

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 
-from agents import make_agent
+from uno_env.agents import make_agent
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.record import Recorder, RecordError, load, replay, save
 

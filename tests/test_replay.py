@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from agents import make_agent
-from experiments.cli import main as uno
+from uno_env.agents import make_agent
+from uno_env.cli.main import main as uno
 from uno_env.engine import Game
 from uno_env.engine.record import Recorder, save
 from uno_env.replay import Replay, frames, to_html

@@ -10,13 +10,13 @@ import pytest
 
 ray = pytest.importorskip("ray")
 
-from agents import make_agent  # noqa: E402
-from experiments import train_rllib  # noqa: E402
-from experiments.arena import RECORD_FIELDS, run_tournament  # noqa: E402
-from experiments.distributed import start_ray  # noqa: E402
-from experiments.tournament import main  # noqa: E402
 from uno_env import RuleConfig  # noqa: E402
+from uno_env.agents import make_agent  # noqa: E402
+from uno_env.arena import RECORD_FIELDS, run_tournament  # noqa: E402
+from uno_env.arena.distributed import start_ray  # noqa: E402
+from uno_env.cli.tournament import main  # noqa: E402
 from uno_env.engine import Game  # noqa: E402
+from uno_env.training import rllib as train_rllib  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

@@ -1,4 +1,4 @@
-"""`uno serve` (experiments/serve.py): the JSON API through Starlette's TestClient (whole
+"""`uno serve` (uno_env/cli/serve.py): the JSON API through Starlette's TestClient (whole
 games, every refusal leaving the game unchanged, independent games, records that
 replay), the command itself (its URL, Ctrl-C), and a real browser (Debian's chromium
 driven by selenium through chromedriver) playing a game on the page."""
@@ -20,7 +20,7 @@ with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2 under 
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from experiments.serve import MAX_GAMES, Tables, app_for  # noqa: E402
+from uno_env.cli.serve import MAX_GAMES, Tables, app_for  # noqa: E402
 from uno_env.engine import Game, RuleConfig  # noqa: E402
 from uno_env.engine.record import replay  # noqa: E402
 
@@ -220,7 +220,7 @@ def test_two_games_are_independent(client, tables):
 
 
 def test_old_games_are_let_go(client, tables, monkeypatch):
-    monkeypatch.setattr("experiments.serve.MAX_GAMES", 2)
+    monkeypatch.setattr("uno_env.cli.serve.MAX_GAMES", 2)
     ids = [client.post("/api/games", json=dict(GAME, seed=s)).json()["id"] for s in range(3)]
     assert list(tables.games) == ids[1:]
     assert client.get(f"/api/games/{ids[0]}").status_code == 404
@@ -234,7 +234,7 @@ def test_the_page_carries_its_script_and_cards(client):
 
 
 def test_the_command_refuses_bad_options(capsys):
-    from experiments.serve import main
+    from uno_env.cli.serve import main
 
     for argv, words in (
         (["--seat", "4"], "--seat 4"),
@@ -256,7 +256,7 @@ def served():
     """`uno serve --port 0` in a subprocess: its URL, then Ctrl-C (SIGINT) ends it cleanly."""
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     process = subprocess.Popen(
-        [sys.executable, "-m", "experiments", "serve", "--port", "0", "--players", "2", "--opponents", "tactical"],
+        [sys.executable, "-m", "uno_env.cli", "serve", "--port", "0", "--players", "2", "--opponents", "tactical"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,

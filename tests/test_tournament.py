@@ -9,9 +9,9 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from agents import Agent, register_agent
-from experiments import arena as T
-from experiments import tournament as CLI
+from uno_env import arena as T
+from uno_env.agents import Agent, register_agent
+from uno_env.cli import tournament as CLI
 from uno_env.engine import RuleConfig
 
 
@@ -347,10 +347,10 @@ def test_command_line_errors_name_the_problem(argv, message, capsys, tmp_path):
 
 
 def test_uno_cli_knows_the_commands():
-    from experiments.cli import COMMANDS
+    from uno_env.cli.main import COMMANDS
 
-    assert COMMANDS["tournament"][0] == "experiments.tournament"
-    assert COMMANDS["play"][0] == "agents.play"
+    assert COMMANDS["tournament"][0] == "uno_env.cli.tournament"
+    assert COMMANDS["play"][0] == "uno_env.cli.play"
     parser = CLI.build_parser()
     args = parser.parse_args([])
     assert args.agents == CLI.DEFAULT_AGENTS and args.schedule == "mixed"

@@ -1,4 +1,4 @@
-"""experiments/train_sb3.py: the opponent-pool VecEnv (only the learner's decisions, rewards
+"""uno_env/training/sb3.py: the opponent-pool VecEnv (only the learner's decisions, rewards
 credited to its seat, other games held still), a smoke run with every output, and seeding."""
 
 import csv
@@ -9,9 +9,9 @@ import pytest
 import torch
 from sb3_contrib import MaskablePPO
 
-from agents import make_agent
-from experiments import train_sb3 as T
+from uno_env.agents import make_agent
 from uno_env.engine import RuleConfig
+from uno_env.training import sb3 as T
 from uno_env.vector import UnoVectorEnv
 
 

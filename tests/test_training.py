@@ -10,9 +10,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from experiments import ppo_masked as P  # noqa: E402
-from uno_env import neural  # noqa: E402
+from uno_env.agents import neural  # noqa: E402
 from uno_env.engine import Game  # noqa: E402
+from uno_env.training import ppo as P  # noqa: E402
 
 from .test_neural import random_network  # noqa: E402
 
@@ -61,7 +61,7 @@ def test_smoke_run_writes_every_output(tmp_path):
     assert set(result["evaluation"]) == {"random_play"}
     shares = [sum(float(r[k]) for k in ("env_share", "opponent_share", "policy_share", "update_share")) for r in rows]
     assert all(0 < share <= 1.001 for share in shares)
-    from experiments.plot_training import main as plot_main
+    from uno_env.training.plot import main as plot_main
 
     csv_path = str(folder / "progress.csv")
     assert plot_main([f"{csv_path}:2", csv_path, "--out", str(tmp_path / "stages.png")]) == 0
@@ -402,7 +402,7 @@ def test_bad_settings_are_refused():
 
 @pytest.mark.slow
 def test_uno_train_smoke_from_the_command_line(tmp_path, capsys):
-    from experiments.cli import main
+    from uno_env.cli.main import main
 
     assert main(["train", "--smoke", "--out-dir", str(tmp_path), "--run-name", "cli", "--no-progress"]) == 0
     out = json.loads(capsys.readouterr().out)

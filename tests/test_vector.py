@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from uno_env import policies as policy_kernels
+from uno_env.agents import policies as policy_kernels
 from uno_env.engine import Game, IllegalActionError
 from uno_env.engine.game import seed_to_rng
 from uno_env.engine.layout import P_C_HANDS, P_C_SIZE, P_FACES, P_I_SIZE, PH_DRAWN, PH_PLAY, S_EPISODES, S_PHASE, S_STEP

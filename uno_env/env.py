@@ -469,7 +469,7 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
 
     def record(self, agents=None) -> dict:
         """The game record (:mod:`uno_env.engine.record`) of the game since the last reset:
-        its start, every action taken, and ``agents`` (names per seat) if given.
+        its start, every action taken, and ``uno_env.agents`` (names per seat) if given.
         ``uno_env.engine.record.replay`` rebuilds it; ``uno replay`` shows it."""
         from .engine.record import Recorder
 

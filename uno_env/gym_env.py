@@ -8,8 +8,8 @@
 
 ``opponents``: one policy for every other seat, a list with one policy per other
 seat in seat order (skipping the learner), or a dict seat -> policy. A policy is
-the name of a compiled policy (``uno_env.policies.POLICY_IDS``, e.g. ``"random"``),
-an agent of ``agents.make_agent(...)``, or any callable
+the name of a compiled policy (``uno_env.agents.policies.POLICY_IDS``, e.g. ``"random"``),
+an agent of ``uno_env.agents.make_agent(...)``, or any callable
 ``policy(observation, action_mask) -> action id`` (:mod:`uno_env.learner` has the
 details, shared with the vector faces). The learner's reward is its own,
 including rewards that arise while opponents act (they are added to the

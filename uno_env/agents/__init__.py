@@ -1,16 +1,16 @@
 """Baseline agents for UNO and their registry.
 
->>> from agents import make_agent
+>>> from uno_env.agents import make_agent
 >>> from uno_env.engine import RuleConfig
 >>> agent = make_agent("tactical", RuleConfig(num_players=4), seed=0)
 >>> action = agent(observation, mask)  # doctest: +SKIP
 
 Names: ``random``, ``naive``, ``keeper``, ``tactical`` and ``random_play``
-(compiled policies of :mod:`uno_env.policies`, see their docstrings there),
+(compiled policies of :mod:`uno_env.agents.policies`, see their docstrings there),
 ``ppo`` (the shipped trained policy network, or any network file with
-``ppo:weights=PATH``, :mod:`agents.neural`), ``ismcts`` (determinized search,
-:mod:`agents.ismcts`) and ``human`` (a person
-at the terminal, :mod:`agents.human`). An agent *spec* is a name with options,
+``ppo:weights=PATH``, :mod:`uno_env.agents.ppo`), ``ismcts`` (determinized search,
+:mod:`uno_env.agents.ismcts`) and ``human`` (a person
+at the terminal, :mod:`uno_env.agents.human`). An agent *spec* is a name with options,
 ``name:key=value:key=value`` (e.g. ``ismcts:determinizations=64``), as the
 tournament's ``--agents`` takes them.
 """
@@ -24,7 +24,7 @@ from uno_env.engine import Game, RuleConfig
 from .base import Agent, AgentProtocol, CompiledAgent, as_game, hash_seed
 from .human import HumanAgent
 from .ismcts import ISMCTSAgent
-from .neural import NetworkAgent, make_ppo
+from .ppo import NetworkAgent, make_ppo
 
 COMPILED = ("random", "naive", "keeper", "tactical", "random_play")
 

@@ -9,9 +9,9 @@ observation vector (float32) and legal-action mask (int8) to an action id::
     actions = agent.act_batch(observations, masks)  # [B, D], [B, A] -> [B]
 
 Agents see only what the observation shows. An agent that wraps a compiled
-policy of :mod:`uno_env.policies` exposes its id as ``policy_id``, so that a
+policy of :mod:`uno_env.agents.policies` exposes its id as ``policy_id``, so that a
 tournament can play its games inside one compiled call
-(:func:`uno_env.policies.play_batch`); other agents have ``policy_id = None``.
+(:func:`uno_env.agents.policies.play_batch`); other agents have ``policy_id = None``.
 ``reset(seed)`` restarts the agent's random generator (the tournament calls it
 before every game, so that a game's result never depends on what was played
 before it in the same process).
@@ -23,10 +23,11 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
-from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.seeding import check_seed, hash_seed, seed_to_rng
-from uno_env.learner import CompiledPolicy, PolicyInputs
+
+from . import policies as policy_kernels
+from .inputs import CompiledPolicy, PolicyInputs
 
 
 @runtime_checkable
@@ -52,7 +53,7 @@ class Agent:
 
     name = "agent"
     policy_id: int | None = None
-    """Id of the compiled policy this agent plays (``uno_env.policies.POLICY_IDS``), else None."""
+    """Id of the compiled policy this agent plays (``uno_env.agents.policies.POLICY_IDS``), else None."""
 
     def __init__(self, rules: RuleConfig | Game | None = None, seed: int = 0):
         seed = check_seed(seed, f"{self.name}: seed")
@@ -109,7 +110,7 @@ class Agent:
 
 
 class CompiledAgent(Agent):
-    """An agent that plays a compiled policy of :mod:`uno_env.policies`."""
+    """An agent that plays a compiled policy of :mod:`uno_env.agents.policies`."""
 
     def __init__(self, policy: str, rules: RuleConfig | Game | None = None, seed: int = 0):
         self.policy_id = policy_kernels.policy_id_of(policy)

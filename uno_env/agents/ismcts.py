@@ -15,12 +15,12 @@ At each decision with more than one sensible action the agent
    When it is the target of a Wild Draw Four (in a stack too), a sample in which the offender
    bluffed is kept with probability ``bluff_prior`` only (an offender who holds the
    colour plays the card less often than one who does not; see
-   :func:`uno_env.policies.bluff_probability`);
+   :func:`uno_env.agents.policies.bluff_probability`);
 2. for every candidate action and every sample (the same samples for all actions:
    common random numbers), applies the action and plays the hand out with a
    compiled policy: ``rollout`` (default ``tactical``) at the agent's seat and its
    partner's, ``opponent_rollout`` (default the same) at the others, through
-   :func:`uno_env.policies.play_game`; a hand is worth 1 when the agent's team goes
+   :func:`uno_env.agents.policies.play_game`; a hand is worth 1 when the agent's team goes
    out, 0 when another does, 1/teams when a rollout is cut at ``max_rollout_steps``;
 3. keeps the rollout policy's own choice unless another action's paired advantage
    over it, less ``confidence`` standard errors, is positive. Samples come in rounds
@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine import kernels as K
 from uno_env.engine.game import seed_to_rng
@@ -66,6 +65,7 @@ from uno_env.engine.layout import (
 )
 from uno_env.engine.readers import determinize, fresh_rng, is_partner, obs_exposed_seat, obs_phase
 
+from . import policies as policy_kernels
 from .base import Agent
 
 describe(__name__, "the search of ismcts", seconds=30)

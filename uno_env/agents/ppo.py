@@ -1,19 +1,19 @@
 """``ppo``: a trained policy network, played by its numpy/numba forward pass (no torch).
 
-``make_agent("ppo", config)`` is the shipped policy of the table (:data:`uno_env.neural.SHIPPED_PATHS`:
-one network of hands per number of players trained for, :data:`uno_env.neural.SHIPPED_PARTNER_PATHS`
-for partner tables trained as a team, :data:`uno_env.neural.SHIPPED_GAME_PATHS` and
-:data:`uno_env.neural.SHIPPED_PARTNER_GAME_PATHS` for whole games, trained on each hand's
+``make_agent("ppo", config)`` is the shipped policy of the table (:data:`uno_env.agents.neural.SHIPPED_PATHS`:
+one network of hands per number of players trained for, :data:`uno_env.agents.neural.SHIPPED_PARTNER_PATHS`
+for partner tables trained as a team, :data:`uno_env.agents.neural.SHIPPED_GAME_PATHS` and
+:data:`uno_env.agents.neural.SHIPPED_PARTNER_GAME_PATHS` for whole games, trained on each hand's
 points margin; a table without its own plays the hands network of the largest table below
-it, :func:`uno_env.neural.shipped_network`, and warns), a compiled policy like the
+it, :func:`uno_env.agents.neural.shipped_network`, and warns), a compiled policy like the
 heuristics (tournaments play it inside one compiled call).
 ``make_agent("ppo:weights=runs/NAME/policy.npz")`` plays any network written by the
-training scripts (:func:`uno_env.neural.save_network`), one numba call per decision.
-Both play the network averaged over the colours (:func:`uno_env.neural.policy_logits`:
+training scripts (:func:`uno_env.agents.neural.save_network`), one numba call per decision.
+Both play the network averaged over the colours (:func:`uno_env.agents.neural.policy_logits`:
 the mean of its log-probabilities under the 24 relabellings of the colours), pick the legal
 action of highest mean (``ppo:colours=as_seen``: the network alone, one forward pass a
 decision, through the Python agent), and refuse a configuration whose observation
-lacks what the network reads (:meth:`uno_env.neural.Network.mismatches` says what). At
+lacks what the network reads (:meth:`uno_env.agents.neural.Network.mismatches` says what). At
 tables other than those the network was trained for (its file's ``meta["config"]``: the
 shipped ones, single hands) it still plays, and warns once per process
 (:class:`TrainingMismatchWarning`) naming what it was trained on.
@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from uno_env import neural
 from uno_env.engine import Game, RuleConfig
 
+from . import neural
 from .base import Agent, CompiledAgent, as_game
 
-TrainingMismatchWarning = neural.TrainingMismatchWarning  # its home is uno_env.neural, beside the shipped networks
+TrainingMismatchWarning = (
+    neural.TrainingMismatchWarning
+)  # its home is uno_env.agents.neural, beside the shipped networks
 warn_outside_training = neural.warn_outside_training
 
 
@@ -42,7 +44,7 @@ class NetworkAgent(Agent):
         self, rules: RuleConfig | Game | None = None, seed: int = 0, weights: str | None = None, colours: str = "all"
     ):
         if not weights:
-            raise ValueError("NetworkAgent needs weights=PATH (a .npz written by uno_env.neural.save_network)")
+            raise ValueError("NetworkAgent needs weights=PATH (a .npz written by uno_env.agents.neural.save_network)")
         check_colours(colours)
         self.network = neural.load_network(weights)
         self.weights = str(weights)
@@ -71,7 +73,7 @@ class NetworkAgent(Agent):
 
 
 def action_probabilities(game: Game, observation, mask, network: neural.Network | None = None, top: int = 5) -> dict:
-    """The policy's probabilities of the legal actions (the softmax of :func:`uno_env.neural.policy_logits`), the
+    """The policy's probabilities of the legal actions (the softmax of :func:`uno_env.agents.neural.policy_logits`), the
     ``top`` largest by action text: an annotation for game records (``Recorder.add``).
     ``network``: a loaded network (default the one ``ppo`` plays at this table). The agents play the
     most probable action."""

@@ -1,8 +1,8 @@
-"""The tournament library behind ``uno tournament`` (experiments/tournament.py): schedules
+"""The tournament library behind ``uno tournament`` (uno_env/cli/tournament.py): schedules
 and seatings (:mod:`.schedule`), the table loops (:mod:`.tables`), ratings and intervals
 (:mod:`.ratings`), and the analysis, files and plot (:mod:`.analysis`).
 
->>> from experiments.arena import run_tournament
+>>> from uno_env.arena import run_tournament
 >>> from uno_env import RuleConfig
 >>> rules = RuleConfig(num_players=2, episode="round")
 >>> summary, schedule, entrants, records = run_tournament(["keeper", "naive"], rules, games=20, seed=1)

@@ -2,7 +2,7 @@
 
 The jobs are the same as the local runner's: chunks of all-compiled table games
 (one compiled call each) and chunks of games with Python agents (one
-:class:`~experiments.arena.tables.TablePlayer` per chunk). Every game is seeded by its job
+:class:`~uno_env.arena.tables.TablePlayer` per chunk). Every game is seeded by its job
 number alone, so the results are game by game those of the local run, whatever the
 number of nodes, workers or chunks. Each task runs on one CPU (numba threads set to 1),
 and at most ``workers`` tasks are in flight (default: every CPU of the cluster).
@@ -84,7 +84,7 @@ def start_ray(address: str | None = None, num_cpus: int | None = None) -> dict:
 def _play_compiled_chunk(config, lineups, policy_ids, jobs, seed) -> dict:
     import numba
 
-    from experiments.arena.tables import play_compiled
+    from uno_env.arena.tables import play_compiled
 
     numba.set_num_threads(1)
     return play_compiled(config, lineups, policy_ids, jobs, seed)
@@ -93,7 +93,7 @@ def _play_compiled_chunk(config, lineups, policy_ids, jobs, seed) -> dict:
 def _play_python_chunk(config, entrants, seed, extras, tasks) -> list[dict]:
     import numba
 
-    from experiments.arena.tables import TablePlayer
+    from uno_env.arena.tables import TablePlayer
 
     numba.set_num_threads(1)
     player = TablePlayer(config, entrants, seed, extras)
@@ -104,12 +104,12 @@ def run_jobs_on_ray(
     config, entrants, schedule, seed: int, address: str, workers: int | None, progress: bool, records: dict
 ) -> dict:
     """Play every table game of ``schedule`` as Ray tasks; fills and returns ``records``
-    (in job order, like :func:`experiments.arena.tables.run_jobs`)."""
+    (in job order, like :func:`uno_env.arena.tables.run_jobs`)."""
     import ray
     from tqdm import tqdm
 
-    from agents import registered_extras
-    from experiments.arena.tables import COMPILED_CHUNK, concat_records, put_records, split_jobs, warm_up
+    from uno_env.agents import registered_extras
+    from uno_env.arena.tables import COMPILED_CHUNK, concat_records, put_records, split_jobs, warm_up
 
     resources = start_ray(address, workers)
     in_flight = workers or max(1, int(resources.get("CPU", 1)))

@@ -1,6 +1,6 @@
 """Helpers of the research notebooks (``notebooks/*.ipynb``): the size parameter, figure
 files, logged play, ablations of ``tactical`` and a few statistics on top of the
-tournament library (:mod:`experiments.arena`).
+tournament library (:mod:`uno_env.arena`).
 
 * :func:`notebook_size` reads ``UNO_NOTEBOOK_SIZE`` (``small``, the default and what
   the tests run, or ``full``); :func:`save_figure` writes a figure to
@@ -27,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from agents import Agent, agent_names, hash_seed, make_agent, register_agent
-from experiments.arena import (
+from uno_env.agents import Agent, agent_names, hash_seed, make_agent, register_agent
+from uno_env.agents import policies as policy_kernels
+from uno_env.arena import (
     bootstrap_ratings,
     elo,
     fit_luce,
@@ -38,7 +39,6 @@ from experiments.arena import (
     mixed_lineups,
     wilson_interval,
 )
-from uno_env import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine import kernels as K
 from uno_env.engine import readers as R
@@ -75,7 +75,7 @@ from uno_env.engine.layout import (
     S_WD4_GUILTY,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parent.parent.parent
 FIGURE_DIR = ROOT / "docs" / "img" / "notebooks"
 SIZE_VARIABLE = "UNO_NOTEBOOK_SIZE"
 SIZES = ("small", "full")
@@ -128,7 +128,7 @@ class TacticalVariant(Agent):
     ``notebooks/strategy_ladder.ipynb``). Options (``tactical_variant:key=value``):
 
     * ``threshold`` (default 1/3, tactical's) and ``prior`` (default 0.4): challenge a
-      Wild Draw Four when :func:`uno_env.policies.bluff_probability` with this prior
+      Wild Draw Four when :func:`uno_env.agents.policies.bluff_probability` with this prior
       exceeds the threshold; ``threshold=1`` never challenges, ``threshold=-1`` always.
     * ``uno=false``: never call UNO (the card tactical plays is the same).
     * ``catch=false``: never catch an exposed player.
@@ -136,7 +136,7 @@ class TacticalVariant(Agent):
       ``colour=first``: always red.
     * ``bluff=false``: never play a Wild Draw Four while holding the current colour.
 
-    Every other decision is tactical's own (``uno_env.policies.tactical_policy``)."""
+    Every other decision is tactical's own (``uno_env.agents.policies.tactical_policy``)."""
 
     name = "tactical_variant"
 
@@ -289,7 +289,7 @@ def play_logged(
     snapshot=None,
 ) -> PlayLog:
     """Play ``hands`` episodes of ``config`` (a hand each with ``episode="round"``) with
-    the agent specs ``agents`` seated as the tournament's mixed schedule seats them
+    the agent specs ``uno_env.agents`` seated as the tournament's mixed schedule seats them
     (every seating in turn), seat 0 first, seeds as the tournament derives them.
 
     ``counterfactual``: a compiled agent name (e.g. ``"tactical"``) whose action on

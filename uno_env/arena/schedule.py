@@ -17,7 +17,7 @@ class Entrant:
 
 def make_entrants(specs: list[str], config) -> list[Entrant]:
     """Entrants of agent specs, checked (unknown names, bad options, duplicates)."""
-    from agents import make_agent, parse_agent_spec
+    from uno_env.agents import make_agent, parse_agent_spec
 
     if not specs:
         raise ValueError("--agents: give at least one agent")

@@ -15,7 +15,7 @@ import numpy as np
 from .schedule import Entrant, Schedule
 
 if TYPE_CHECKING:
-    from agents.base import Agent
+    from uno_env.agents.base import Agent
 
 COMPILED_CHUNK = 2048  # games per compiled call (progress granularity)
 
@@ -25,7 +25,7 @@ RECORD_FIELDS = ("outcome", "scores", "last_winner", "steps", "rounds", "truncat
 
 def job_seeds(seed: int, job: int) -> tuple[int, int]:
     """(game seed, policy generator seed) of a table game."""
-    from agents import hash_seed
+    from uno_env.agents import hash_seed
 
     return hash_seed(seed, job, 0), hash_seed(seed, job, 1)
 
@@ -59,7 +59,7 @@ def read_results(game, state, b: int, rec: dict, row: int) -> None:
 
 def play_compiled(config, lineups: list[tuple[int, ...]], policy_ids: list[int], jobs: list[int], seed: int):
     """Table games whose seats all play compiled policies, in one call over every numba thread."""
-    from uno_env import policies as policy_kernels
+    from uno_env.agents import policies as policy_kernels
     from uno_env.engine import Game
     from uno_env.engine import kernels as K
     from uno_env.engine.game import seed_to_rng
@@ -104,7 +104,7 @@ class TablePlayer:
     ``play_batch`` does, so a table of compiled agents gives the same game either way."""
 
     def __init__(self, config, entrants: list[Entrant], seed: int, extras: dict | None = None):
-        from agents import agent_names, register_agent
+        from uno_env.agents import agent_names, register_agent
         from uno_env.engine import Game
 
         for name, factory in (extras or {}).items():
@@ -116,7 +116,7 @@ class TablePlayer:
         self.agents: dict[tuple[int, int], Agent] = {}
 
     def agent(self, entrant: int, seat: int) -> Agent:
-        from agents import make_agent
+        from uno_env.agents import make_agent
 
         key = (entrant, seat)
         if key not in self.agents:
@@ -126,8 +126,8 @@ class TablePlayer:
     def play(self, job: int, lineup: tuple[int, ...], record: bool = False) -> dict:
         """The results of table game ``job``; with ``record``, also its game record
         (``uno_env.engine.record``) under the key ``"record"``."""
-        from agents import hash_seed
-        from uno_env import policies as policy_kernels
+        from uno_env.agents import hash_seed
+        from uno_env.agents import policies as policy_kernels
         from uno_env.engine import IllegalActionError
         from uno_env.engine.game import seed_to_rng
 
@@ -219,7 +219,7 @@ def _worker_init(config, entrants, seed, extras) -> None:
     global _WORKER
     import warnings
 
-    from agents.neural import TrainingMismatchWarning
+    from uno_env.agents.ppo import TrainingMismatchWarning
 
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     warnings.simplefilter("ignore", TrainingMismatchWarning)  # the parent process warned
@@ -283,12 +283,12 @@ def run_jobs(
     Ray tasks on the cluster at that address ("local": a local Ray), same results."""
     from tqdm import tqdm
 
-    from agents import registered_extras
+    from uno_env.agents import registered_extras
 
     n = config.num_players
     total = len(schedule.jobs)
     if ray is not None:
-        from experiments.distributed import run_jobs_on_ray
+        from uno_env.arena.distributed import run_jobs_on_ray
 
         return run_jobs_on_ray(config, entrants, schedule, seed, ray, workers, progress, empty_records(total, n))
     workers = workers or 2

@@ -1,9 +1,9 @@
 """What Ray costs and buys on one machine: the figures of docs/SCALE.md, measured in one run.
 
-    python -m experiments.bench_scale                     # both parts, this machine's CPUs
-    python -m experiments.bench_scale --part tournament --cpus 16 --games 200000
+    python -m uno_env.bench.scale                     # both parts, this machine's CPUs
+    python -m uno_env.bench.scale --part tournament --cpus 16 --games 200000
 
-a. RLlib (``experiments/train_rllib.py``'s config): env steps/s and iterations/s with
+a. RLlib (``uno_env/training/rllib.py``'s config): env steps/s and iterations/s with
    0, 1 and 2 remote env runners (``--runners``), and the memory (RSS) of every Ray
    process of the run at its end.
 b. The tournament: hands/s of the local runner (one compiled call on every core for
@@ -49,8 +49,8 @@ def ray_memory_mb() -> float:
 def bench_rllib(runners: list[int], iterations: int, cpus: int) -> list[dict]:
     import ray
 
-    from experiments import train_rllib
-    from experiments.ppo_masked import make_game
+    from uno_env.training import rllib as train_rllib
+    from uno_env.training.ppo import make_game
 
     rows = []
     for count in runners:
@@ -84,8 +84,8 @@ def bench_rllib(runners: list[int], iterations: int, cpus: int) -> list[dict]:
 def bench_tournament(games: int, python_games: int, workers: list[int], cpus: int) -> list[dict]:
     import ray
 
-    from experiments.arena import RECORD_FIELDS, run_tournament
     from uno_env import RuleConfig
+    from uno_env.arena import RECORD_FIELDS, run_tournament
 
     config = RuleConfig(num_players=2, episode="round")
     cases = [
@@ -101,7 +101,7 @@ def bench_tournament(games: int, python_games: int, workers: list[int], cpus: in
                 continue  # compiled tables run in one call on every core; --workers does not apply
             ray_address = "local" if backend == "ray" else None
             if ray_address:
-                from experiments.distributed import start_ray
+                from uno_env.arena.distributed import start_ray
 
                 start_ray("local", cpus)
             start = time.perf_counter()
@@ -156,7 +156,7 @@ def markdown(report: dict) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m experiments.bench_scale", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m uno_env.bench.scale", description=__doc__.split("\n\n")[0])
     parser.add_argument("--part", choices=("all", "rllib", "tournament"), default="all")
     parser.add_argument("--cpus", type=int, default=os.cpu_count(), help="CPUs of the local Ray (default: all)")
     parser.add_argument("--runners", default="0,1,2", help="RLlib env runner counts, comma-separated")

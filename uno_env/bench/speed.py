@@ -12,7 +12,7 @@ d. the vector env (:class:`uno_env.vector.UnoVectorEnv`) at each batch size, ser
    and parallel, each step returning every game's observation and mask (the random
    actions come from a compiled sampler over the returned masks);
 e. compiled policies playing inside the kernel (every seat, with autoreset):
-   random, each heuristic of :data:`uno_env.policies.POLICY_IDS`, ``play_batch``,
+   random, each heuristic of :data:`uno_env.agents.policies.POLICY_IDS`, ``play_batch``,
    and the one-learner adapter's path (opponents inside the kernel).
 
 (a), (b) and (c) take turns, repeat by repeat, so that a change in the load of the
@@ -42,7 +42,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.cli_checks import (
+from uno_env.cli.args import (
     MAX_SECONDS,
     check_memory,
     check_output_folder,
@@ -266,7 +266,7 @@ def bench_play(args, policy: str, size: int) -> dict:
 
 def bench_play_batch(args, size: int) -> dict:
     """The existing ``policies.play_batch``: whole hands, observe + mask + policy every decision."""
-    from uno_env import policies as policy_kernels
+    from uno_env.agents import policies as policy_kernels
     from uno_env.engine import Game
     from uno_env.engine.seeding import policy_seeds, seeds_to_rng
 
@@ -337,8 +337,8 @@ env.step(int(observation["action_mask"].argmax()))
 stages = {"env_first_step": time.perf_counter() - t0}
 from uno_env.engine.entry import ENGINE
 mode = ENGINE.mode
-from experiments.arena import run_tournament
-from experiments.tournament import DEFAULT_AGENTS, DEFAULT_PLAYERS
+from uno_env.arena import run_tournament
+from uno_env.cli.tournament import DEFAULT_AGENTS, DEFAULT_PLAYERS
 from uno_env.engine import RuleConfig
 agents = [a if a != "ismcts" else "ismcts:determinizations=8" for a in DEFAULT_AGENTS.split(",")]
 config = RuleConfig(num_players=DEFAULT_PLAYERS, episode="round")
@@ -383,7 +383,7 @@ def bench_startup(args) -> dict:
             environ = dict(os.environ, NUMBA_CACHE_DIR=cache)
             start = time.perf_counter()
             warm = subprocess.run(
-                [sys.executable, "-m", "experiments.warm", "--jobs", "2", "--quiet"], env=environ, check=False
+                [sys.executable, "-m", "uno_env.cli.warm", "--jobs", "2", "--quiet"], env=environ, check=False
             )
             results["warm"] = {"wall_s": time.perf_counter() - start, "returncode": warm.returncode}
             results["first_use_after_warm"] = fresh_process(FIRST_USE_SCRIPT, environ)
@@ -651,7 +651,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     import numba
 
-    from uno_env import policies as policy_kernels
+    from uno_env.agents import policies as policy_kernels
     from uno_env.vector import PARALLEL_THRESHOLD
 
     def say(text):

@@ -10,11 +10,14 @@ its error); the ``check_*`` functions raise ValueError naming the option.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+
+from uno_env.engine import RuleConfig
 
 MAX_SECONDS = 3600.0
 """The longest measurement ``uno bench --seconds`` takes (one hour)."""
@@ -110,3 +113,59 @@ def check_output_folder(option: str, folder: Path) -> None:
         raise ValueError(
             f"{option} {str(folder)!r}: cannot write into {str(existing)!r} ({problem or 'no permission'})"
         )
+
+
+def add_rule_arguments(parser: argparse.ArgumentParser, episode_default: str | None, players_default: int = 2) -> None:
+    """``--players``, ``--episode`` and ``--set key=value`` (any RuleConfig setting)."""
+    parser.add_argument(
+        "--players", type=int, default=None, help=f"players at the table, 2..10 (default {players_default})"
+    )
+    parser.add_argument(
+        "--episode",
+        choices=("round", "game"),
+        default=episode_default,
+        help="one hand ('round', the default) or a whole game to the target score ('game')",
+    )
+    parser.add_argument(
+        "--set",
+        dest="settings",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="any rule setting, e.g. --set deck=fashion_trend --set uno_call=auto (repeatable)",
+    )
+
+
+def rule_config(args, default_players: int = 2):
+    """The RuleConfig of parsed ``add_rule_arguments`` options (ValueError naming a bad one)."""
+    fields = {f.name: f for f in dataclasses.fields(RuleConfig)}
+    settings: dict = {}
+    for item in args.settings:
+        key, sep, value = item.partition("=")
+        key = key.strip()
+        if not sep:
+            raise ValueError(f"--set {item!r}: expected KEY=VALUE, e.g. --set deck=fashion_trend")
+        if key not in fields:
+            raise ValueError(f"--set {item!r}: unknown setting {key!r}; known settings: {', '.join(sorted(fields))}")
+        default = fields[key].default
+        value = value.strip()
+        if isinstance(default, bool):
+            if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+                raise ValueError(f"--set {item!r}: {key} takes true or false")
+            settings[key] = value.lower() in ("true", "1", "yes")
+        elif isinstance(default, int):
+            try:
+                settings[key] = int(value)
+            except ValueError:
+                raise ValueError(f"--set {item!r}: {key} takes an integer") from None
+        else:
+            settings[key] = value
+    for key, value in (("num_players", args.players), ("episode", args.episode)):
+        if value is None:
+            continue
+        if key in settings and settings[key] != value:
+            flag = "--players" if key == "num_players" else f"--{key}"
+            raise ValueError(f"--set {key}={settings[key]!r} contradicts {flag} {value}")
+        settings[key] = value
+    settings.setdefault("num_players", default_players)
+    return RuleConfig.from_kwargs(**settings)

@@ -17,73 +17,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from uno_env.agents import make_agent, parse_agent_spec
+from uno_env.agents.base import hash_seed
+from uno_env.agents.human import HumanAgent, QuitGame
+from uno_env.cli.args import add_rule_arguments, rule_config
 from uno_env.engine import Game
 from uno_env.engine.events import describe, seen_by
 from uno_env.engine.record import Recorder, save
-
-from . import make_agent, parse_agent_spec
-from .base import hash_seed
-from .human import HumanAgent, QuitGame
-
-
-def add_rule_arguments(parser: argparse.ArgumentParser, episode_default: str | None, players_default: int = 2) -> None:
-    """``--players``, ``--episode`` and ``--set key=value`` (any RuleConfig setting)."""
-    parser.add_argument(
-        "--players", type=int, default=None, help=f"players at the table, 2..10 (default {players_default})"
-    )
-    parser.add_argument(
-        "--episode",
-        choices=("round", "game"),
-        default=episode_default,
-        help="one hand ('round', the default) or a whole game to the target score ('game')",
-    )
-    parser.add_argument(
-        "--set",
-        dest="settings",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="any rule setting, e.g. --set deck=fashion_trend --set uno_call=auto (repeatable)",
-    )
-
-
-def rule_config(args, default_players: int = 2):
-    """The RuleConfig of parsed ``add_rule_arguments`` options (ValueError naming a bad one)."""
-    import dataclasses
-
-    from uno_env.engine import RuleConfig
-
-    fields = {f.name: f for f in dataclasses.fields(RuleConfig)}
-    settings: dict = {}
-    for item in args.settings:
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep:
-            raise ValueError(f"--set {item!r}: expected KEY=VALUE, e.g. --set deck=fashion_trend")
-        if key not in fields:
-            raise ValueError(f"--set {item!r}: unknown setting {key!r}; known settings: {', '.join(sorted(fields))}")
-        default = fields[key].default
-        value = value.strip()
-        if isinstance(default, bool):
-            if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                raise ValueError(f"--set {item!r}: {key} takes true or false")
-            settings[key] = value.lower() in ("true", "1", "yes")
-        elif isinstance(default, int):
-            try:
-                settings[key] = int(value)
-            except ValueError:
-                raise ValueError(f"--set {item!r}: {key} takes an integer") from None
-        else:
-            settings[key] = value
-    for key, value in (("num_players", args.players), ("episode", args.episode)):
-        if value is None:
-            continue
-        if key in settings and settings[key] != value:
-            flag = "--players" if key == "num_players" else f"--{key}"
-            raise ValueError(f"--set {key}={settings[key]!r} contradicts {flag} {value}")
-        settings[key] = value
-    settings.setdefault("num_players", default_players)
-    return RuleConfig.from_kwargs(**settings)
 
 
 def build_parser() -> argparse.ArgumentParser:

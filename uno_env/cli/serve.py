@@ -23,7 +23,7 @@ and changes nothing):
 | `GET /api/games/{id}/replay` | the replay page, once the game is over |
 
 ``settings`` are RuleConfig fields with JSON values (those left out: the server's preset,
-from ``uno serve``'s options); ``agents`` the specs of the other seats in seat order,
+from ``uno serve``'s options); ``uno_env.agents`` the specs of the other seats in seat order,
 repeated in turn (like ``uno play --opponents``); ``seed`` ``null`` draws one (shown in
 the view). The record and the replay are refused until the game is over: a record
 starts from the whole deck. The games
@@ -46,10 +46,10 @@ from typing import Any
 
 import numpy as np
 
-from agents import agent_names, make_agent, parse_agent_spec
-from agents.base import hash_seed
-from agents.human import PHASE_PROMPTS
-from agents.play import add_rule_arguments, rule_config
+from uno_env.agents import agent_names, make_agent, parse_agent_spec
+from uno_env.agents.base import hash_seed
+from uno_env.agents.human import PHASE_PROMPTS
+from uno_env.cli.play import add_rule_arguments, rule_config
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.cards import COLOURS, DECKS, RANK_SYMBOLS, card_to_str
 from uno_env.engine.config import EPISODES, ILLEGAL_ACTIONS, REWARDS, SCORINGS, STACKINGS, UNO_CALLS, setting_docs

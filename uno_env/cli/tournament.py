@@ -36,9 +36,9 @@ the per-seat win rates measure the first-player advantage. ``--games`` is
 rounded up so that every seating is played equally often.
 
 Agents that wrap a compiled policy play inside one parallel compiled call
-(``uno_env.policies.play_batch``, every numba thread); games with other agents (``ismcts``)
+(``uno_env.agents.policies.play_batch``, every numba thread); games with other agents (``ismcts``)
 run in ``--workers`` processes. ``--ray [ADDRESS]`` plays the same games as Ray
-tasks on a cluster (or a local Ray): see ``experiments/distributed.py`` and
+tasks on a cluster (or a local Ray): see ``uno_env/arena/distributed.py`` and
 docs/SCALE.md. One seed gives the same results in any process, with any number of
 workers, locally or on Ray.
 
@@ -56,7 +56,7 @@ games of each pairing (each set of agents at a table), replayed from Python with
 tournament's seeds: the games the leaderboard counted, the same in every rerun.
 
 This file is the command; the library it calls (schedules, table loops, ratings,
-analysis; ``run_tournament`` for scripts and notebooks) is :mod:`experiments.arena`.
+analysis; ``run_tournament`` for scripts and notebooks) is :mod:`uno_env.arena`.
 """
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ import sys
 import time
 from pathlib import Path
 
-from experiments.arena import format_leaderboard, run_tournament, save_games, write_outputs
-from experiments.cli_checks import check_memory, check_output_folder, count_type, seed_type
+from uno_env.arena import format_leaderboard, run_tournament, save_games, write_outputs
+from uno_env.cli.args import check_memory, check_output_folder, count_type, seed_type
 
 DEFAULT_AGENTS = "random,naive,keeper,tactical,ismcts"
 DEFAULT_PLAYERS = 4
@@ -84,7 +84,7 @@ STEM = "tournament"
 
 def agents_listing() -> str:
     """The agents ``--agents`` takes, one line each, from the agent registry."""
-    from agents import agent_descriptions
+    from uno_env.agents import agent_descriptions
 
     descriptions = agent_descriptions()
     width = max(len(name) for name in descriptions)
@@ -92,7 +92,7 @@ def agents_listing() -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from agents.play import add_rule_arguments
+    from uno_env.cli.play import add_rule_arguments
 
     parser = argparse.ArgumentParser(
         prog="uno tournament",
@@ -182,7 +182,7 @@ def output_folder(out: Path | None, name: str | None, started: time.struct_time)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from agents.play import rule_config
+    from uno_env.cli.play import rule_config
 
     args = build_parser().parse_args(argv)
     try:

@@ -66,7 +66,7 @@ def search() -> None:
 
 def one_tournament(agents: list[str], players: int) -> None:
     """One game per seating of single hands, in this process: what compiles is what any tournament compiles."""
-    from experiments.arena import run_tournament
+    from uno_env.arena import run_tournament
     from uno_env.engine import RuleConfig
 
     run_tournament(agents, RuleConfig(num_players=players, episode="round"), 1, workers=1, bootstrap=0)
@@ -98,7 +98,7 @@ def run_in_processes(names: list[str], jobs: int, bar) -> dict[str, float]:
         while waiting and len(running) < jobs:
             name = waiting.pop(0)
             process = subprocess.Popen(
-                [sys.executable, "-m", "experiments.warm", "--part", name, "--quiet"],
+                [sys.executable, "-m", "uno_env.cli.warm", "--part", name, "--quiet"],
                 env=dict(os.environ, UNO_COMPILE_NOTICE="0"),  # the bar names the parts
             )
             running[name] = (process, time.perf_counter())

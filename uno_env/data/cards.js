@@ -1,5 +1,5 @@
 // The cards as SVG, shared by the replay page (uno_env/replay.py) and the table of `uno serve`
-// (experiments/serve.py): each page inlines this file at its placeholder (uno_env.replay.page_with_cards).
+// (uno_env/cli/serve.py): each page inlines this file at its placeholder (uno_env.replay.page_with_cards).
 const FILL = {R:"#d62839", Y:"#f2c416", G:"#2e9648", B:"#1a66c4", W:"#1e1e1e"};
 const COLOUR_NAME = {R:"red", Y:"yellow", G:"green", B:"blue"};
 const SYMBOL = {S: "\u2298", R: "\u21c4"};  // Skip, Reverse: the cards' own signs (the text stays in aria-label)

@@ -16,8 +16,6 @@ A :class:`State` is a batch of one game: three small arrays (see
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
 from . import kernels as K
@@ -57,9 +55,6 @@ from .layout import (
 from .observation import PHASE_NAMES, ObservationSpec
 from .seeding import NOT_INTEGERS, fresh_seed, seed_to_rng, seeds_to_rng  # noqa: F401  (re-exported)
 
-if TYPE_CHECKING:
-    from ..vector.core import VectorStep
-
 
 class IllegalActionError(ValueError):
     """An action that cannot be taken; the state is left unchanged."""
@@ -67,8 +62,9 @@ class IllegalActionError(ValueError):
     games: np.ndarray
     """Vector env only (:meth:`uno_env.vector.UnoVectorEnv.step`): indices of the refused games.
     Not set on errors of a single game."""
-    result: VectorStep
-    """Vector env only: the step of the games that advanced. Not set on errors of a single game."""
+    result: tuple
+    """Vector env only: the step of the games that advanced (a :class:`uno_env.vector.VectorStep`).
+    Not set on errors of a single game."""
 
     def __init__(self, message: str, status: int):
         super().__init__(message)

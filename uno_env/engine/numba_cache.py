@@ -16,7 +16,7 @@ import os
 import pathlib
 import re
 
-PACKAGES = ("uno_env", "agents")
+PACKAGES = ("uno_env",)
 STAMP_NAME = "numba-sources.sha256"
 # numba itself, or the engine's decorators (uno_env.engine.jit) without a numba import
 USES_NUMBA = re.compile(rb"^\s*(from numba|import numba|from [\w.]*\bjit import)\b", re.MULTILINE)

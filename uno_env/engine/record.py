@@ -22,7 +22,7 @@ A record (format version :data:`VERSION`) is a dict with the keys:
 | | `{"seed": s, "dealer": d}` (`Game.init`), or `{"deck": [...], "dealer": d, "seed": s}` (`init_from_deck`) |
 | `actions` | every action id in order, the acting seat's |
 | `seats` | the seat that took each action |
-| `agents` | the agents' names per seat, or `null` |
+| `uno_env.agents` | the agents' names per seat, or `null` |
 | `annotations` | per action `null` or a JSON object an agent attached (action probabilities, a value), or absent |
 | `result` | what the game showed after the last action: `step`, `phase`, `scores`, `outcome`, or absent |
 

@@ -1,11 +1,11 @@
 """Distil a network's colour-averaged policy into the network itself: one forward pass a decision
 plays about as the 24 of ``ppo``'s averaging do.
 
-    python -m experiments.distill_colours --num-players 4 --decisions 1200000 --epochs 10 --run-name colours4p
-    python -m experiments.distill_colours --smoke        # seconds (what the tests run)
+    python -m uno_env.training.distill_colours --num-players 4 --decisions 1200000 --epochs 10 --run-name colours4p
+    python -m uno_env.training.distill_colours --smoke        # seconds (what the tests run)
 
 ``ppo`` plays each network averaged over the 24 namings of the colours
-(:func:`uno_env.neural.policy_logits`), 24 forward passes a decision; the network alone
+(:func:`uno_env.agents.neural.policy_logits`), 24 forward passes a decision; the network alone
 (``ppo:colours=as_seen``) wins about a point less. This script fits the network alone to the
 averaged policy's probabilities:
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see experiments/ppo_masked.py
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see uno_env/training/ppo.py
 
 import json
 import pathlib
@@ -40,12 +40,11 @@ import numpy as np
 import torch
 from tqdm import tqdm
 
-from agents import hash_seed
-from experiments.distill_search import make_game_of, teacher_seats
-from experiments.json_script import run_json_script
-from experiments.ppo_masked import ActorCritic, evaluate, init_from
-from uno_env import neural
+from uno_env.agents import hash_seed, neural
 from uno_env.engine import Game
+from uno_env.training.json_script import run_json_script
+from uno_env.training.ppo import ActorCritic, evaluate, init_from
+from uno_env.training.rules import make_game_of, teacher_seats
 from uno_env.vector import UnoVectorEnv
 
 

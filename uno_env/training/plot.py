@@ -1,7 +1,7 @@
 """Plot the learning curve of one training run, or of runs that continued one another.
 
-    python -m experiments.plot_training runs/A/progress.csv --out curve.png
-    python -m experiments.plot_training runs/A/progress.csv:125 runs/B/progress.csv --out curve.png
+    python -m uno_env.training.plot runs/A/progress.csv --out curve.png
+    python -m uno_env.training.plot runs/A/progress.csv:125 runs/B/progress.csv --out curve.png
 
 ``PATH:LAST`` keeps a run's rows up to update LAST (the checkpoint the next run
 started from with ``uno train --init-from``); the steps of the stages add up.
@@ -13,7 +13,7 @@ import argparse
 import pathlib
 import sys
 
-from experiments.ppo_masked import plot_curve
+from uno_env.training.ppo import plot_curve
 
 
 def parse_stage(text: str) -> tuple[pathlib.Path, int | None]:
@@ -24,7 +24,7 @@ def parse_stage(text: str) -> tuple[pathlib.Path, int | None]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m experiments.plot_training", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m uno_env.training.plot", description=__doc__.split("\n\n")[0])
     parser.add_argument("stages", nargs="+", help="progress.csv of each run, optionally PATH:LAST_UPDATE")
     parser.add_argument("--out", type=pathlib.Path, required=True, help="PNG to write")
     parser.add_argument("--title", default="masked PPO on two-player UNO hands", help="title of the plot")

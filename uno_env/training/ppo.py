@@ -24,14 +24,14 @@ wait for the next batch.
 ``latest`` is the learner itself (sampled actions, no gradient), ``snapshot`` a
 frozen copy of the learner taken every ``--snapshot-every`` updates (the newest
 ``--max-snapshots`` are kept; before the first one, ``latest`` plays), any other
-name an agent of :func:`agents.make_agent` (the compiled heuristics).
+name an agent of :func:`uno_env.agents.make_agent` (the compiled heuristics).
 
 **Warm start** (``--bc-decisions``): before PPO, the actor imitates ``--bc-teacher``
 (cross-entropy over the legal actions) and the critic learns the teacher's
 outcomes, from that many decisions of the teacher playing every seat.
 ``--init-from FILE.npz`` starts instead from a policy network file (a shipped network,
 or a run's ``policy.npz``) as it plays at this run's table and rules
-(:func:`uno_env.neural.transplant`), with a new critic that learns alone for the first
+(:func:`uno_env.agents.neural.transplant`), with a new critic that learns alone for the first
 ``--critic-warmup`` updates.
 
 **Outputs** in ``runs/<run name>/``: ``progress.csv`` (one row per update: losses,
@@ -57,16 +57,16 @@ import pathlib
 import sys
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import numpy as np
 import torch
 import tyro
 from torch import nn
 
-from agents import hash_seed, make_agent
-from uno_env import neural
+from uno_env.agents import hash_seed, make_agent, neural
 from uno_env.engine import Game
+from uno_env.training.rules import TEAM_NEEDS_PARTNERS, make_game
 from uno_env.vector import UnoVectorEnv
 
 
@@ -127,7 +127,7 @@ class Args:
     seat_order: str = "clockwise"
     """how the actor and critic read the observation's per-seat slices: 'clockwise' (as the env
     gives them) or 'play' (in the order of play: the next player's entries first whichever way
-    play runs; recorded in the exported network file, uno_env.neural.SEAT_ORDERS)"""
+    play runs; recorded in the exported network file, uno_env.agents.neural.SEAT_ORDERS)"""
     hand_guess: float = 0.0
     """weight of an auxiliary loss (0: none): a head on the actor's last hidden layer guesses
     which colours each other seat holds (binary cross-entropy against the true hands), so that
@@ -206,9 +206,9 @@ class ActorCritic(nn.Module):
     """Actor and critic, two ReLU hidden layers each, over the scaled observation; with
     ``privileged`` the critic also reads :class:`HiddenHands`; with ``guess`` a head on the
     actor's last hidden layer guesses the colours of the other hands (:meth:`guess_loss`);
-    ``seat_order`` (:data:`uno_env.neural.SEAT_ORDERS`): how both read the observation's per-seat
+    ``seat_order`` (:data:`uno_env.agents.neural.SEAT_ORDERS`): how both read the observation's per-seat
     slices (the :class:`HiddenHands` rows and the guess labels stay clockwise).
-    The actor's layers are exactly what :func:`uno_env.neural.save_network` exports."""
+    The actor's layers are exactly what :func:`uno_env.agents.neural.save_network` exports."""
 
     scale: torch.Tensor  # buffers (register_buffer), not parameters
     hidden_scale: torch.Tensor
@@ -286,7 +286,7 @@ class ActorCritic(nn.Module):
         return dist.log_prob(action), dist.entropy(), self.value(obs, hidden)
 
     def export(self, path, game: Game, meta: dict | None = None) -> neural.Network:
-        """Write the actor as a numpy network file (:func:`uno_env.neural.save_network`)."""
+        """Write the actor as a numpy network file (:func:`uno_env.agents.neural.save_network`)."""
         linears = [m for m in self.actor if isinstance(m, nn.Linear)]
         layers = [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()) for m in linears]
         return neural.save_network(path, layers, game, meta, self.seat_order)
@@ -724,7 +724,7 @@ def behaviour_cloning(args: Args, game: Game, agent: ActorCritic, optimizer, dev
 
 def init_from(agent: ActorCritic, path: str, game: Game, device) -> None:
     """Start ``agent`` from a checkpoint (both networks) or a network file (the actor,
-    :func:`uno_env.neural.transplant` to this game; the critic keeps its initialisation)."""
+    :func:`uno_env.agents.neural.transplant` to this game; the critic keeps its initialisation)."""
     if not path.endswith(".npz"):
         state = torch.load(path, map_location=device, weights_only=False)["agent"]
         missing, unexpected = agent.load_state_dict(state, strict=False)
@@ -747,7 +747,7 @@ def evaluate(
     tournament runner's ``field`` schedule (one learner seat, or team, against the
     opponent in all the others): win rate, its 95% Wilson interval and its ratio to the
     fair share, hand length. ``colours``: the ``ppo`` option (``as_seen``: the network alone)."""
-    from experiments.arena import run_tournament
+    from uno_env.arena import run_tournament
 
     spec = f"ppo:weights={policy_path}" if colours == "all" else f"ppo:weights={policy_path}:colours={colours}"
     out = {}
@@ -779,40 +779,9 @@ def select_device(name: str) -> torch.device:
     return torch.device(name)
 
 
-TEAM_NEEDS_PARTNERS = "--learner-team needs partners: add --rules partners=true (an even number of players, 4 or more)"
-
-
-class RuleArgs(Protocol):
-    """The rule settings of a run's arguments (this module's, train_sb3's and train_rllib's
-    ``Args``), read only: a script may narrow them to literals."""
-
-    @property
-    def num_players(self) -> int: ...
-    @property
-    def episode(self) -> str: ...
-    @property
-    def reward(self) -> str: ...
-    @property
-    def rules(self) -> tuple[str, ...]: ...
-
-
-def make_game(args: RuleArgs) -> Game:
-    """The rules of the run: ``--rules KEY=VALUE`` parsed like ``uno tournament --set``."""
-    from types import SimpleNamespace
-
-    from agents.play import rule_config
-
-    reward = "points" if args.reward == "margin" else args.reward  # margin: see point_margins
-    rules = SimpleNamespace(settings=[*args.rules, f"reward={reward}"], players=args.num_players, episode=args.episode)
-    try:
-        return Game(rule_config(rules, args.num_players))
-    except ValueError as err:  # its messages name the tournament's flag
-        raise ValueError(str(err).replace("--set ", "--rules ")) from None
-
-
 def check_args(args: Args, game: Game | None = None) -> None:
     """Refuse bad settings before anything is written (ValueError naming the setting)."""
-    from agents import parse_agent_spec
+    from uno_env.agents import parse_agent_spec
 
     if args.learner_team and game is not None and not game.config.partners:
         raise ValueError(TEAM_NEEDS_PARTNERS)

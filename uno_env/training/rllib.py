@@ -1,6 +1,6 @@
 """Multi-agent PPO on Ray RLlib (the new API stack), for training across machines.
 
-    uno train-rllib --smoke                  # one tiny iteration on a local Ray (python -m experiments.train_rllib)
+    uno train-rllib --smoke                  # one tiny iteration on a local Ray (python -m uno_env.training.rllib)
     uno train-rllib                          # the defaults below, a local Ray on every core
     uno train-rllib --address auto           # on the running cluster (or RAY_ADDRESS=...)
     uno train-rllib --num-env-runners 15 --learner-gpus 1    # e.g. 16 cores and a GPU
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see experiments/ppo_masked.py
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see uno_env/training/ppo.py
 
 import csv
 import dataclasses
@@ -145,7 +145,7 @@ def _module_classes():
     from ray.rllib.core.rl_module.torch import TorchRLModule
     from torch import nn
 
-    from uno_env import neural
+    from uno_env.agents import neural
     from uno_env.learner import CompiledPolicy
 
     def rules_game(model_config) -> Game:
@@ -154,7 +154,7 @@ def _module_classes():
     class MaskedPPOModule(TorchRLModule, ValueFunctionAPI):
         """Actor and critic MLPs (two ReLU layers each) over the scaled ``observation``;
         the actor's logits of illegal actions (``action_mask``) are set to -inf. The actor
-        has the layout of :mod:`uno_env.neural` networks, so it exports exactly."""
+        has the layout of :mod:`uno_env.agents.neural` networks, so it exports exactly."""
 
         def setup(self):
             game = rules_game(self.model_config)
@@ -182,13 +182,13 @@ def _module_classes():
             return self.critic(x).squeeze(-1)
 
         def export(self, path, meta: dict) -> None:
-            """Write the actor as a :mod:`uno_env.neural` network file."""
+            """Write the actor as a :mod:`uno_env.agents.neural` network file."""
             linear = [m for m in self.actor if isinstance(m, nn.Linear)]
             layers = [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()) for m in linear]
             neural.save_network(path, layers, rules_game(self.model_config), meta)
 
     class CompiledPolicyModule(RLModule):
-        """A compiled heuristic of :mod:`uno_env.policies` as an RLModule (not trained)."""
+        """A compiled heuristic of :mod:`uno_env.agents.policies` as an RLModule (not trained)."""
 
         def setup(self):
             game = rules_game(self.model_config)
@@ -292,8 +292,7 @@ def build_config(args: Args, game: Game):
 
 def check_args(args: Args) -> None:
     """Refuse bad settings before Ray starts (ValueError naming the setting)."""
-    from agents import parse_agent_spec
-    from uno_env import policies
+    from uno_env.agents import parse_agent_spec, policies
 
     for name in ("iterations", "envs_per_runner", "train_batch", "minibatch", "epochs", "hidden", "checkpoint_every"):
         if getattr(args, name) < 1:
@@ -319,8 +318,8 @@ def start_ray(args: Args) -> dict:
     more env runners than free CPUs (RLlib would wait for them forever). Ray reports the
     CPUs of finished tasks as free a moment later, so the check waits up to
     :data:`FREE_CPU_WAIT_S` for them before refusing."""
-    from experiments.distributed import cluster_address
-    from experiments.distributed import start_ray as connect
+    from uno_env.arena.distributed import cluster_address
+    from uno_env.arena.distributed import start_ray as connect
 
     resources = connect(args.address, args.num_cpus)  # a clear error first where Ray is missing
     import ray
@@ -347,7 +346,8 @@ def train(args: Args) -> dict:
     """Run the training; returns the run folder, iterations, env steps and the last evaluation."""
     from tqdm import tqdm
 
-    from experiments.ppo_masked import evaluate, make_game, plot_curve
+    from uno_env.training.ppo import evaluate, plot_curve
+    from uno_env.training.rules import make_game
 
     check_args(args)
     game = make_game(args)

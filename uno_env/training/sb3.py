@@ -1,10 +1,10 @@
 """Train sb3-contrib's MaskablePPO on UNO hands against a pool of opponents, in one file.
 
-    python -m experiments.train_sb3                                  # the defaults below
-    python -m experiments.train_sb3 --total-timesteps 100000 --num-envs 32
-    python -m experiments.train_sb3 --reward points --opponent-weights "tactical=0.5,snapshot=0.5"
-    python -m experiments.train_sb3 --num-players 4 --opponent-weights "tactical=0.8,snapshot=0.2"
-    python -m experiments.train_sb3 --num-players 4 --rules partners=true --learner-team
+    python -m uno_env.training.sb3                                  # the defaults below
+    python -m uno_env.training.sb3 --total-timesteps 100000 --num-envs 32
+    python -m uno_env.training.sb3 --reward points --opponent-weights "tactical=0.5,snapshot=0.5"
+    python -m uno_env.training.sb3 --num-players 4 --opponent-weights "tactical=0.8,snapshot=0.2"
+    python -m uno_env.training.sb3 --num-players 4 --rules partners=true --learner-team
     tensorboard --logdir runs
 
 Read it top to bottom: the settings (:class:`Args`), the opponents and their pool,
@@ -26,7 +26,7 @@ At tables of more than two every other seat draws its own opponent. With partner
 is credited its team's outcome (a partner's win is its win); with ``--learner-team`` it
 plays both seats of its team, SB3 seeing their decisions as one chain per game.
 
-**The pool.** Compiled heuristics (:func:`agents.make_agent`: one compiled call for
+**The pool.** Compiled heuristics (:func:`uno_env.agents.make_agent`: one compiled call for
 all the rows of a kind) and frozen snapshots of the learner's policy (copies of its
 actor, evaluated in batch on the training device with the illegal logits at -inf).
 A snapshot of the initial policy is taken before training, then one every
@@ -34,7 +34,7 @@ A snapshot of the initial policy is taken before training, then one every
 
 **Evaluation.** Every ``--eval-every`` rollouts (and at the end) the model is saved as
 a checkpoint and that file plays ``--eval-hands`` hands against each of
-``--eval-opponents`` in :func:`experiments.arena.run_tournament` (its ``field``
+``--eval-opponents`` in :func:`uno_env.arena.run_tournament` (its ``field``
 schedule: the model in one seat, or its team, the opponent in all the others, seats
 rotated), as the agent ``sb3_policy:path=...``; win rates with 95% Wilson intervals and
 their ratio to the fair share go to TensorBoard and to ``eval.csv``.
@@ -76,10 +76,10 @@ from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from tqdm import tqdm
 
-from agents import Agent, hash_seed, make_agent, register_agent
-from experiments.arena import run_tournament
-from experiments.ppo_masked import TEAM_NEEDS_PARTNERS, make_game
+from uno_env.agents import Agent, hash_seed, make_agent, register_agent
+from uno_env.arena import run_tournament
 from uno_env.engine import RuleConfig
+from uno_env.training.rules import TEAM_NEEDS_PARTNERS, make_game
 from uno_env.vector import UnoVectorEnv
 from uno_env.vector.gym_adapter import learner_spaces
 
@@ -222,7 +222,7 @@ def load_policy(path: str):
 
 
 def make_policy_agent(rules=None, seed: int = 0, path: str = "", deterministic: bool = True) -> PolicyAgent:
-    """Agent factory of ``sb3_policy:path=MODEL.zip[:deterministic=false]`` (see :func:`agents.register_agent`):
+    """Agent factory of ``sb3_policy:path=MODEL.zip[:deterministic=false]`` (see :func:`uno_env.agents.register_agent`):
     a module-level function, so tournaments can hand it to worker processes."""
     if not path:
         raise ValueError(f"{EVAL_AGENT}: give the saved model as {EVAL_AGENT}:path=MODEL.zip")

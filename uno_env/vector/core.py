@@ -27,7 +27,7 @@ single :class:`~uno_env.engine.Game` given the same actions follow the same
 trajectory, episode after episode.
 
 **Compiled seats.** ``seats`` may hand some seats to compiled policies (ids of
-:data:`uno_env.policies.POLICY_IDS`); they act inside the kernel, and a step
+:data:`uno_env.agents.policies.POLICY_IDS`); they act inside the kernel, and a step
 returns once a seat of the caller's must decide. Their generators are per game
 too (:func:`policy_seed_to_rng`). The learner adapters (:mod:`.gym_adapter`,
 :mod:`.sb3_adapter`) are built on this.
@@ -52,8 +52,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from .. import neural
-from .. import policies as policy_kernels
+from ..agents import neural
+from ..agents import policies as policy_kernels
 from ..engine import kernels as K
 from ..engine.config import RuleConfig
 from ..engine.events import EVENT_WIDTH
@@ -167,7 +167,7 @@ def learner_seats(num_players: int, learner_seat: int, opponents) -> list:
     ``opponents``: one policy for every other seat, a sequence with one policy per other
     seat in seat order, or a dict seat -> policy (others: random); a policy is a compiled
     policy's name or id, or an object with a ``policy_id`` (a ``CompiledPolicy``, an agent
-    of ``agents.make_agent``). The one parser of :mod:`uno_env.learner`."""
+    of ``uno_env.agents.make_agent``). The one parser of :mod:`uno_env.learner`."""
     from ..learner import compiled_opponent_seats
 
     return compiled_opponent_seats(num_players, learner_seat, opponents)

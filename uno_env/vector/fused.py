@@ -2,7 +2,7 @@
 
 Every rule is the engine's: these kernels only chain :mod:`uno_env.engine.kernels`
 (``step_game``, ``reset_game``, ``legal_mask``, ``observe``) and the compiled
-policies of :mod:`uno_env.policies` over a batch of games, so that one call from
+policies of :mod:`uno_env.agents.policies` over a batch of games, so that one call from
 Python advances every game of the batch.
 
 A *seat policy* of ``EXTERNAL`` (-1) is a seat whose actions come from the caller
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import policies as policy_kernels
+from ..agents import policies as policy_kernels
 from ..engine import kernels as K
 from ..engine.jit import describe, kernel
 from ..engine.layout import (

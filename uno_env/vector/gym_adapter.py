@@ -49,7 +49,7 @@ class UnoGymVectorEnv(NeedsPickleProtocol2, gymnasium.vector.VectorEnv):
     """N games, one learner seat, compiled opponents (see the module doc).
 
     ``learner_seat``: the seat the learner plays. ``opponents``: the compiled policy of
-    the other seats (a name of :data:`uno_env.policies.POLICY_IDS`, a ``CompiledPolicy``
+    the other seats (a name of :data:`uno_env.agents.policies.POLICY_IDS`, a ``CompiledPolicy``
     or an agent with a ``policy_id``, for all, one per other seat in seat order, or a
     dict seat -> policy; see :mod:`uno_env.learner`). ``illegal_action``: default
     ``"lose"``, as :class:`~uno_env.UnoGymEnv`. ``seed``: default seed of the first

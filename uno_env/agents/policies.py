@@ -3,7 +3,7 @@
 A policy sees exactly what an agent sees: the acting player's observation
 vector and legal-action mask (offsets come from the parameter vector ``P``), plus
 its own random generator. The same function serves the Python agents in
-``agents/``, whole games played inside one compiled call (tournaments of
+``uno_env/agents/``, whole games played inside one compiled call (tournaments of
 millions of hands, search rollouts) and the vector env. Inside those play loops
 the observation is written only for the policies that read it: the random ones
 read only the mask, and the naive and keeper policies read the few facts they use
@@ -25,9 +25,9 @@ import numba
 import numpy as np
 from numba import njit
 
-from .engine import kernels as K
-from .engine.borrow import borrow
-from .engine.cards import (
+from ..engine import kernels as K
+from ..engine.borrow import borrow
+from ..engine.cards import (
     FASHION_TREND,
     RANK_DRAW_TWO,
     RANK_REVERSE,
@@ -36,8 +36,8 @@ from .engine.cards import (
     WILD,
     WILD_DRAW_FOUR,
 )
-from .engine.jit import allocating, describe, kernel
-from .engine.layout import (
+from ..engine.jit import allocating, describe, kernel
+from ..engine.layout import (
     O_ALIVE,
     O_COLOUR,
     O_DISCARD_PILE,
@@ -68,7 +68,7 @@ from .engine.layout import (
     S_PHASE,
     S_ROUND,
 )
-from .engine.readers import (
+from ..engine.readers import (
     action_colour,
     action_face,
     discard_colour_counts,

@@ -59,7 +59,7 @@ the colours (:data:`uno_env.engine.cards.COLOUR_PERMUTATIONS`; ``recolour_in`` a
 scores the mean of its log-probabilities there. The policy is then exactly the same in
 every relabelling of a position, which the network alone is only approximately; it won
 0.5-4 points more of its hands than the network alone (docs/training.md, "Averaging over
-the colours"). It is what the Python agent (``agents.make_agent("ppo:weights=...")``) and
+the colours"). It is what the Python agent (``uno_env.agents.make_agent("ppo:weights=...")``) and
 the compiled policy ``ppo`` (the shipped weights, :data:`SHIPPED_KINDS`, compiled into the
 kernels: an opponent inside the vector env, in tournaments and in search rollouts) play.
 """
@@ -76,12 +76,12 @@ from typing import Any
 
 import numpy as np
 
-from .engine.actions import recolour_block
-from .engine.cards import COLOUR_PERMUTATIONS
-from .engine.config import MAX_PLAYERS, RuleConfig
-from .engine.game import Game
-from .engine.jit import allocating, describe, kernel
-from .engine.layout import (
+from ..engine.actions import recolour_block
+from ..engine.cards import COLOUR_PERMUTATIONS
+from ..engine.config import MAX_PLAYERS, RuleConfig
+from ..engine.game import Game
+from ..engine.jit import allocating, describe, kernel
+from ..engine.layout import (
     EPISODE_ROUND,
     NUM_PARAMS,
     P_A_ACCEPT,
@@ -102,11 +102,11 @@ from .engine.layout import (
     P_PARTNERS,
     Param,
 )
-from .engine.observation import SLICE_NAMES, recolour_entries
+from ..engine.observation import SLICE_NAMES, recolour_entries
 
 describe(__name__, "the policy network's forward pass", seconds=10)
 
-_DATA = pathlib.Path(__file__).resolve().parent / "data"
+_DATA = pathlib.Path(__file__).resolve().parent.parent / "data"
 SHIPPED_PATHS: dict[int, pathlib.Path] = {players: _DATA / f"ppo_{players}p.npz" for players in (2, 3, 4, 6)}
 """The shipped policies (weights, input layout, training command and figures), by the
 number of players of the table each was trained at. The compiled policy ``ppo`` plays
@@ -466,7 +466,7 @@ def action_blocks(game: Game, check: bool = True) -> tuple[ActionBlock, ...]:
     if check:
         for name, _, _ in blocks:
             if name != PLAY_BLOCK and name not in ACTION_BLOCKS:
-                raise ValueError(f"the action block {name!r} has no entry in uno_env.neural.ACTION_BLOCKS")
+                raise ValueError(f"the action block {name!r} has no entry in uno_env.agents.neural.ACTION_BLOCKS")
     return tuple(
         ActionBlock(name, first, stop - first, tuple(table.strings[first:stop])) for name, first, stop in blocks
     )
