@@ -19,7 +19,7 @@ catch a player who forgot to call UNO, and the colour of a starting Wild.
 
 | | |
 |---|---|
-| Import | ``import uno_env; uno_env.env(...)`` or ``pettingzoo.make("aec", "uno/uno_v1", ...)`` |
+| Import | ``import uno_env; uno_env.env(...)``, or ``pettingzoo.make("aec", "uno/uno_v1", ...)`` (PettingZoo 1.27+) |
 | Agents | ``player_0`` ... ``player_{n-1}`` (seats 0..n-1, clockwise) |
 | Actions | ``Discrete(num_actions)``: the table below (70 by default) |
 | Observations | ``{"observation": Box(float32), "action_mask": Box(0, 1, int8)}`` |
