@@ -466,6 +466,26 @@ def test_r_house_force_1_after_uno_the_drawn_card_is_played_with_every_rule(sett
     assert (game.phase(state), game.current_player(state)) == after
 
 
+def test_r_house_force_1_the_vector_env_and_its_compiled_policies_play_the_card_after_uno():
+    """The same kernels: the caller's `uno` in the vector env, and the compiled `naive` (which
+    calls UNO when it may) at seat 0 inside the vector env's kernel, both play the card."""
+    from uno_env.vector import UnoVectorEnv
+
+    game = make_game(num_players=3, force_play=True)
+    env = UnoVectorEnv(1, game.config)
+    env.load_state(0, setup(game, [["B1"], ["Y5", "Y6"], ["G5", "G6"]], ["R5"], draw_pile=["R8", "..."]))
+    env.step([game.string_to_action("draw")])
+    env.step([game.string_to_action("uno")])
+    position = game.position(env.game_state(0))
+    assert position["hands"][0] == ["B1"] and position["discard_pile"][-1] == "R8" and env.seat[0] == 1
+    env = UnoVectorEnv(1, game.config, seats=["naive", None, None])
+    env.load_state(0, setup(game, [["B1"], ["Y5", "Y6"], ["R5", "G6", "G7"]], ["R4"], 2, draw_pile=["R8", "..."]))
+    env.step([game.string_to_action("play R5")])  # seat 0 (naive) draws R8, calls UNO: R8 is played
+    position = game.position(env.game_state(0))
+    assert position["hands"][0] == ["B1"] and position["discard_pile"][-1] == "R8" and env.seat[0] == 1
+    assert position["step"] == 3  # play R5, draw, uno: no decision to play R8
+
+
 def test_d_uno_a_call_leaves_a_decision_in_every_other_phase_it_is_made_in():
     """After `uno` the decision shrinks by one action; outside R-HOUSE-FORCE-1 at least two
     stay, so it is still asked: `draw` on a turn (R-TURN-2), `pass` on a drawn card without
