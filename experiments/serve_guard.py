@@ -123,8 +123,10 @@ class Guard:
         return f"http://{host}:{self.port}/?token={self.token}"
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":  # lifespan
+        if scope["type"] == "lifespan":
             return await self.app(scope, receive, send)
+        if scope["type"] != "http":  # a websocket: none is served
+            return await send({"type": "websocket.close", "code": 1008})
         nonce = secrets.token_urlsafe(16)
         scope["uno.nonce"] = nonce
         extra = security_headers(nonce)

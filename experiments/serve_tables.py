@@ -3,7 +3,7 @@
 
 A browser seats agents by name (:data:`BROWSER_AGENTS`), with options whose cost is
 capped (:data:`SEARCH_CAPS`: one ``ismcts`` decision takes at most about a second on two
-cores; its rollouts play compiled heuristics only), and never names a file (``weights=``
+cores; its rollouts play the heuristics of :data:`ROLLOUT_POLICIES`), and never names a file (``weights=``
 is refused before anything is opened). The specs ``uno serve --opponents`` gave are
 allowed as they are: the command line keeps its full freedom. The agents play at most
 :data:`DEADLINE` seconds per request (checked between their decisions); a table whose
@@ -38,9 +38,14 @@ MAX_SPECS = 16
 MAX_SPEC_LENGTH = 200
 BROWSER_AGENTS = (*COMPILED, "ppo", "ismcts")
 SEARCH_CAPS = {"determinizations": 320, "max_rollout_steps": 2000}
-"""The most a browser may give ``ismcts``: its defaults. At 320 samples one decision took at most
-0.9 s (10 players, random rollouts; 0.4 s with tactical ones) on a two-core machine."""
-ROLLOUT_OPTIONS = ("rollout", "opponent_rollout")  # compiled heuristics only: ppo rollouts took ~10 s a decision
+"""The most a browser may give ``ismcts``: its defaults. There one searched decision took at
+most 0.74 s (tactical rollouts, 10 players, house rules; 0.4 s under the official rules),
+with keeper, naive or random_play rollouts 0.27 s, on a shared two-core machine."""
+ROLLOUT_POLICIES = ("tactical", "keeper", "naive", "random_play")
+"""The rollout policies a browser may ask for: ``random`` rollouts draw and play at random,
+so hands run long (up to 4.3 s a decision at 320 samples), and ``ppo`` ones cost a network
+pass a step (5-14 s a decision)."""
+ROLLOUT_OPTIONS = ("rollout", "opponent_rollout")
 MAX_STEPS = RuleConfig().max_steps  # a browser's game is cut there (its history is replayed from the record)
 CHOICES = {
     "deck": DECKS,
@@ -284,8 +289,8 @@ def check_browser_spec(spec: str) -> None:
                 "(one decision in about a second; uno serve --opponents sets more)",
             )
     for key in ROLLOUT_OPTIONS:
-        if key in options and options[key] not in COMPILED:
-            raise Refused(400, f"agents: {key}={excerpt(options[key])}: rollouts play {', '.join(COMPILED)}")
+        if key in options and options[key] not in ROLLOUT_POLICIES:
+            raise Refused(400, f"agents: {key}={excerpt(options[key])}: rollouts play {', '.join(ROLLOUT_POLICIES)}")
 
 
 def specs_of(body: dict, preset: list[str], browser: bool = True) -> list[str]:
@@ -344,7 +349,7 @@ class Tables:
             )
         return {
             "agents": [a for a in agent_names() if a in BROWSER_AGENTS],
-            "limits": {"ismcts": dict(SEARCH_CAPS), "rollouts": list(COMPILED), "max_steps": MAX_STEPS},
+            "limits": {"ismcts": dict(SEARCH_CAPS), "rollouts": list(ROLLOUT_POLICIES), "max_steps": MAX_STEPS},
             "settings": settings,
             "preset": {"settings": self.preset, "agents": self.preset_agents, "seat": self.preset_seat},
         }

@@ -351,6 +351,15 @@ def test_every_answer_carries_the_security_headers(client):
     assert all(secured(a) for a in answers)
 
 
+def test_no_websocket_is_served(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as closed:
+        with client.websocket_connect("/"):
+            pass
+    assert closed.value.code == 1008
+
+
 # ---------------------------------------------------------------------- what a browser may seat
 
 
@@ -366,7 +375,8 @@ BROWSER_REFUSALS = [
     ("ismcts:determinizations=1000000000", "at most 320 from the browser"),
     ("ismcts:determinizations=1e12", "at most 320"),
     ("ismcts:max_rollout_steps=2001", "max_rollout_steps=2001 costs too much; at most 2000"),
-    ("ismcts:rollout=ppo", "rollout='ppo': rollouts play random, naive"),
+    ("ismcts:rollout=ppo", "rollout='ppo': rollouts play tactical, keeper, naive, random_play"),
+    ("ismcts:rollout=random", "rollout='random': rollouts play"),
     ("ismcts:opponent_rollout=ppo", "opponent_rollout='ppo'"),
     ("ismcts:determinizations=100001", "at most 320"),  # near the preset is not the preset
     ("ppo:weights=/etc/passwd", "weights=... is refused from the browser"),
@@ -396,7 +406,7 @@ def test_the_weights_refusal_says_nothing_of_the_file(preset_client):
 def test_a_browser_may_seat_the_capped_budgets_and_the_presets(preset_client):
     client, tables = preset_client
     allowed = [
-        "ismcts:determinizations=320:rollout=random:opponent_rollout=keeper:max_rollout_steps=2000",
+        "ismcts:determinizations=320:rollout=random_play:opponent_rollout=keeper:max_rollout_steps=2000",
         "ppo:colours=as_seen",
         "ismcts:determinizations=100000",  # exactly the command line's preset
         "tactical",
@@ -406,7 +416,8 @@ def test_a_browser_may_seat_the_capped_budgets_and_the_presets(preset_client):
         assert response.status_code == 201, (spec, response.text)
     assert len(tables.games) == len(allowed)
     limits = client.get("/api/options").json()["limits"]
-    assert limits["ismcts"] == {"determinizations": 320, "max_rollout_steps": 2000} and "ppo" not in limits["rollouts"]
+    assert limits["ismcts"] == {"determinizations": 320, "max_rollout_steps": 2000}
+    assert limits["rollouts"] == ["tactical", "keeper", "naive", "random_play"]
     too_many = client.post("/api/games", json={"agents": ["tactical"] * 17})
     assert too_many.status_code == 400 and "at most 16 specs" in too_many.json()["error"]
     long_game = client.post("/api/games", json={"settings": {"max_steps": 20001}})
