@@ -354,9 +354,8 @@ def test_every_answer_carries_the_security_headers(client):
 def test_no_websocket_is_served(client):
     from starlette.websockets import WebSocketDisconnect
 
-    with pytest.raises(WebSocketDisconnect) as closed:
-        with client.websocket_connect("/"):
-            pass
+    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect("/"):
+        pass
     assert closed.value.code == 1008
 
 

@@ -1,8 +1,8 @@
 """`uno serve` attacked over real sockets (tests/serve_attacks.py): a live server in this
 process (uvicorn in a thread, so that its games can be counted) refuses every attack with
 its status and a one-line reason, and nothing changes; a served subprocess refuses a 50 MB
-body before reading it, its memory staying put, answers while an agent thinks for minutes,
-and ends within 2 s of SIGTERM."""
+body before reading it, its memory staying put, answers (the page's options, other games)
+while an agent thinks for minutes, and ends within 2 s of SIGTERM."""
 
 from __future__ import annotations
 
@@ -110,8 +110,12 @@ def test_sigterm_ends_the_server_within_2_s_while_an_agent_thinks(thinker):
         time.sleep(0.05)
     time.sleep(1.0)
     assert len(answers) == 1  # the person played; the agent thinks (minutes: the action has no answer yet)
-    options = thinker.request("GET", "/api/options", timeout=10)
-    assert options.status == 200  # the server still answers
+    assert thinker.request("GET", "/api/options", timeout=10).status == 200  # the server still answers,
+    other = thinker.request("POST", "/api/games", dict(GAME, agents=["tactical"]), timeout=10)
+    assert other.status == 201  # and other games are played meanwhile
+    view = other.json()
+    played = thinker.request("POST", f"/api/games/{view['id']}/action", {"action": view["legal"][0]["id"]}, timeout=10)
+    assert played.status == 200 and played.json()["decisions"] == 1
     assert len(answers) == 1
     thinker.process.send_signal(signal.SIGTERM)
     thinker.process.wait(timeout=2)  # TimeoutExpired: it did not end within 2 s
