@@ -71,6 +71,7 @@ from .serve_guard import Guard
 from .serve_tables import MAX_GAMES, Refused, Table, Tables, specs_of
 
 EXIT_GRACE = 1.0  # seconds between Ctrl-C / SIGTERM and the end of the process, whatever runs
+MAX_CONNECTIONS = 100  # open at once (each holds at most a 64 KB body); beyond them: 503
 
 
 def app_for(
@@ -174,7 +175,9 @@ def main(argv: list[str] | None = None) -> int:
                 exit_soon(sig)
             super().handle_exit(sig, frame)
 
-    server_config = uvicorn.Config(app, log_level="warning", timeout_graceful_shutdown=1)
+    server_config = uvicorn.Config(
+        app, log_level="warning", timeout_graceful_shutdown=1, limit_concurrency=MAX_CONNECTIONS
+    )
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else host
     print(f"uno serve: playing at {app.address(shown)}  (open it; Ctrl-C ends it)", flush=True)
     Server(server_config).run(sockets=[listening])  # the signal, raised again after the shutdown, ends the command

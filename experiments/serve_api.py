@@ -27,11 +27,13 @@ from .serve_tables import Refused, Table, Tables
 PAGE = Path(__file__).parent / "data" / "serve.html"
 BUSY_WAIT = 30.0  # seconds a request waits for its game, busy with an earlier request, before a 503
 WORKERS = 4  # threads for the games' work (searches release the GIL: they think side by side)
+IDLE = 30.0  # seconds after which an idle worker thread ends
 
 
 class Workers:
     """A few daemon threads for the games' work: the event loop stays free to answer, and a
-    thread still busy when the server stops does not keep the process alive."""
+    thread still busy when the server stops does not keep the process alive. A thread idle
+    for :data:`IDLE` seconds ends (the next job starts one again)."""
 
     def __init__(self, count: int = WORKERS):
         self.count = count
@@ -52,7 +54,14 @@ class Workers:
 
     def work(self) -> None:
         while True:
-            future, function, args = self.jobs.get()
+            try:
+                future, function, args = self.jobs.get(timeout=IDLE)
+            except queue.Empty:
+                with self.lock:  # a job put before this check is taken; one put after it starts a thread
+                    if self.jobs.empty():
+                        self.threads.remove(threading.current_thread())
+                        return
+                continue
             if not future.set_running_or_notify_cancel():
                 continue
             with self.lock:

@@ -476,6 +476,27 @@ def test_the_agents_play_in_steps_when_a_request_reaches_its_deadline(client, mo
     assert Game(RuleConfig(**record["settings"])).is_over(replay(record))
 
 
+def test_the_workers_are_daemons_that_end_when_idle(monkeypatch):
+    import threading
+    import time
+
+    from experiments.serve_api import Workers
+
+    monkeypatch.setattr("experiments.serve_api.IDLE", 0.05)
+    workers = Workers(count=2)
+    release = threading.Event()
+    slow = workers.submit(release.wait, 30)
+    assert workers.submit(sum, [1, 2]).result(timeout=10) == 3  # the other thread works meanwhile
+    assert all(t.daemon for t in workers.threads) and workers.busy == 1  # a busy one keeps no process alive
+    release.set()
+    assert slow.result(timeout=10) is True
+    end = time.monotonic() + 10
+    while workers.threads and time.monotonic() < end:
+        time.sleep(0.02)
+    assert workers.threads == [] and workers.busy == 0
+    assert workers.submit(max, 4, 5).result(timeout=10) == 5  # the next job starts one again
+
+
 # ---------------------------------------------------------------------- no input gives a 500
 
 

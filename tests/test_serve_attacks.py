@@ -7,6 +7,7 @@ while an agent thinks for minutes, and ends within 2 s of SIGTERM."""
 from __future__ import annotations
 
 import signal
+import socket
 import threading
 import time
 
@@ -92,6 +93,23 @@ def test_a_big_body_is_refused_before_it_is_read(thinker):
         assert answer.status == 413, answer
     after, peak_after = thinker.memory_kb()
     assert peak_after - peak < 8 * 1024 and after - rss < 8 * 1024  # kB: far below the 50 MB sent
+
+
+def test_open_connections_are_bounded(thinker):
+    """A hundred connections held open: the next request is refused (503), not queued in memory."""
+    held = [socket.create_connection(("127.0.0.1", thinker.port)) for _ in range(100)]
+    try:
+        for sock in held:
+            sock.sendall(b"GET /api/options HTTP/1.1\r\n")  # headers never finished
+        time.sleep(0.5)
+        assert thinker.request("GET", "/api/options", timeout=10).status == 503
+    finally:
+        for sock in held:
+            sock.close()
+    end = time.monotonic() + 10
+    while thinker.request("GET", "/api/options", timeout=10).status != 200:
+        assert time.monotonic() < end, "the server did not answer again"
+        time.sleep(0.1)
 
 
 def test_sigterm_ends_the_server_within_2_s_while_an_agent_thinks(thinker):
