@@ -283,6 +283,30 @@ def attacks(target: Target) -> list[tuple[str, object]]:
     ]
 
 
+def creations(served: Served, count: int = 2000) -> str:
+    """``count`` games created one after another (each a legitimate request): the server's
+    memory before and after (the games in memory are bounded)."""
+    before, _ = served.memory_kb()
+    statuses = {served.request("POST", "/api/games", dict(GAME, seed=k)).status for k in range(count)}
+    after, peak = served.memory_kb()
+    return (
+        f"statuses {sorted(statuses)}; VmRSS {before / 1024:.0f} -> {after / 1024:.0f} MB, VmHWM {peak / 1024:.0f} MB"
+    )
+
+
+def held_connections(served: Served, count: int = 200) -> Answer:
+    """``count`` connections left open mid-request, then one request."""
+    held = [socket.create_connection((served.host, served.port)) for _ in range(count)]
+    try:
+        for sock in held:
+            sock.sendall(b"GET /api/options HTTP/1.1\r\n")
+        time.sleep(0.5)
+        return served.request("GET", "/api/options", timeout=5)
+    finally:
+        for sock in held:
+            sock.close()
+
+
 def thinking(served: Served) -> list[tuple[str, Answer | str]]:
     """A game whose agent thinks for minutes (``THINKER``, seated from the preset), then
     ``/api/options`` meanwhile, then SIGTERM: the rows of the table."""
@@ -328,6 +352,12 @@ def table(root: Path) -> str:
                 f"| {name} | {answer.status} | {reason} | {answer.seconds:.2f} | {answer.size} | "
                 f"{rss / 1024:.0f} | {peak / 1024:.0f} |"
             )
+        answer = held_connections(served)
+        lines.append(
+            f"| 200 connections held open, then a request | {answer.status} | {answer.reason[:70]} | "
+            f"{answer.seconds:.2f} | {answer.size} | {served.memory_kb()[0] / 1024:.0f} | |"
+        )
+        lines.append(f"| 2,000 game creations | | {creations(served)} | | | | |")
     finally:
         served.stop()
     served = Served(root, ("--players", "2", "--opponents", THINKER))

@@ -37,6 +37,7 @@ SETTLED = "return document.body.dataset.busy === '0' && document.body.dataset.ga
 @pytest.fixture(scope="module")
 def served():
     served = Served(ROOT, ("--players", "2", "--opponents", "tactical"))
+    assert len(served.token) >= 32  # without --token: a fresh secret of 24 random bytes
     yield served
     served.stop()
 
