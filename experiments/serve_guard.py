@@ -179,7 +179,7 @@ class Guard:
             served = f"http://127.0.0.1:{self.port}/"
             return 403, f"Host {excerpt(headers.get('host', ''))} is not this server ({served}); refused"
         if not self.has_token(scope, headers):
-            return 403, "no valid token: open the address uno serve printed (http://127.0.0.1:PORT/?token=...)"
+            return 403, f"no valid token: open the address uno serve printed (http://127.0.0.1:{self.port}/?token=...)"
         if scope["method"] in SAFE_METHODS:
             return None
         origin = headers.get("origin")

@@ -252,6 +252,8 @@ def test_the_command_refuses_bad_options(capsys):
         (["--seat", "4"], "--seat 4"),
         (["--opponents", "human"], "'human' is you"),
         (["--set", "decks=x"], "unknown setting"),
+        (["--token", "short"], "--token: at least 8 printable characters"),
+        (["--token", "has a space"], "no spaces"),
     ):
         with pytest.raises(SystemExit) as exit_:
             main(argv)
