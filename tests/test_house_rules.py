@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from uno_env.engine import Game, IllegalActionError, PositionError, RuleConfig
+from uno_env.engine.events import summarize
 
 from .conftest import act, deck_for_deal, hand, legal, make_game, of_type, rest_of_deck, setup
 
@@ -45,7 +46,8 @@ def test_r_house_stack_1_a_draw_two_puts_a_pending_penalty_on_its_target():
     assert observed(game, state, 2, "pending_penalty").tolist() == [2.0]  # public
     assert legal(game, state) == {"play G+2", "accept"}  # no draw: accepting is the draw (R-HOUSE-STACK-6)
     events = act(game, state, "accept")
-    assert of_type(events, "penalty_accept") == [{"type": "penalty_accept", "seat": 1, "cards": 2}]
+    assert of_type(events, "penalty_accept") == [{"type": "penalty_accept", "seat": 1, "cards": 2, "stacked": False}]
+    assert "P1 accepts the penalty of 2 cards" in summarize(events)  # one Draw Two: nothing was stacked
     assert drawn_by(events, 1) == ["B1", "B2"] and game.current_player(state) == 2
     assert game.phase(state) == "play" and observed(game, state, 2, "pending_penalty").tolist() == [0.0]
 
@@ -55,7 +57,9 @@ def test_r_house_stack_1_with_two_players_the_turn_comes_back_to_the_last_stacke
     state = setup(game, [["R+2", "R5", "R6"], ["G+2", "B3", "B4"]], ["R7"])
     act(game, state, "play R+2", "play G+2")
     assert game.current_player(state) == 0 and game.phase(state) == "penalty"
-    act(game, state, "accept")
+    events = act(game, state, "accept")
+    assert of_type(events, "penalty_accept") == [{"type": "penalty_accept", "seat": 0, "cards": 4, "stacked": True}]
+    assert "P0 accepts the stacked penalty of 4 cards" in summarize(events)
     assert game.hand_sizes(state) == [6, 2] and game.current_player(state) == 1 and game.phase(state) == "play"
 
 
@@ -119,6 +123,16 @@ def test_r_house_stack_3_with_nothing_stacked_the_challenge_is_r_wd4_4():
     events = act(game, state, "challenge")
     assert of_type(events, "challenge")[0]["bluff"] is True and len(drawn_by(events, 0)) == 4
     assert game.current_player(state) == 1
+
+
+def test_r_house_stack_3_a_lone_wild_draw_four_accepted_is_no_stacked_penalty():
+    game = make_game(num_players=3, stacking="mixed")
+    state = setup(game, [["W+4", "R2", "B1"], ["Y1", "Y2"], ["G1"]], ["R7"])
+    act(game, state, "play W+4 G")
+    events = act(game, state, "accept")
+    assert of_type(events, "penalty_accept") == [{"type": "penalty_accept", "seat": 1, "cards": 4, "stacked": False}]
+    assert "P1 accepts the penalty of 4 cards" in summarize(events)
+    assert len(drawn_by(events, 1)) == 4 and game.current_player(state) == 2
 
 
 def test_r_house_stack_4_a_starting_draw_two_may_be_answered():

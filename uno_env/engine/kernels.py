@@ -1018,7 +1018,8 @@ def resolve_penalty(cards, ints, rng, P, b, challenge, rw, ev, evn):
     following = next_alive(ints, P, b, target, ints[b, S_DIRECTION])
     ints[b, S_PENDING] = 0
     if not challenge:
-        emit(ev, evn, b, EV_PENALTY_ACCEPT, target, pending, 0)
+        alone = 4 if top_face(cards, ints, P, b) == WILD_DRAW_FOUR else 2  # the top card's own penalty
+        emit(ev, evn, b, EV_PENALTY_ACCEPT, target, pending, 1 if pending > alone else 0)
         draw_cards(cards, ints, rng, P, b, target, pending, R_PENALTY, ev, evn)
         emit(ev, evn, b, EV_SKIP, target, 0, 0)
     else:
