@@ -18,8 +18,9 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 
 
-def browser(network_log: bool = False):
-    """A headless chromium; with ``network_log`` it records every request (:func:`requests_made`)."""
+def browser(network_log: bool = False, size: tuple[int, int] = (1280, 900)):
+    """A headless chromium of ``size`` (width, height of the window); with ``network_log`` it
+    records every request (:func:`requests_made`). Its console is kept (:func:`console`)."""
     try:
         from selenium import webdriver
         from selenium.webdriver.chrome.service import Service
@@ -34,11 +35,10 @@ def browser(network_log: bool = False):
         "--no-sandbox",
         "--disable-gpu",
         "--disable-dev-shm-usage",
-        "--window-size=1280,900",
+        f"--window-size={size[0]},{size[1]}",
     ):
         options.add_argument(flag)
-    if network_log:
-        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL", **({"performance": "ALL"} if network_log else {})})
     return webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
 
 
@@ -50,6 +50,12 @@ def requests_made(driver) -> list[str]:
         if message.get("method") == "Network.requestWillBeSent":
             urls.append(message["params"]["request"]["url"])
     return urls
+
+
+def console(driver) -> list[str]:
+    """The console's messages since the last call (errors and Content-Security-Policy
+    violations included)."""
+    return [f"{entry['level']}: {entry['message']}" for entry in driver.get_log("browser")]
 
 
 def screenshot(driver, name: str) -> Path:

@@ -329,6 +329,24 @@ def engine_cases(round_seed, settings):
 
     for until in (n, -1, 0.5):
         cases.append(Case("Game", f"play(until={until!r})", until_case(until)))
+
+    def policies_case(make_policies, tokens):
+        def build(rng):
+            game, state = _game_state(round_seed, rng, **settings)
+            policies = make_policies(game)
+            return state, lambda: game.play(state, policies), tokens, _engine_next(game)
+
+        return build
+
+    first = lambda o, m: int(np.flatnonzero(m)[0])  # noqa: E731
+    for label, make_policies, tokens in (
+        ("None", lambda g: None, ["policies", "None"]),
+        ("'random'", lambda g: "random", ["policies", "'random'"]),
+        ("a dict missing the last seat", lambda g: {s: first for s in range(g.num_players - 1)}, ["policies"]),
+        ("one policy too few", lambda g: [first] * (g.num_players - 1), ["policies"]),
+        ("a seat's policy 5", lambda g: [first] * (g.num_players - 1) + [5], ["policies", "5"]),
+    ):
+        cases.append(Case("Game", f"play(policies={label})", policies_case(make_policies, tokens)))
     return cases
 
 
@@ -443,15 +461,31 @@ def aec_cases(round_seed, settings):
                     break
                 observation, _, terminated, truncated, _ = env.last()
                 env.step(None if terminated or truncated else _legal_of(observation["action_mask"]))
-            calls = {"step": lambda: env.step(None), "last": lambda: env.last(), "step 0": lambda: env.step(0)}
-            return env, calls[method], ["reset"], None
+            calls = {
+                "step": lambda: env.step(None),
+                "last": lambda: env.last(),
+                "step 0": lambda: env.step(0),
+                "step 0.5": lambda: env.step(0.5),
+            }
+            tokens = ["reset"] + ([f"step({method[5:]})"] if method.startswith("step ") else [])
+            return env, calls[method], tokens, None
 
         return build
 
     for wrapped in (True, False):
-        for method in ("step", "last", "step 0"):
+        for method in ("step", "last", "step 0", "step 0.5"):
             kind = "env" if wrapped else "raw_env"
             cases.append(Case("AEC", f"{kind}.{method} after every agent is done", after_end(method, wrapped)))
+
+    def bad_setting(name, value):
+        def build(rng):
+            return None, lambda: uno_env.env(**{**settings, name: value}), [name, repr(value)], None
+
+        return build
+
+    n = settings.get("num_players", 2)
+    for name, value in (("render_seat", True), ("render_seat", n), ("render_seat", "none")):
+        cases.append(Case("AEC", f"env({name}={value!r})", bad_setting(name, value)))
     return cases
 
 
@@ -507,11 +541,23 @@ def gym_cases(round_seed, settings):
                     env.reset(seed=round_seed + 2)
         return env
 
-    def before_reset(rng):
-        env = make(rng, reset=False)
-        return env, lambda: env.step(0), ["reset"], None
+    def before_reset(method, render_mode=None):
+        def build(rng):
+            env = make(rng, reset=False, render_mode=render_mode)
+            return env, lambda: getattr(env, method)(*([0] if method == "step" else [])), ["reset"], None
 
-    cases.append(Case("Gym", "step before reset", before_reset))
+        return build
+
+    for method, render_mode in (
+        ("step", None),
+        ("render", None),
+        ("render", "ansi"),
+        ("render", "rgb_array"),
+        ("action_masks", None),
+        ("position", None),
+    ):
+        label = f"{method} before reset" + (f" (render_mode={render_mode!r})" if render_mode else "")
+        cases.append(Case("Gym", label, before_reset(method, render_mode)))
 
     def bad_seed(seed):
         def build(rng):
@@ -640,6 +686,9 @@ def gym_cases(round_seed, settings):
     return cases
 
 
+POSITION = {"position": {"hands": [["R1"], ["G2"]], "discard_pile": ["R5"], "current_player": 0}}
+
+
 def _vector_next(env):
     env.step(env.sample_actions())
     return env.cards, env.ints, env.rng, env.seat, env.rewards
@@ -709,7 +758,7 @@ def vector_cases(round_seed, settings):
             game = Game(**settings)
             state = game.init(seed=round_seed + 7)
             other = Game(num_players=3 if game.num_players != 3 else 4).init(seed=1)
-            values = {"state": state, "other": other}
+            values = {"state": state, "other": other, "never reset": game.new_state()}
             resolved = [values.get(a, a) if isinstance(a, str) else a for a in args]
             return env, lambda: env.load_state(*resolved), tokens, _vector_next
 
@@ -724,8 +773,36 @@ def vector_cases(round_seed, settings):
         ("not a state", (0, "nonsense"), ["state"]),
         ("source_index 1", (0, "state", 1), ["source_index", "1"]),
         ("source_index True", (0, "state", True), ["source_index", "True"]),
+        ("a state never reset", (0, "never reset"), ["state", "never reset"]),
     ):
         cases.append(Case("Vector", f"load_state({label})", load_case(label, args, tokens)))
+
+    def never_reset_target(rng):
+        env = make(rng, reset=False)
+        state = Game(**settings).new_state()
+        return env, lambda: env.load_state(0, state), ["state", "never reset"], None
+
+    cases.append(Case("Vector", "load_state(a state never reset) into an env never reset", never_reset_target))
+
+    def constructor_case(make_env, tokens):
+        def build(rng):
+            return None, make_env, tokens, None
+
+        return build
+
+    from uno_env.vector import UnoGymVectorEnv
+
+    for label, make_env, tokens in (
+        ("UnoVectorEnv(final_observation='no')", lambda: UnoVectorEnv(N, final_observation="no", **settings), None),
+        ("UnoVectorEnv(final_observation=None)", lambda: UnoVectorEnv(N, final_observation=None, **settings), None),
+        ("UnoVectorEnv(final_observation=1)", lambda: UnoVectorEnv(N, final_observation=1, **settings), None),
+        ("UnoVectorEnv(parallel=1)", lambda: UnoVectorEnv(N, parallel=1, **settings), ["parallel", "1"]),
+        ("UnoGymVectorEnv(copy='no')", lambda: UnoGymVectorEnv(N, copy="no", **settings), ["copy", "'no'"]),
+        ("UnoGymVectorEnv(copy=None)", lambda: UnoGymVectorEnv(N, copy=None, **settings), ["copy", "None"]),
+    ):
+        if tokens is None:
+            tokens = ["final_observation", label.split("=", 1)[1].rstrip(")")]
+        cases.append(Case("Vector", label, constructor_case(make_env, tokens)))
 
     def size_case(rng):
         return None, lambda: UnoVectorEnv(10**9, **settings), ["num_envs", str(10**9)], None
@@ -747,6 +824,8 @@ def vector_cases(round_seed, settings):
         ("reset(seed=-1)", lambda e: lambda: e.reset(seed=-1), ["seed", "-1"]),
         ("reset(options='x')", lambda e: lambda: e.reset(options="x"), ["options"]),
         ("reset(reset_mask=[1, 0])", lambda e: lambda: e.reset(options={"reset_mask": [1, 0]}), ["which"]),
+        ("reset(options={'foo': 1})", lambda e: lambda: e.reset(options={"foo": 1}), ["option", "foo"]),
+        ("reset(options={'position': ...})", lambda e: lambda: e.reset(seed=3, options=POSITION), ["position"]),
         ("step(floats)", lambda e: lambda: e.step(np.zeros(N)), ["float64"]),
     ):
         cases.append(Case("Vector", f"UnoGymVectorEnv.{label}", adapter_case(label, call_of, tokens)))
@@ -936,7 +1015,59 @@ def agent_cases(round_seed, settings):
             return build
 
         cases.append(Case("Agents", f"CompiledPolicy({policy!r}): a mask that allows only catch", catch_case(policy)))
+
+    def spec_case(spec, tokens):
+        def build(rng):
+            return None, lambda: make_agent(spec, game, seed=round_seed), tokens, None
+
+        return build
+
+    n = game.num_players
+    for spec, tokens in (
+        (f"human:seat={n}", ["seat", str(n)]),
+        ("human:seat=-1", ["seat", "-1"]),
+        ("human:seat=true", ["seat", "True"]),
+        ("human:stdin=1", ["stdin", "1"]),
+        ("human:stdout=x", ["stdout", "'x'"]),
+    ):
+        cases.append(Case("Agents", f"make_agent({spec!r})", spec_case(spec, tokens)))
+
+    def registry_case(call, tokens):
+        def build(rng):
+            from uno_env import agents
+
+            return None, call, tokens, lambda _: (agents.agent_names(), agents.agent_descriptions())
+
+        return build
+
+    from uno_env.agents import register_agent
+
+    cases.append(
+        Case(
+            "Agents", "register_agent('x', factory=5)", registry_case(lambda: register_agent("x", 5), ["factory", "5"])
+        )
+    )
+    cases.append(
+        Case(
+            "Agents",
+            "register_agent('x', factory=None)",
+            registry_case(lambda: register_agent("x", None), ["factory", "None"]),
+        )
+    )
+    register_agent("fuzz_raising", _raising_factory)
+    cases.append(
+        Case(
+            "Agents",
+            "make_agent of a factory raising ZeroDivisionError",
+            registry_case(lambda: make_agent("fuzz_raising", game), ["fuzz_raising", "ZeroDivisionError"]),
+        )
+    )
     return cases
+
+
+def _raising_factory(rules=None, seed=0, **options):
+    """An agent factory that fails (door fuzz)."""
+    return 1 // 0
 
 
 def all_cases(budget: int, only: str | None = None) -> list[tuple[int, Case]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from uno_env import UnoGymEnv
 from uno_env.agents import make_agent
 from uno_env.engine import Game, IllegalActionError
 from uno_env.engine.game import State
-from uno_env.vector import UnoVectorEnv
+from uno_env.vector import UnoGymVectorEnv, UnoVectorEnv
 
 
 def arrays(state):
@@ -163,6 +164,34 @@ def test_aec_before_reset_and_after_the_end_in_pettingzoo_words():
         raw.last()
 
 
+def test_aec_step_after_every_agent_is_done_warns_for_none_and_refuses_an_action(caplog):
+    """PettingZoo's convention: its OrderEnforcingWrapper warns for a step once every agent
+    is done, and its AECEnv takes only None from a done agent (the spec page says so)."""
+    for make in (uno_env.env, uno_env.raw_env):
+        env = make(num_players=2, max_steps=2)
+        env.reset(seed=1)
+        for agent in env.agent_iter():
+            _, _, terminated, truncated, _ = env.last()
+            env.step(None if terminated or truncated else int(env.observe(agent)["action_mask"].argmax()))
+        position = env.unwrapped.position()
+        caplog.clear()
+        env.step(None)
+        assert "step() called after all agents are terminated or truncated" in caplog.text
+        for action in (0, 5, 0.5, "draw"):
+            with pytest.raises(ValueError, match=rf"step\({action!r}\): every agent is done.*reset\(\)"):
+                env.step(action)
+        assert env.unwrapped.position() == position and env.agents == []
+        env.reset(seed=2)  # a new game as usual
+        assert env.agents == ["player_0", "player_1"]
+
+
+@pytest.mark.parametrize("render_seat", [True, False, np.bool_(True), 2, -1, "none"])
+def test_aec_render_seat_is_a_seat_all_or_none(render_seat):
+    with pytest.raises(ValueError, match=f"render_seat must be a seat 0..1, 'all' or None, got {render_seat!r}"):
+        uno_env.env(num_players=2, render_seat=render_seat)
+    assert uno_env.env(num_players=2, render_seat=np.int64(1)).unwrapped.render_seat == 1
+
+
 class Spoiler:
     """An opponent playing its first legal action, or ``answer`` once armed."""
 
@@ -204,6 +233,11 @@ def test_gym_env_before_reset_and_refused_seeds():
     env = UnoGymEnv(num_players=2, opponents="tactical")
     with pytest.raises(ResetNeeded):
         env.step(0)
+    for render_mode in (None, "ansi", "rgb_array"):  # there is no game yet: Gymnasium's ResetNeeded
+        unstarted = UnoGymEnv(num_players=2, render_mode=render_mode)
+        for method in ("render", "action_masks", "position"):
+            with pytest.raises(ResetNeeded, match=rf"env\.{method}\(\) before calling env\.reset\(\)"):
+                getattr(unstarted, method)()
     env.reset(seed=3)
     generator = env.np_random.bit_generator.state
     opponent = env.opponents[0].prng.copy()
@@ -227,12 +261,60 @@ def test_vector_env_checks_everything_before_it_changes_a_game():
             env.load_state(index, state)
     with pytest.raises(ValueError, match="another configuration"):
         env.load_state(0, Game(num_players=3).init(seed=1))
+    buffers = [b.copy() for b in (env.cards, env.ints, env.rng, env.obs, env.mask, env.seat)]
+    with pytest.raises(ValueError, match="load_state: game 0 of the state was never reset"):
+        env.load_state(0, Game(num_players=2).new_state())
+    assert same([env.cards, env.ints, env.rng, env.obs, env.mask, env.seat], buffers)
+    unstarted = UnoVectorEnv(4, num_players=2)
+    with pytest.raises(ValueError, match="never reset"):
+        unstarted.load_state(0, Game(num_players=2).new_state())
+    assert not unstarted.rng.any() and not unstarted.cards.any()
     assert np.array_equal(env.rng, before[0]) and np.array_equal(env.cards, before[1])
     for out in (np.zeros(3, np.int64), np.zeros(4, np.int32), np.zeros(8, np.int64)[::2], np.zeros((4, 1), np.int64)):
         with pytest.raises(ValueError, match="out must be"):
             env.sample_actions(out=out)
     with pytest.raises(ValueError, match="num_envs=1000000000"):
         UnoVectorEnv(10**9, num_players=2)
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (
+            lambda: UnoVectorEnv(2, num_players=2, final_observation="no"),
+            "final_observation must be True or False, got 'no'",
+        ),
+        (
+            lambda: UnoVectorEnv(2, num_players=2, final_observation=None),
+            "final_observation must be True or False, got None",
+        ),
+        (lambda: UnoVectorEnv(2, num_players=2, parallel=1), "parallel must be 'auto', True or False, got 1"),
+        (lambda: UnoGymVectorEnv(2, num_players=2, copy="no"), "copy must be True or False, got 'no'"),
+        (lambda: UnoGymVectorEnv(2, num_players=2, copy=0), "copy must be True or False, got 0"),
+    ],
+    ids=["final_observation-no", "final_observation-None", "parallel-1", "copy-no", "copy-0"],
+)
+def test_vector_flags_are_bools(make, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        make()
+
+
+def test_gym_vector_env_refuses_reset_options_it_does_not_know():
+    """Like UnoGymEnv (the AEC env only warns: PettingZoo's api_test passes made-up options);
+    a position goes into one game with UnoVectorEnv.load_state."""
+    env = UnoGymVectorEnv(2, num_players=2, seed=5)
+    position = {"hands": [["R1"], ["G2"]], "discard_pile": ["R5"], "current_player": 0}
+    for options, message in (
+        ({"foo": 1}, r"unknown reset option\(s\) foo; known: reset_mask"),
+        ({"position": position}, r"reset option 'position' .*load_state"),
+        ({"reset_mask": [True, True], "bar": 2}, "bar"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            env.reset(options=options)
+    assert not env.env.rng.any()  # nothing reset, and the default seed is still to come
+    first, _ = env.reset()
+    again, _ = UnoGymVectorEnv(2, num_players=2, seed=5).reset()
+    assert np.array_equal(first, again)
 
 
 @pytest.mark.parametrize("name", ["random", "naive", "keeper", "tactical", "random_play", "ismcts:determinizations=4"])
@@ -256,3 +338,52 @@ def test_agents_check_their_inputs_and_answer_within_the_mask(name):
             agent.reset(bad_seed)
     assert agent.seed == seed
     agent.reset()  # its own seed again
+
+
+def test_play_checks_its_policies_before_playing():
+    game = Game(num_players=3)
+    state = game.init(seed=4)
+    before = arrays(state)
+    first = lambda observation, mask: int(np.flatnonzero(mask)[0])  # noqa: E731
+    for policies, error, message in (
+        (None, TypeError, "policies must be a sequence of 3 policies .* got None"),
+        ("random", TypeError, "policies must be a sequence of 3 policies .* got 'random'"),
+        ({0: first, 1: first}, ValueError, "policies has no policy for seat 2"),
+        ([first, first], TypeError, "policies must be a sequence of 3"),
+        ([first, first, 5], TypeError, r"policies\[2\] must be callable .* got 5"),
+    ):
+        with pytest.raises(error, match=message):
+            game.play(state, policies)
+        assert same(arrays(state), before)
+    game.play(state, {1: first, 2: first}, until=0)  # the seat played until needs no policy
+    assert game.current_player(state) == 0 or game.is_over(state)
+
+
+def test_agent_specs_and_the_registry_refuse_what_they_cannot_use(monkeypatch):
+    from uno_env import agents
+
+    game = Game(num_players=2)
+    for spec, message in (
+        ("human:seat=2", "human: seat must be a seat 0..1, got 2"),
+        ("human:seat=-1", "human: seat must be a seat 0..1, got -1"),
+        ("human:seat=true", "human: seat must be a seat 0..1, got True"),
+        ("human:stdin=1", "human: stdin must be a text stream with readline() (None: the terminal), got 1"),
+    ):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            make_agent(spec, game)
+    assert make_agent("human:seat=1", game).seat == 1
+    monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))
+    monkeypatch.setattr(agents, "_DESCRIPTIONS", dict(agents._DESCRIPTIONS))
+    names = agents.agent_names()
+    for factory in (5, None, "tactical"):
+        with pytest.raises(TypeError, match=re.escape("factory must be callable") + f".*got {factory!r}"):
+            agents.register_agent("x", factory)
+    assert agents.agent_names() == names
+
+    def failing(rules=None, seed=0, **options):
+        return 1 // 0
+
+    agents.register_agent("failing", failing, "fails")
+    with pytest.raises(RuntimeError, match="agent 'failing': its factory .* raised ZeroDivisionError") as caught:
+        make_agent("failing", game)
+    assert isinstance(caught.value.__cause__, ZeroDivisionError)

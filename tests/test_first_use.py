@@ -217,6 +217,7 @@ def test_observe_dict_gives_counts_as_integers_and_the_observation_stays_float32
         (["train", "--smoke"], ["tyro"], "train"),
         (["train-rllib", "--smoke"], ["ray"], "scale"),
         (["train-rllib", "--smoke"], ["ray", "tyro"], "scale,train"),
+        (["serve", "--port", "0"], ["uvicorn"], "web"),
     ],
 )
 def test_a_command_without_its_extra_says_which_to_install(argv, hidden, extras):

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from uno_env.engine import Game, IllegalActionError, RuleConfig
+from uno_env.engine import Game, IllegalActionError, PositionError, RuleConfig
+from uno_env.engine.events import summarize
 
 from .conftest import act, deck_for_deal, hand, legal, make_game, of_type, rest_of_deck, setup
 
@@ -45,7 +46,8 @@ def test_r_house_stack_1_a_draw_two_puts_a_pending_penalty_on_its_target():
     assert observed(game, state, 2, "pending_penalty").tolist() == [2.0]  # public
     assert legal(game, state) == {"play G+2", "accept"}  # no draw: accepting is the draw (R-HOUSE-STACK-6)
     events = act(game, state, "accept")
-    assert of_type(events, "penalty_accept") == [{"type": "penalty_accept", "seat": 1, "cards": 2}]
+    assert of_type(events, "penalty_accept") == [{"type": "penalty_accept", "seat": 1, "cards": 2, "stacked": False}]
+    assert "P1 accepts the penalty of 2 cards" in summarize(events)  # one Draw Two: nothing was stacked
     assert drawn_by(events, 1) == ["B1", "B2"] and game.current_player(state) == 2
     assert game.phase(state) == "play" and observed(game, state, 2, "pending_penalty").tolist() == [0.0]
 
@@ -55,7 +57,9 @@ def test_r_house_stack_1_with_two_players_the_turn_comes_back_to_the_last_stacke
     state = setup(game, [["R+2", "R5", "R6"], ["G+2", "B3", "B4"]], ["R7"])
     act(game, state, "play R+2", "play G+2")
     assert game.current_player(state) == 0 and game.phase(state) == "penalty"
-    act(game, state, "accept")
+    events = act(game, state, "accept")
+    assert of_type(events, "penalty_accept") == [{"type": "penalty_accept", "seat": 0, "cards": 4, "stacked": True}]
+    assert "P0 accepts the stacked penalty of 4 cards" in summarize(events)
     assert game.hand_sizes(state) == [6, 2] and game.current_player(state) == 1 and game.phase(state) == "play"
 
 
@@ -119,6 +123,16 @@ def test_r_house_stack_3_with_nothing_stacked_the_challenge_is_r_wd4_4():
     events = act(game, state, "challenge")
     assert of_type(events, "challenge")[0]["bluff"] is True and len(drawn_by(events, 0)) == 4
     assert game.current_player(state) == 1
+
+
+def test_r_house_stack_3_a_lone_wild_draw_four_accepted_is_no_stacked_penalty():
+    game = make_game(num_players=3, stacking="mixed")
+    state = setup(game, [["W+4", "R2", "B1"], ["Y1", "Y2"], ["G1"]], ["R7"])
+    act(game, state, "play W+4 G")
+    events = act(game, state, "accept")
+    assert of_type(events, "penalty_accept") == [{"type": "penalty_accept", "seat": 1, "cards": 4, "stacked": False}]
+    assert "P1 accepts the penalty of 4 cards" in summarize(events)
+    assert len(drawn_by(events, 1)) == 4 and game.current_player(state) == 2
 
 
 def test_r_house_stack_4_a_starting_draw_two_may_be_answered():
@@ -413,6 +427,101 @@ def test_r_house_force_1_a_playable_drawn_card_must_be_played():
     act(game, state, "draw")  # two cards now: uno is a decision, so the play waits
     assert legal(game, state) == {"play R9", "uno"}
     assert game.phase(state) == "drawn"
+
+
+def test_r_house_force_1_after_uno_the_drawn_card_is_played_without_a_decision():
+    """UNO is called once a turn (D-UNO): after the call the coloured drawn card is the only
+    action left, so it is played at once (D-DRAWN), the call keeping its player safe."""
+    game = make_game(num_players=3, force_play=True)
+    state = setup(game, [["B1"], ["Y5", "Y6"], ["G5", "G6"]], ["R5"], draw_pile=["R8", "..."])
+    act(game, state, "draw")
+    assert game.phase(state) == "drawn" and legal(game, state) == {"play R8", "uno"}
+    events = act(game, state, "uno")
+    assert [e["type"] for e in events] == ["uno", "play"] and events[1]["card"] == "R8"
+    assert hand(game, state, 0) == ["B1"] and game.current_player(state) == 1 and game.phase(state) == "play"
+    # a drawn Wild still asks for its colour after the call
+    state = setup(game, [["B1"], ["Y5", "Y6"], ["G5", "G6"]], ["R5"], draw_pile=["W", "..."])
+    act(game, state, "draw", "uno")
+    assert game.phase(state) == "drawn" and legal(game, state) == {f"play W {c}" for c in "RYGB"}
+    # without an UNO call to make (uno_call="off"), the card is played with the draw
+    silent = make_game(num_players=3, force_play=True, uno_call="off")
+    state = setup(silent, [["B1"], ["Y5", "Y6"], ["G5", "G6"]], ["R5"], draw_pile=["R8", "..."])
+    assert [e["type"] for e in act(silent, state, "draw")][-2:] == ["draw", "play"]
+    # a position in the drawn phase after the call is one no game reaches
+    position = game.position(setup(game, [["B1"], ["Y5", "Y6"], ["G5", "G6"]], ["R5"], draw_pile=["R8", "..."]))
+    position.update(phase="drawn", hands=[["B1", "R8"], ["Y5", "Y6"], ["G5", "G6"]], drawn_card="R8")
+    position.update(draw_pile=position["draw_pile"][1:])
+    assert game.phase(game.from_position(position)) == "drawn"
+    with pytest.raises(PositionError, match="drawn_card"):
+        game.from_position({**position, "uno_called": True})
+
+
+@pytest.mark.parametrize(
+    ("settings", "drawn", "after"),
+    [
+        ({"uno_call": "auto"}, "R8", ("play", 1)),
+        ({"draw_until_playable": True}, "R8", ("play", 1)),
+        ({"stacking": "mixed"}, "R+2", ("penalty", 1)),  # R-HOUSE-STACK-1: its target decides
+        ({"seven_o": True}, "R7", ("swap", 0)),  # R-HOUSE-SEVENO-1: then the swap is chosen
+        ({"jump_in": True}, "R8", ("jump", 2)),  # R-HOUSE-JUMP-1: seat 2 holds the other R8
+        ({"partners": True, "num_players": 4}, "R8", ("play", 1)),
+    ],
+    ids=["uno-auto", "draw-until-playable", "stacking", "seven-o", "jump-in", "partners"],
+)
+def test_r_house_force_1_after_uno_the_drawn_card_is_played_with_every_rule(settings, drawn, after):
+    game = make_game(**{"num_players": 3, "force_play": True, **settings})
+    hands = [["B1"], ["Y5", "Y6"], ["G5", "R8", "G6"], ["G7", "G8"]][: game.num_players]
+    state = setup(game, hands, ["R5"], draw_pile=[drawn, "..."])
+    act(game, state, "draw")
+    assert legal(game, state) == {f"play {drawn}", "uno"}
+    events = act(game, state, "uno")
+    assert of_type(events, "play") == [{"type": "play", "seat": 0, "card": drawn}]
+    assert not of_type(events, "exposed") and hand(game, state, 0) == ["B1"]
+    assert (game.phase(state), game.current_player(state)) == after
+
+
+def test_r_house_force_1_the_vector_env_and_its_compiled_policies_play_the_card_after_uno():
+    """The same kernels: the caller's `uno` in the vector env, and the compiled `naive` (which
+    calls UNO when it may) at seat 0 inside the vector env's kernel, both play the card."""
+    from uno_env.vector import UnoVectorEnv
+
+    game = make_game(num_players=3, force_play=True)
+    env = UnoVectorEnv(1, game.config)
+    env.load_state(0, setup(game, [["B1"], ["Y5", "Y6"], ["G5", "G6"]], ["R5"], draw_pile=["R8", "..."]))
+    env.step([game.string_to_action("draw")])
+    env.step([game.string_to_action("uno")])
+    position = game.position(env.game_state(0))
+    assert position["hands"][0] == ["B1"] and position["discard_pile"][-1] == "R8" and env.seat[0] == 1
+    env = UnoVectorEnv(1, game.config, seats=["naive", None, None])
+    env.load_state(0, setup(game, [["B1"], ["Y5", "Y6"], ["R5", "G6", "G7"]], ["R4"], 2, draw_pile=["R8", "..."]))
+    env.step([game.string_to_action("play R5")])  # seat 0 (naive) draws R8, calls UNO: R8 is played
+    position = game.position(env.game_state(0))
+    assert position["hands"][0] == ["B1"] and position["discard_pile"][-1] == "R8" and env.seat[0] == 1
+    assert position["step"] == 3  # play R5, draw, uno: no decision to play R8
+
+
+def test_d_uno_a_call_leaves_a_decision_in_every_other_phase_it_is_made_in():
+    """After `uno` the decision shrinks by one action; outside R-HOUSE-FORCE-1 at least two
+    stay, so it is still asked: `draw` on a turn (R-TURN-2), `pass` on a drawn card without
+    force play (R-TURN-3), `accept` in a penalty decision (D-HOUSE-STACK-UNO) and `pass` in a
+    jump-in decision (R-HOUSE-JUMP-4). tests/test_invariants.py checks it in random play of
+    every variant: a decision with one action is asked only on a turn or a penalty."""
+    game = make_game(num_players=3, force_play=True)
+    state = setup(game, [["R1", "B2"], ["Y5", "Y6"], ["G5", "G6"]], ["R5"])
+    act(game, state, "uno")
+    assert legal(game, state) == {"play R1", "draw"}
+    game = make_game(num_players=3)
+    state = setup(game, [["B1"], ["Y5", "Y6"], ["G5", "G6"]], ["R5"], draw_pile=["R8", "..."])
+    act(game, state, "draw", "uno")
+    assert game.phase(state) == "drawn" and legal(game, state) == {"play R8", "pass"}
+    game = make_game(num_players=3, stacking="same", force_play=True)
+    state = setup(game, [["R+2", "R5", "R6"], ["G+2", "B3"], ["Y2", "Y3"]], ["R7"])
+    act(game, state, "play R+2", "uno")
+    assert game.phase(state) == "penalty" and legal(game, state) == {"play G+2", "accept"}
+    game = make_game(num_players=4, jump_in=True, force_play=True)
+    state = setup(game, [["R5", "B1", "B3"], ["Y1", "Y2"], ["G1", "G2"], ["R5", "B9"]], ["R3"])
+    act(game, state, "play R5", "uno")
+    assert game.phase(state) == "jump" and legal(game, state) == {"play R5", "pass"}
 
 
 def test_r_house_jump_2_rendered_views_keep_the_asked_seat_private():

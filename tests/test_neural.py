@@ -837,6 +837,10 @@ def test_ppo_plays_the_network_of_its_table_or_the_nearest_below_and_says_so(rec
     below = neural.shipped_table(UNSHIPPED)
     assert f"ppo_{below}p.npz, the shipped network nearest {UNSHIPPED} players" in text
     assert f"num_players={UNSHIPPED} (trained: {below})" in text
+    again = make_agent("ppo", Game(num_players=UNSHIPPED, episode="round"))  # warned once; the notice each time
+    assert again.notice == text
+    assert len([w for w in recwarn.list if issubclass(w.category, agent_neural.TrainingMismatchWarning)]) == 1
+    assert make_agent("ppo", Game(num_players=below, episode="round")).notice is None
     monkeypatch = pytest.MonkeyPatch()
     monkeypatch.setattr(neural, "SHIPPED_NETWORKS", {4: neural.SHIPPED_NETWORKS[max(SHIPPED_TABLES)]})
     with pytest.raises(ValueError, match=r"no shipped network plays 3 players \(shipped: 4 players\)"):

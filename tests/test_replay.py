@@ -125,8 +125,39 @@ def test_a_real_browser_steps_through_the_replay_and_fetches_nothing(record, tmp
         assert driver.execute_script("return location.hash") == "#step=10&view=all"
         driver.find_element(By.ID, "round").click()  # to the first frame of the next round
         shows(next(k for k, f in enumerate(table) if f["round"] > table[10]["round"]), None)
+        assert not driver.find_element(By.ID, "round").get_property("hidden")  # a whole game: rounds to jump to
+        driver.execute_script("location.hash = '#step=4&view=1'")  # the address changed after the page opened
+        wait_for(driver, "return document.getElementById('stepno').textContent.startsWith('4 /')", "step 4")
+        shows(4, 1)
         assert screenshot(driver, "replay").stat().st_size > 10_000
         requests = requests_made(driver)
         assert requests and all(url.split("#")[0] == f"file://{page}" for url in requests), requests
+        hand = tmp_path / "hand.html"  # one hand: no "next round" to offer
+        hand.write_text(to_html(one_hand()))
+        driver.get(f"file://{hand}")
+        wait_for(driver, "return document.getElementById('stepno').textContent.startsWith('0 /')", "the hand")
+        assert driver.find_element(By.ID, "round").get_property("hidden")
+        assert not driver.find_element(By.ID, "round").is_displayed()
     finally:
         driver.quit()
+
+
+def one_hand() -> dict:
+    game = Game(num_players=2, episode="round")
+    state = game.init(seed=3)
+    agents = [make_agent("tactical", game, seed=s) for s in range(2)]
+    recorder = Recorder(game, state, agents=["tactical", "tactical"])
+    game.play(state, agents, on_step=recorder.on_step)
+    return recorder.record()
+
+
+def test_the_page_carries_a_nonce_on_its_own_tags_only(record):
+    """For a Content-Security-Policy that runs only the page's own code (``uno serve``): the
+    nonce goes on the template's script and style tags, never into the record's data."""
+    named = dict(record, agents=['<script nonce="x">', "keeper", "random_play"])
+    page = to_html(named, nonce="n0nce-_1")
+    assert page.count('nonce="n0nce-_1"') == 3  # the style, the data and the viewer's script
+    data = page_data(page.replace('<script nonce="n0nce-_1" id="data"', '<script id="data"'))
+    assert data["agents"] == named["agents"]
+    with pytest.raises(ValueError, match="nonce"):
+        to_html(record, nonce='" onload="x')

@@ -1,19 +1,19 @@
 """`uno serve` (uno_env/cli/serve.py): the JSON API through Starlette's TestClient (whole
 games, every refusal leaving the game unchanged, independent games, records that
-replay), the command itself (its URL, Ctrl-C), and a real browser (Debian's chromium
-driven by selenium through chromedriver) playing a game on the page."""
+replay), the browser's limits, the guard's refusals, and the command itself (its address
+with the token, Ctrl-C). The attacks over real sockets: tests/test_serve_attacks.py; the
+page in a real browser: tests/test_serve_page.py."""
 
+import collections
+import dataclasses
 import json
-import os
+import re
 import signal
-import subprocess
-import sys
 import warnings
-from pathlib import Path
 
 import pytest
 
-pytest.importorskip("starlette", reason="uno serve needs the web extra: pip install -e '.[web]'")
+pytest.importorskip("starlette", reason='uno serve needs the web extra: pip install "uno-env[web]"')
 pytest.importorskip("httpx", reason="Starlette's TestClient needs httpx (the dev extra)")
 
 with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2 under its TestClient; httpx works
@@ -24,7 +24,7 @@ from uno_env.cli.serve import MAX_GAMES, Tables, app_for  # noqa: E402
 from uno_env.engine import Game, RuleConfig  # noqa: E402
 from uno_env.engine.record import replay  # noqa: E402
 
-from .browser import browser, screenshot, wait_for  # noqa: E402
+from .serve_attacks import ROOT, Served  # noqa: E402
 
 pytestmark = pytest.mark.filterwarnings("ignore:Using `httpx` with `starlette.testclient`")
 
@@ -38,8 +38,14 @@ def tables():
 
 
 @pytest.fixture()
-def client(tables):
-    return TestClient(app_for(tables))
+def app(tables):
+    return app_for(tables)
+
+
+@pytest.fixture()
+def client(app):
+    """A client of the page's own origin, holding the token (as the page's cookie does)."""
+    return TestClient(app, base_url="http://127.0.0.1:8000", headers={"X-Uno-Token": app.token})
 
 
 def play_first_legal(client, view, bound=2000):
@@ -78,7 +84,8 @@ def test_a_whole_seeded_game_through_the_api(client, tables):
     assert game.position(replay(record)) == game.position(table.state)
     page = client.get(f"/api/games/{last['id']}/replay")
     assert page.status_code == 200 and "<svg" not in page.text.split("<script", 1)[0]  # drawn by the page's script
-    assert '<script id="data" type="application/json">' in page.text
+    nonce = page.headers["content-security-policy"].split("'nonce-", 1)[1].split("'", 1)[0]
+    assert f'<script nonce="{nonce}" id="data" type="application/json">' in page.text  # the policy's own
     # one seed, one game
     again = play_first_legal(client, client.post("/api/games", json=GAME).json())
     assert [v["hand"] for v in again] == [v["hand"] for v in views]
@@ -157,6 +164,10 @@ REFUSALS = [
     ("out of range", "post", None, {"action": 10**6}, 422, "1000000 is not legal now"),
     ("record too early", "get", "record", None, 409, "when the game is over"),
     ("replay too early", "get", "replay", None, 409, "when the game is over"),
+    ("continue on your turn", "post", "continue", {}, 409, "nothing to continue, it is your turn"),
+    ("continue with a body", "post", "continue", {"action": 1}, 400, "an empty JSON object"),
+    ("a number too long", "post", None, b'{"action": ' + b"1" * 5000 + b"}", 400, "not JSON"),
+    ("a lone surrogate", "post", None, b'{"action": "\\ud800"}', 400, "an action id"),
     ("garbage JSON game", "post", "/api/games", b"[1,", 400, "not JSON"),
     ("a list game", "post", "/api/games", [1], 400, "a JSON object"),
     ("unknown key", "post", "/api/games", {"seats": 1}, 400, "unknown key(s) seats"),
@@ -183,7 +194,8 @@ def test_a_bad_request_is_refused_and_changes_nothing(client, tables, what, meth
         path = f"/api/games/{game_id}/action"
     elif not path.startswith("/"):
         path = f"/api/games/{game_id}/{path}"
-    kwargs = {} if body is None else {"content": body} if isinstance(body, bytes) else {"json": body}
+    raw = {"content": body, "headers": {"Content-Type": "application/json"}}
+    kwargs = {} if body is None else raw if isinstance(body, bytes) else {"json": body}
     response = getattr(client, method)(path, **kwargs)
     assert response.status_code == status, response.text
     assert words in response.json()["error"]
@@ -220,7 +232,7 @@ def test_two_games_are_independent(client, tables):
 
 
 def test_old_games_are_let_go(client, tables, monkeypatch):
-    monkeypatch.setattr("uno_env.cli.serve.MAX_GAMES", 2)
+    monkeypatch.setattr("uno_env.cli.serve_tables.MAX_GAMES", 2)
     ids = [client.post("/api/games", json=dict(GAME, seed=s)).json()["id"] for s in range(3)]
     assert list(tables.games) == ids[1:]
     assert client.get(f"/api/games/{ids[0]}").status_code == 404
@@ -240,116 +252,313 @@ def test_the_command_refuses_bad_options(capsys):
         (["--seat", "4"], "--seat 4"),
         (["--opponents", "human"], "'human' is you"),
         (["--set", "decks=x"], "unknown setting"),
+        (["--token", "short"], "--token: at least 8 printable characters"),
+        (["--token", "has a space"], "no spaces"),
     ):
         with pytest.raises(SystemExit) as exit_:
             main(argv)
         assert exit_.value.code == 2 and words in capsys.readouterr().err
 
 
-# ---------------------------------------------------------------------- a served table
-
-ROOT = Path(__file__).resolve().parent.parent
+# ---------------------------------------------------------------------- the guard
 
 
-@pytest.fixture(scope="module")
-def served():
-    """`uno serve --port 0` in a subprocess: its URL, then Ctrl-C (SIGINT) ends it cleanly."""
-    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "uno_env.cli", "serve", "--port", "0", "--players", "2", "--opponents", "tactical"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env=env,
-        cwd=ROOT,
+def guest(app, base_url="http://127.0.0.1:8000", **headers):
+    """A client without the token unless given: what another page or a script may send."""
+    return TestClient(app, base_url=base_url, headers=headers, follow_redirects=False)
+
+
+SECURITY = {"x-content-type-options": "nosniff", "referrer-policy": "no-referrer", "cache-control": "no-store"}
+
+
+def secured(response) -> bool:
+    policy = response.headers.get("content-security-policy", "")
+    return all(response.headers.get(k) == v for k, v in SECURITY.items()) and all(
+        part in policy for part in ("default-src 'none'", "script-src 'nonce-", "frame-ancestors 'none'")
     )
-    line = process.stdout.readline()  # printed once the port is bound
-    assert "http://127.0.0.1:" in line, (line, process.stderr.read() if process.poll() is not None else "")
-    url = line.split("playing at ")[1].split()[0]
-    yield url, process
-    if process.poll() is None:
-        process.send_signal(signal.SIGINT)
-        process.wait(timeout=30)
 
 
-def test_a_real_browser_plays_a_game_on_the_page(served, tmp_path):
-    import httpx
-    from selenium.webdriver.common.by import By
+GUARD_CASES = [
+    # (what, client's base URL, extra headers, method, path, body, status, words)
+    ("no token", None, {}, "get", "/api/options", None, 403, "no valid token"),
+    ("no token for the page", None, {}, "get", "/", None, 403, "no valid token"),
+    ("a wrong token", None, {"X-Uno-Token": "guess"}, "get", "/api/options", None, 403, "no valid token"),
+    ("a foreign Host", "http://evil.example:8000", "token", "get", "/api/options", None, 403, "Host 'evil.example"),
+    ("another port", "http://127.0.0.1:9999", "token", "get", "/api/options", None, 403, "is not this server"),
+    ("no port", "http://localhost", "token", "get", "/api/options", None, 403, "is not this server"),
+    ("another origin", None, {"Origin": "http://evil.example"}, "post", "/api/games", {}, 403, "Origin"),
+    ("a sandboxed origin", None, {"Origin": "null"}, "post", "/api/games", {}, 403, "Origin 'null'"),
+    ("another site", None, {"Sec-Fetch-Site": "cross-site"}, "post", "/api/games", {}, 403, "Sec-Fetch-Site"),
+    ("another port's page", None, {"Sec-Fetch-Site": "same-site"}, "post", "/api/games", {}, 403, "Sec-Fetch-Site"),
+    ("text/plain", None, {"Content-Type": "text/plain"}, "post", "/api/games", b"{}", 415, "application/json"),
+    ("no content type", None, {}, "post", "/api/games", b"{}", 415, "application/json"),
+    ("a form", None, {"Content-Type": "application/x-www-form-urlencoded"}, "post", "/api/games", b"a=1", 415, "got"),
+    ("over 64 KB", None, {"Content-Type": "application/json"}, "post", "/api/games", b" " * 65537, 413, "65536"),
+    ("nested 17 deep", None, {"Content-Type": "application/json"}, "post", "/api/games", b"[" * 17, 400, "16 deep"),
+]
 
-    url, process = served
-    driver = browser()
+
+@pytest.mark.parametrize(
+    "what, base, headers, method, path, body, status, words", GUARD_CASES, ids=[c[0] for c in GUARD_CASES]
+)
+def test_the_guard_refuses_saying_why_and_changes_nothing(
+    app, tables, what, base, headers, method, path, body, status, words
+):
+    own = TestClient(app, base_url="http://127.0.0.1:8000", headers={"X-Uno-Token": app.token})
+    own.post("/api/games", json=GAME)
+    count = len(tables.games)
+    headers = {"X-Uno-Token": app.token} if headers == "token" else dict(headers)
+    if method == "post" and body is not None and "Origin" not in headers and "Sec-Fetch-Site" not in headers:
+        headers["X-Uno-Token"] = app.token  # the token, but the body's kind or size is wrong
+    elif method == "post":
+        headers["X-Uno-Token"] = app.token  # even with the token: only the page's own origin
+    client = guest(app, base or "http://127.0.0.1:8000", **headers)
+    kwargs = {} if body is None else {"content": body} if isinstance(body, bytes) else {"json": body}
+    response = getattr(client, method)(path, **kwargs)
+    assert response.status_code == status, response.text
+    error = response.json()["error"]
+    assert words in error and "\n" not in error and len(error) < 200
+    assert secured(response) and len(tables.games) == count
+
+
+def test_the_printed_address_sets_the_cookie_and_leaves_the_address_bar(app):
+    opened = guest(app).get(f"/?token={app.token}")
+    assert opened.status_code == 303 and opened.headers["location"] == "/"  # the token leaves the address
+    cookie = opened.headers["set-cookie"]
+    assert cookie.startswith(f"uno-token-8000={app.token};") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert guest(app).get("/?token=guess").status_code == 403
+    page = guest(app, Cookie=f"uno-token-8000={app.token}").get("/")
+    assert page.status_code == 200 and secured(page)
+    nonce = page.headers["content-security-policy"].split("'nonce-", 1)[1].split("'", 1)[0]
+    tags = re.findall(r"<(?:script|style)\b[^>]*>", page.text)
+    assert tags and all(f'nonce="{nonce}"' in tag for tag in tags) and "__NONCE__" not in page.text
+    assert nonce not in guest(app, Cookie=f"uno-token-8000={app.token}").get("/").text  # a nonce per answer
+    assert guest(app, Cookie=f"uno-token-8000={app.token}").get("/api/options").status_code == 200
+    assert guest(app, Cookie=f"uno-token-8001={app.token}").get("/api/options").status_code == 403  # another port's
+
+
+def test_every_answer_carries_the_security_headers(client):
+    game = client.post("/api/games", json=GAME).json()
+    answers = [
+        client.get("/"),
+        client.get("/api/options"),
+        client.get(f"/api/games/{game['id']}"),
+        client.get(f"/api/games/{game['id']}/log"),
+        client.get("/api/nothing"),
+        client.get("/api/games/nope"),
+        client.put("/api/games", json={}),
+        client.get(f"/api/games/{game['id']}/record"),
+    ]
+    assert [a.status_code for a in answers] == [200, 200, 200, 200, 404, 404, 405, 409]
+    assert all(secured(a) for a in answers)
+
+
+def test_no_websocket_is_served(client):
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect) as closed, client.websocket_connect("/"):
+        pass
+    assert closed.value.code == 1008
+
+
+# ---------------------------------------------------------------------- what a browser may seat
+
+
+@pytest.fixture()
+def preset_client():
+    tables = Tables({"num_players": 2, "episode": "round"}, ["tactical", "ismcts:determinizations=100000"])
+    app = app_for(tables)
+    return TestClient(app, base_url="http://127.0.0.1:8000", headers={"X-Uno-Token": app.token}), tables
+
+
+BROWSER_REFUSALS = [
+    ("ismcts:determinizations=321", "determinizations=321 costs too much; at most 320"),
+    ("ismcts:determinizations=1000000000", "at most 320 from the browser"),
+    ("ismcts:determinizations=1e12", "at most 320"),
+    ("ismcts:max_rollout_steps=2001", "max_rollout_steps=2001 costs too much; at most 2000"),
+    ("ismcts:rollout=ppo", "rollout='ppo': rollouts play tactical, keeper, naive, random_play"),
+    ("ismcts:rollout=random", "rollout='random': rollouts play"),
+    ("ismcts:opponent_rollout=ppo", "opponent_rollout='ppo'"),
+    ("ismcts:determinizations=100001", "at most 320"),  # near the preset is not the preset
+    ("ppo:weights=/etc/passwd", "weights=... is refused from the browser"),
+    ("ppo:weights=/no/such/file.npz", "weights=... is refused from the browser"),
+    ("ppo:weights=uno_env/data/ppo_2p.npz", "weights=... is refused from the browser"),
+    ("human", "'human' is you"),
+]
+
+
+@pytest.mark.parametrize("spec, words", BROWSER_REFUSALS, ids=[b[0] for b in BROWSER_REFUSALS])
+def test_a_browser_seats_agents_of_capped_cost_and_names_no_file(preset_client, spec, words):
+    client, tables = preset_client
+    response = client.post("/api/games", json={"agents": [spec], "seed": 5})
+    assert response.status_code == 400 and words in response.json()["error"], response.text
+    assert not tables.games
+
+
+def test_the_weights_refusal_says_nothing_of_the_file(preset_client):
+    client, _ = preset_client
+    errors = {
+        client.post("/api/games", json={"agents": [f"ppo:weights={path}"]}).json()["error"]
+        for path in ("/etc/passwd", "/no/such/file", "uno_env/data/ppo_2p.npz", "/etc", "<b>x</b>")
+    }
+    assert len(errors) == 1 and "passwd" not in errors.pop()
+
+
+def test_a_browser_may_seat_the_capped_budgets_and_the_presets(preset_client):
+    client, tables = preset_client
+    allowed = [
+        "ismcts:determinizations=320:rollout=random_play:opponent_rollout=keeper:max_rollout_steps=2000",
+        "ppo:colours=as_seen",
+        "ismcts:determinizations=100000",  # exactly the command line's preset
+        "tactical",
+    ]
+    for spec in allowed:
+        response = client.post("/api/games", json={"agents": [spec], "seed": 5})  # seat 0 plays first: nothing thinks
+        assert response.status_code == 201, (spec, response.text)
+    assert len(tables.games) == len(allowed)
+    limits = client.get("/api/options").json()["limits"]
+    assert limits["ismcts"] == {"determinizations": 320, "max_rollout_steps": 2000}
+    assert limits["rollouts"] == ["tactical", "keeper", "naive", "random_play"]
+    too_many = client.post("/api/games", json={"agents": ["tactical"] * 17})
+    assert too_many.status_code == 400 and "at most 16 specs" in too_many.json()["error"]
+    long_game = client.post("/api/games", json={"settings": {"max_steps": 20001}})
+    assert long_game.status_code == 400 and "max_steps=20001: at most 20000" in long_game.json()["error"]
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")  # ppo's own warning, given once per process
+def test_ppo_outside_its_training_tables_says_so_on_every_game(client):
+    ten = {"settings": {"num_players": 10, "episode": "round"}, "agents": ["ppo", "tactical"], "seed": 3}
+    for _ in range(2):  # the warning is given once per process; the page is told each time
+        notices = client.post("/api/games", json=ten).json()["notices"]
+        assert len(notices) == 1 and "num_players=10" in notices[0] and "outside the tables it learned on" in notices[0]
+    assert client.post("/api/games", json=dict(ten, settings={"num_players": 2})).json()["notices"] == []
+
+
+# ---------------------------------------------------------------------- the log and the deadline
+
+
+def merged(views) -> list[dict]:
+    """The log as the page keeps it: each view's events under the person's decisions so far."""
+    groups: list[dict] = []
+    for view in views:
+        if groups and groups[-1]["after"] == view["decisions"]:
+            groups[-1]["lines"] = view["events"]
+        else:
+            groups.append({"after": view["decisions"], "lines": view["events"]})
+    return groups
+
+
+def test_the_log_holds_the_whole_history(client):
+    views = play_first_legal(client, client.post("/api/games", json=dict(GAME, seed=4)).json())
+    log = client.get(f"/api/games/{views[0]['id']}/log").json()["history"]
+    assert log == merged(views) and sum(len(g["lines"]) for g in log) > 40
+    assert [g["after"] for g in log] == list(range(views[-1]["decisions"] + 1))
+
+
+def test_the_agents_play_in_steps_when_a_request_reaches_its_deadline(client, monkeypatch):
+    monkeypatch.setattr("uno_env.cli.serve_tables.DEADLINE", 0.0)  # one agent decision per request
+    view = client.post("/api/games", json={**GAME, "settings": {**RULES, "num_players": 4}, "seat": 0}).json()
+    views, continued = [view], 0
+    while not view["over"]:
+        if view["waiting"]:
+            assert view["legal"] == [] and view["acting"] != 0 and view["prompt"] == "the agents are playing..."
+            refused = client.post(f"/api/games/{view['id']}/action", json={"action": 0})
+            assert refused.status_code == 409 and "it is not your turn" in refused.json()["error"]
+            view = client.post(f"/api/games/{view['id']}/continue", json={}).json()
+            continued += 1
+        else:
+            view = client.post(f"/api/games/{view['id']}/action", json={"action": view["legal"][0]["id"]}).json()
+        views.append(view)
+        assert len(views) < 5000
+    assert continued > 10
+    over = client.post(f"/api/games/{view['id']}/continue", json={})
+    assert over.status_code == 409 and "the game is over" in over.json()["error"]
+    assert client.get(f"/api/games/{view['id']}/log").json()["history"] == merged(views)
+    record = client.get(f"/api/games/{view['id']}/record").json()
+    assert Game(RuleConfig(**record["settings"])).is_over(replay(record))
+
+
+def test_the_workers_are_daemons_that_end_when_idle(monkeypatch):
+    import threading
+    import time
+
+    from uno_env.cli.serve_api import Workers
+
+    monkeypatch.setattr("uno_env.cli.serve_api.IDLE", 0.05)
+    workers = Workers(count=2)
+    release = threading.Event()
+    slow = workers.submit(release.wait, 30)
+    assert workers.submit(sum, [1, 2]).result(timeout=10) == 3  # the other thread works meanwhile
+    assert all(t.daemon for t in workers.threads) and workers.busy == 1  # a busy one keeps no process alive
+    release.set()
+    assert slow.result(timeout=10) is True
+    end = time.monotonic() + 10
+    while workers.threads and time.monotonic() < end:
+        time.sleep(0.02)
+    assert workers.threads == [] and workers.busy == 0
+    assert workers.submit(max, 4, 5).result(timeout=10) == 5  # the next job starts one again
+
+
+# ---------------------------------------------------------------------- no input gives a 500
+
+
+def malformed_bodies(count: int, seed: int = 0) -> list[bytes]:
+    """JSON and not-quite-JSON of every shape, aimed at the game and action doors."""
+    import random
+
+    choose = random.Random(seed)
+    atoms = [None, True, 0, -1, 2**63, 10**30, 1.5, float("nan"), "", "x" * 300, "\ud800", "ismcts:", [], {}]
+    fields = {f.name for f in dataclasses.fields(RuleConfig)}
+    specs = ["ismcts:determinizations=", "ismcts:=3", ":", "ppo:colours=", "ismcts:bluff_prior=nan", "tactical:x=1"]
+    specs += ["ismcts:confidence=-1", "ismcts:draw_inference=2", "ismcts:rollout=human", "ppo:weights=", "é"]
+    bodies = [b"", b"{", b"nul", b"\xff\xfe", b"[]", b"1e999", b"-", b'{"a":1,"a":2}', b'"\\ud800"', b"NaN"]
+    while len(bodies) < count:
+        kind = choose.randrange(4)
+        if kind == 0:
+            body: object = {"settings": {choose.choice(sorted(fields)): choose.choice(atoms)}}
+        elif kind == 1:
+            body = {
+                "agents": choose.choice([choose.choice(specs), [choose.choice(specs + atoms)], choose.choice(atoms)])
+            }
+        elif kind == 2:
+            body = {choose.choice(["seat", "seed", "action"]): choose.choice(atoms)}
+        else:
+            body = choose.choice(atoms)
+        text = json.dumps(body, allow_nan=True).encode()
+        if choose.random() < 0.2:
+            text = text[: choose.randrange(len(text) + 1)]
+        bodies.append(text)
+    return bodies
+
+
+def test_no_malformed_body_gives_a_500_or_echoes_more_than_an_excerpt(client):
+    game = client.post("/api/games", json=dict(GAME, seed=2)).json()["id"]
+    doors = ["/api/games", f"/api/games/{game}/action", f"/api/games/{game}/continue"]
+    statuses = collections.Counter()
+    for k, body in enumerate(malformed_bodies(240)):
+        response = client.post(doors[k % 3], content=body, headers={"Content-Type": "application/json"})
+        statuses[response.status_code] += 1
+        assert response.status_code < 500, (body, response.text)
+        if response.status_code >= 400:
+            error = response.json()["error"]
+            assert "\n" not in error and len(error) <= 400, (body, error)
+    assert statuses[400] > 100  # most are refused, some are games
+
+
+# ---------------------------------------------------------------------- the command
+
+
+def test_the_command_serves_with_its_token_and_hosts_and_ends_on_ctrl_c():
+    served = Served(ROOT, ("--players", "2", "--token", "a-token-for-tests", "--allow-host", "uno.example"))
     try:
-        driver.get(url)
-        wait_for(driver, "return !document.getElementById('setup').hidden", "the form")
-        driver.execute_script("document.getElementById('seed').value = 'soon'")
-        driver.find_element(By.ID, "start").click()  # refused: the page says why, no game starts
-        error = wait_for(driver, "return document.getElementById('error').textContent", "the refusal")
-        assert "seed: expected an integer, got 'soon'" in error
-        assert driver.execute_script("return document.body.dataset.game") is None
-        driver.execute_script(  # the form: three players, two house rules, a seed
-            "document.getElementById('seed').value = '5';"
-            "document.getElementById('agents').value = 'tactical,keeper';"
-            "document.getElementById('rule-num_players').value = '3';"
-            "document.getElementById('rule-stacking').value = 'mixed';"
-            "document.getElementById('rule-seven_o').checked = true;"
-        )
-        driver.find_element(By.ID, "start").click()
-        game_id = wait_for(driver, "return document.body.dataset.busy === '0' && document.body.dataset.game", "a game")
-        assert driver.execute_script("return location.hash") == f"#game={game_id}"  # this tab's game
-        first = driver.current_window_handle
-        driver.switch_to.new_window("tab")  # a second tab plays its own game
-        driver.get(url)
-        wait_for(driver, "return !document.getElementById('setup').hidden", "the form in the second tab")
-        driver.find_element(By.ID, "start").click()
-        other = wait_for(driver, "return document.body.dataset.busy === '0' && document.body.dataset.game", "a game")
-        assert other != game_id
-        driver.close()
-        driver.switch_to.window(first)
-        clicks, shot = 0, False
-        while True:
-            view = httpx.get(f"{url}api/games/{game_id}", timeout=30).json()
-            offered = driver.execute_script(
-                "return [...document.querySelectorAll('[data-action]')].map(e => Number(e.dataset.action))"
-            )
-            assert set(offered) == {a["id"] for a in view["legal"]}  # every legal action, nothing else
-            buttons = driver.execute_script("return document.querySelectorAll('main button:not([data-action])').length")
-            assert buttons == 0
-            shown = driver.execute_script("return document.querySelectorAll('#hand svg[role=img]').length")
-            assert shown == len(view["hand"])
-            if not shot and driver.execute_script("return document.querySelectorAll('#hand [data-action]').length"):
-                shot = screenshot(driver, "serve-cards")  # cards to choose from
-            if view["over"] or clicks >= 200:
-                break
-            step = view["step"]
-            driver.find_element(By.CSS_SELECTOR, "[data-action]").click()
-            clicks += 1
-            wait_for(
-                driver,
-                f"return document.body.dataset.busy === '0' && document.body.dataset.step !== '{step}'",
-                "the next decision",
-            )
-        assert view["over"], f"the game did not end within {clicks} clicks"
-        link = driver.find_element(By.ID, "record").get_attribute("href")
-        assert link.endswith(f"/api/games/{game_id}/record") and driver.find_element(By.ID, "replay")
-        record = httpx.get(link, timeout=30).json()
-        game = Game(RuleConfig(**record["settings"]))
-        assert game.is_over(replay(record, game=game))
-        assert screenshot(driver, "serve-over").stat().st_size > 10_000
-        assert shot and shot.stat().st_size > 10_000
-        assert view["players"] == ["human", "tactical", "keeper"] and "seven-O" in view["settings"]
-        driver.get(url + f"api/games/{game_id}/replay")
-        assert wait_for(driver, "return document.getElementById('stepno').textContent", "the replay")
+        assert served.url == f"http://127.0.0.1:{served.port}/?token=a-token-for-tests"
+        assert served.request("GET", "/api/options").status == 200
+        assert served.request("GET", "/api/options", headers={"Host": f"uno.example:{served.port}"}).status == 200
+        assert served.request("GET", "/api/options", headers={"Host": f"other.example:{served.port}"}).status == 403
+        assert served.request("GET", "/api/options", token=False).status == 403
+        served.process.send_signal(signal.SIGINT)
+        assert served.process.wait(timeout=30) == 130  # the uno command's status for Ctrl-C
+        errors = served.process.stderr.read()
+        assert "Traceback" not in errors and "interrupted" in errors
     finally:
-        driver.quit()
-
-
-def test_the_command_serves_and_ends_on_ctrl_c(served):
-    import httpx
-
-    url, process = served
-    assert url.startswith("http://127.0.0.1:") and url.endswith("/")
-    assert httpx.get(url + "api/options", timeout=30).status_code == 200
-    process.send_signal(signal.SIGINT)
-    assert process.wait(timeout=30) == 130  # the uno command's status for Ctrl-C
-    errors = process.stderr.read()
-    assert "Traceback" not in errors and "interrupted" in errors
+        served.stop()

@@ -19,7 +19,7 @@ catch a player who forgot to call UNO, and the colour of a starting Wild.
 
 | | |
 |---|---|
-| Import | ``import uno_env; uno_env.env(...)`` or ``pettingzoo.make("aec", "uno/uno_v1", ...)`` |
+| Import | ``import uno_env; uno_env.env(...)``, or ``pettingzoo.make("aec", "uno/uno_v1", ...)`` (PettingZoo 1.27+) |
 | Agents | ``player_0`` ... ``player_{n-1}`` (seats 0..n-1, clockwise) |
 | Actions | ``Discrete(num_actions)``: the table below (70 by default) |
 | Observations | ``{"observation": Box(float32), "action_mask": Box(0, 1, int8)}`` |
@@ -127,6 +127,14 @@ float, a string, None for an agent still in play, an array) always raises
 ``IllegalActionError`` naming what was given, and changes nothing (the wrapped
 env and the raw env alike; numpy integers are accepted).
 
+After the end, as in PettingZoo: once every agent is done (each stepped with ``None``
+after the game ended, ``env.agents`` empty), ``step(None)`` changes nothing and logs
+PettingZoo's warning ("step() called after all agents are terminated or truncated.
+Should reset() first.", as its OrderEnforcingWrapper does), while ``step`` with any
+other action raises ``ValueError`` naming it, as PettingZoo's ``AECEnv`` does for a done
+agent (its only action is ``None``); nothing changes either way. Before the first
+``reset``, ``step``, ``observe``, ``last`` and ``render`` raise PettingZoo's errors.
+
 Starting positions
 ------------------
 ``reset(seed=..., options={"position": dict})`` starts from a position (the keys
@@ -164,7 +172,11 @@ Version history
   Fashion Trend named this round: a public hint at the hand it holds), 4 entries per
   seat after ``drew_on``; the slices after it move. A model trained on v0's flat
   observation needs training again; network files read their slices by name and load
-  unchanged. The Gymnasium id is ``uno_env/Uno-v1``.
+  unchanged. The Gymnasium id is ``uno_env/Uno-v1``. Later in v1: ``step`` with an action
+  other than ``None`` once every agent is done raises ``ValueError`` (it logged PettingZoo's
+  warning and did nothing; ``step(None)`` still does that); ``render_seat=True`` is refused
+  (a bool is not a seat); with ``force_play``, calling ``uno`` on a coloured drawn card
+  plays it in the same step (R-HOUSE-FORCE-1: it was asked for as a one-action decision).
 """
 
 from __future__ import annotations
@@ -283,8 +295,8 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         if not self._has_reset:
             EnvLogger.error_step_before_reset()
         elif not raw.agents:
+            raw._step_after_the_end(action)
             self._has_updated = True
-            EnvLogger.warn_step_after_terminated_truncated()
         else:
             if self._bounds_checked_here and (
                 action is None or (type(action) is int and 0 <= action < raw._num_actions)
@@ -335,7 +347,11 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         self.config = RuleConfig.from_kwargs(**settings)
         self.game = Game(self.config)
         n = self.config.num_players
-        if render_seat not in (None, "all") and not (isinstance(render_seat, int) and 0 <= render_seat < n):
+        if isinstance(render_seat, (int, np.integer)) and not isinstance(render_seat, (bool, np.bool_)):
+            if not 0 <= render_seat < n:
+                raise ValueError(f"render_seat must be a seat 0..{n - 1}, 'all' or None, got {render_seat!r}")
+            render_seat = int(render_seat)
+        elif render_seat is not None and not (isinstance(render_seat, str) and render_seat == "all"):
             raise ValueError(f"render_seat must be a seat 0..{n - 1}, 'all' or None, got {render_seat!r}")
         self.render_mode = render_mode
         self.render_seat = render_seat
@@ -438,8 +454,11 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
             agent = self.agent_selection
             done = self.terminations[agent] or self.truncations[agent]
         except (AttributeError, KeyError):
+            if self._seeded and not self.agents:
+                self._step_after_the_end(action)
+                return
             self._not_in_play("step")
-            return
+            raise
         if done:
             self._was_dead_step(action)
             return
@@ -524,21 +543,29 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
                 self.terminations[name] = True
         self._alive = int(ints[S_N_ALIVE])
 
+    def _step_after_the_end(self, action) -> None:
+        """``step`` once every agent is done: PettingZoo's warning for ``step(None)`` (its
+        OrderEnforcingWrapper), and for any other action the ValueError of a done agent's
+        step (``AECEnv._was_dead_step``: only None), naming it. Nothing changes."""
+        if action is not None:
+            raise ValueError(
+                f"step({action!r}): every agent is done (the game is over), so the only step is step(None); "
+                "call reset() to start a new game"
+            )
+        EnvLogger.warn_step_after_terminated_truncated()
+
     def _require_reset(self, what: str) -> None:
         if not self._seeded:
             raise AssertionError(f"reset() needs to be called before {what}.")
 
     def _not_in_play(self, what: str) -> None:
-        """``what`` called before the first reset (PettingZoo's error) or once every agent
-        is done (PettingZoo's warning for ``step``; an error otherwise). Nothing changes."""
+        """Raise for ``what`` called before the first reset (PettingZoo's error) or once every
+        agent is done (``step`` then has :meth:`_step_after_the_end`). Nothing changes."""
         if not self._seeded:
             if what == "step":
                 EnvLogger.error_step_before_reset()
             raise AssertionError(f"reset() needs to be called before {what}.")
         if not self.agents:
-            if what == "step":
-                EnvLogger.warn_step_after_terminated_truncated()
-                return
             raise RuntimeError(f"{what}: every agent is done (the game is over); call reset() first")
         raise RuntimeError(f"{what}: agent_selection {getattr(self, 'agent_selection', None)!r} is not in play")
 

@@ -171,8 +171,7 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         return self._observation(), self._info()
 
     def step(self, action):
-        if not self._seeded:
-            raise ResetNeeded("Cannot call env.step() before calling env.reset()")
+        self._require_reset("step")
         if self._state.ints[0, S_PHASE] == PH_OVER or not self._learner_in_play():
             raise IllegalActionError("the episode is over; call reset()", K.ST_GAME_OVER)
         if self._state.ints[0, S_CURRENT] != self.learner_seat:
@@ -199,11 +198,13 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner (bool), as sb3-contrib's MaskablePPO expects."""
+        self._require_reset("action_masks")
         return self._current_mask().astype(bool)
 
     def render(self):
         from .render import render_image, render_text
 
+        self._require_reset("render")
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode")
             return None
@@ -216,9 +217,16 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         return None
 
     def position(self) -> dict:
+        """The god's-eye position of the game as a JSON-able dict."""
+        self._require_reset("position")
         return self.game.position(self._state)
 
     # ------------------------------------------------------------------ internals
+    def _require_reset(self, what: str) -> None:
+        """Gymnasium's ResetNeeded before the first reset: there is no game yet."""
+        if not self._seeded:
+            raise ResetNeeded(f"Cannot call env.{what}() before calling env.reset()")
+
     def _learner_in_play(self) -> bool:
         return bool(self._state.ints[0, self.game.params[P_I_ALIVE] + self.learner_seat])
 

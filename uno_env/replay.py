@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import html
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -69,9 +70,10 @@ def frame(game: Game, state, taken: dict | None) -> dict:
     }
 
 
-def to_html(record: dict, title: str | None = None, seat: int | None = None) -> str:
+def to_html(record: dict, title: str | None = None, seat: int | None = None, nonce: str | None = None) -> str:
     """The replay page of ``record`` (checked and replayed first: a bad record raises
-    :class:`~uno_env.engine.record.RecordError` naming the step)."""
+    :class:`~uno_env.engine.record.RecordError` naming the step). ``nonce``: put on the
+    page's script and style tags, for a Content-Security-Policy that allows only them."""
     check(record)
     players = game_of(record).num_players
     if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < players):
@@ -87,17 +89,24 @@ def to_html(record: dict, title: str | None = None, seat: int | None = None) -> 
         "seat": seat,
     }
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")  # no "</script>" inside the script
-    page = page_with_cards(DATA / "replay.html")  # the viewer: HTML, CSS and JS
+    page = page_with_cards(DATA / "replay.html", nonce)  # the viewer: HTML, CSS and JS
     return page.replace("__TITLE__", html.escape(heading)).replace("__DATA__", payload)
 
 
 DATA = Path(__file__).parent / "data"
 
 
-def page_with_cards(path) -> str:
+def page_with_cards(path, nonce: str | None = None) -> str:
     """The page at ``path`` with the shared SVG card drawing (``data/cards.js``) inlined
-    where it says ``__CARDS__`` (also the table of ``uno serve``)."""
-    return Path(path).read_text().replace("__CARDS__", (DATA / "cards.js").read_text(), 1)
+    where it says ``__CARDS__`` (also the table of ``uno serve``); ``nonce``: an attribute
+    of the page's own ``<script>`` and ``<style>`` tags (put there before anything else is
+    inlined, so that only they carry it)."""
+    page = Path(path).read_text()
+    if nonce is not None:
+        if not re.fullmatch(r"[A-Za-z0-9_-]+", nonce):
+            raise ValueError(f"nonce: expected letters, digits, '_' and '-', got {nonce!r}")
+        page = re.sub(r"<(script|style)\b", lambda m: f'<{m.group(1)} nonce="{nonce}"', page)
+    return page.replace("__CARDS__", (DATA / "cards.js").read_text(), 1)
 
 
 class Replay:

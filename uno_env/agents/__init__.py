@@ -76,6 +76,11 @@ def register_agent(name: str, factory: Callable[..., Agent], description: str | 
         raise ValueError(f"an agent name must be an identifier, got {name!r}")
     if name in _BUILTIN:
         raise ValueError(f"{name!r} is a built-in agent")
+    if not callable(factory):
+        raise TypeError(
+            f"register_agent({name!r}): factory must be callable as factory(rules, seed, **options) -> Agent, "
+            f"got {factory!r}"
+        )
     if description is not None and (not isinstance(description, str) or "\n" in description):
         raise ValueError(f"an agent's description must be one line of text, got {description!r}")
     _REGISTRY[name] = factory
@@ -119,13 +124,21 @@ def parse_agent_spec(spec: str) -> tuple[str, dict]:
 
 def make_agent(name: str, config: RuleConfig | Game | None = None, seed: int = 0, **options) -> Agent:
     """An agent by name (or spec with options, see :func:`parse_agent_spec`) for the rules
-    ``config`` (a RuleConfig or a Game), seeded with ``seed``."""
+    ``config`` (a RuleConfig or a Game), seeded with ``seed``. What the factory raises
+    comes out naming the agent (a ValueError stays one; other errors are chained to a
+    RuntimeError)."""
     base, spec_options = parse_agent_spec(name)
     factory = _REGISTRY[base]
     try:
         return factory(config, seed, **{**spec_options, **options})
     except TypeError as err:
         raise ValueError(f"agent {base!r}: bad options {sorted({**spec_options, **options})}: {err}") from None
+    except ValueError as err:
+        if str(err).startswith(f"{base}:") or repr(base) in str(err):  # it names the agent already
+            raise
+        raise ValueError(f"agent {base!r}: {err}") from err
+    except Exception as err:
+        raise RuntimeError(f"agent {base!r}: its factory {factory!r} raised {type(err).__name__}: {err}") from err
 
 
 __all__ = [

@@ -54,6 +54,9 @@ class Agent:
     name = "agent"
     policy_id: int | None = None
     """Id of the compiled policy this agent plays (``uno_env.agents.policies.POLICY_IDS``), else None."""
+    notice: str | None = None
+    """What a person seating this agent should know, in one line (``ppo`` outside the tables it
+    was trained for: the text of its warning, which is given once per process), else None."""
 
     def __init__(self, rules: RuleConfig | Game | None = None, seed: int = 0):
         seed = check_seed(seed, f"{self.name}: seed")

@@ -20,7 +20,7 @@ import numpy as np
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.cards import COLOUR_NAMES, COLOURS, card_to_str, parse_card
 
-from .base import Agent
+from .base import Agent, as_game
 
 
 class QuitGame(Exception):
@@ -46,9 +46,16 @@ class HumanAgent(Agent):
     name = "human"
 
     def __init__(self, rules: RuleConfig | Game | None = None, seed: int = 0, stdin=None, stdout=None, seat: int = 0):
+        n = as_game(rules).num_players
+        if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < n:
+            raise ValueError(f"human: seat must be a seat 0..{n - 1}, got {seat!r}")
+        if stdin is not None and not callable(getattr(stdin, "readline", None)):
+            raise ValueError(f"human: stdin must be a text stream with readline() (None: the terminal), got {stdin!r}")
+        if stdout is not None and not callable(getattr(stdout, "write", None)):
+            raise ValueError(f"human: stdout must be a text stream with write() (None: the terminal), got {stdout!r}")
         self.stdin = stdin
         self.stdout = stdout
-        self.seat = seat
+        self.seat = int(seat)
         self.recent: list[str] = []
         super().__init__(rules, seed)
 

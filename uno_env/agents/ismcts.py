@@ -123,7 +123,7 @@ def _paired_advantage(samples, counts, k, base):
     return mean, np.sqrt(var / (m - 1) / m)
 
 
-@allocating
+@allocating(nogil=True)  # a long search leaves the GIL to the other threads (uno serve answers meanwhile)
 def search(
     obs,
     mask,

@@ -939,17 +939,18 @@ def training_mismatch(network: Network, game: Game) -> str | None:
     return f"trained for {trained_config.in_words()}; here {', '.join(changed)}"
 
 
-def warn_outside_training(label: str, network: Network, game: Game, stacklevel: int = 3) -> None:
-    """Warn once per process per agent and difference that ``label`` plays untrained tables."""
+def warn_outside_training(label: str, network: Network, game: Game, stacklevel: int = 3) -> str | None:
+    """Warn once per process per agent and difference that ``label`` plays untrained tables.
+    Returns the warning's text every time (None: the tables match), for a caller that shows
+    it elsewhere (``uno serve``'s page: ``Agent.notice``)."""
     mismatch = training_mismatch(network, game)
-    if mismatch is None or (label, mismatch) in _WARNED:
-        return
-    _WARNED.add((label, mismatch))
-    warnings.warn(
-        f"{label}: {mismatch}; it plays, but outside the tables it learned on",
-        TrainingMismatchWarning,
-        stacklevel=stacklevel,
-    )
+    if mismatch is None:
+        return None
+    text = f"{label}: {mismatch}; it plays, but outside the tables it learned on"
+    if (label, mismatch) not in _WARNED:
+        _WARNED.add((label, mismatch))
+        warnings.warn(text, TrainingMismatchWarning, stacklevel=stacklevel)
+    return text
 
 
 def shipped_entry(num_players: int, partners: bool, episode: str = "round") -> tuple[str, int] | None:
@@ -1008,13 +1009,13 @@ def shipped_path(game: Game) -> pathlib.Path:
     return paths[table]
 
 
-def check_shipped(game: Game, stacklevel: int = 4) -> None:
+def check_shipped(game: Game, stacklevel: int = 4) -> str | None:
     """The check of every door that seats the compiled policy ``ppo`` (``make_agent``, the
     vector env's seats and ``play``, the Gym env's opponents): ValueError when no shipped
     network can play ``game``; a warning, once, when the one it plays was trained for
-    other tables (naming them, and the network it plays)."""
+    other tables (naming them, and the network it plays), whose text it returns each time."""
     label, network = shipped_network(game)
-    warn_outside_training(label, network, game, stacklevel=stacklevel)
+    return warn_outside_training(label, network, game, stacklevel=stacklevel)
 
 
 def _slots(networks: list[Network]) -> tuple:

@@ -59,7 +59,7 @@ class NetworkAgent(Agent):
         problems = self.network.mismatches(self.game)
         if problems:
             raise ValueError(f"ppo: the network {weights} cannot play this configuration: {'; '.join(problems)}")
-        warn_outside_training(f"ppo:weights={weights}", self.network, self.game, stacklevel=4)
+        self.notice = warn_outside_training(f"ppo:weights={weights}", self.network, self.game, stacklevel=4)
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         obs, legal = self.check(observation, mask)
@@ -117,5 +117,5 @@ def make_ppo(
     if weights:
         return NetworkAgent(rules, seed, weights=weights, colours=colours)
     agent = CompiledAgent("ppo", rules, seed)
-    neural.check_shipped(agent.game)
+    agent.notice = neural.check_shipped(agent.game)
     return agent

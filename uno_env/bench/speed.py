@@ -5,7 +5,7 @@ episodes per second, for:
 
 a. RLCard's UNO env (``rlcard.make("uno")``, random legal actions via ``env.step``),
    the peer every ratio is taken against; skipped with a note without rlcard
-   (``pip install -e .[bench]``);
+   (``pip install "uno-env[bench]"``, in a clone ``pip install -e ".[bench]"``);
 b. our PettingZoo AEC env with its full observation and mask (``uno_env.env``);
 c. the single-game engine API (``Game``: mask, step, observation of the next seat);
 d. the vector env (:class:`uno_env.vector.UnoVectorEnv`) at each batch size, serial
@@ -131,7 +131,7 @@ def rlcard_chunk(args):
     try:
         import rlcard
     except ImportError as error:
-        return {"skipped": f"rlcard is not installed ({error}); pip install -e .[bench]"}
+        return {"skipped": f'rlcard is not installed ({error}); pip install "uno-env[bench]"'}
     env = rlcard.make("uno", config={"seed": args.seed})
     chooser = random.Random(args.seed)
     holder = {"state": env.reset()[0]}

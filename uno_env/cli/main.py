@@ -37,9 +37,20 @@ COMMANDS = {
     "warm": ("uno_env.cli.warm", "compile the engine, policies, network and search into numba's cache (once)"),
 }
 
-NEEDS = {"train": ("torch", "tyro", "tensorboard"), "train-rllib": ("ray", "tyro", "torch")}
+NEEDS = {
+    "train": ("torch", "tyro", "tensorboard"),
+    "train-rllib": ("ray", "tyro", "torch"),
+    "serve": ("starlette", "uvicorn"),
+}
 """The modules each command needs beyond the base install."""
-EXTRAS = {"torch": "train", "tyro": "train", "tensorboard": "train", "ray": "scale"}
+EXTRAS = {
+    "torch": "train",
+    "tyro": "train",
+    "tensorboard": "train",
+    "ray": "scale",
+    "starlette": "web",
+    "uvicorn": "web",
+}
 """The extra of pyproject.toml that installs each module."""
 
 

@@ -18,6 +18,7 @@ from .layout import (
     PH_JUMP,
     PH_OVER,
     PH_PENALTY,
+    PH_PLAY,
     PH_SWAP,
     S_COLOUR,
     S_CURRENT,
@@ -75,6 +76,11 @@ def invariant_violations(game, state, index: int = 0) -> list[str]:
         mask = game.legal_mask(state, index)
         if mask.sum() == 0:
             problems.append("the acting player has no legal action")
+        elif mask.sum() == 1 and phase not in (PH_PLAY, PH_PENALTY):
+            # only a turn with nothing to play but `draw` and a penalty decision with only
+            # `accept` (D-HOUSE-STACK-ASKED) are asked; every other one-action decision is
+            # made without asking (D-DRAWN, R-HOUSE-FORCE-1, R-HOUSE-JUMP-2, R-HOUSE-SEVENO-1)
+            problems.append(f"a decision with one action ({game.action_to_string(int(mask.argmax()))}) is asked")
         problems += house_rule_violations(hands, discard, ints, phase, current)
     return problems
 

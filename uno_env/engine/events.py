@@ -41,7 +41,7 @@ EV_STARTER_RETURNED = 24  # a starting Wild Draw Four returned to the draw pile
 EV_TRUNCATED = 25  # step limit reached
 EV_FORFEIT = 26  # seat, face: loses the game by an illegal action
 EV_PASS = 27  # seat keeps the drawn card although it could play it
-EV_PENALTY_ACCEPT = 28  # seat, cards: accepts the pending penalty of a stack (stacking)
+EV_PENALTY_ACCEPT = 28  # seat, cards, 1 if stacked (more than one card): accepts the pending penalty (stacking)
 EV_SWAP = 29  # seat, other seat: a 7 swaps their hands (Seven-O)
 EV_ROTATE = 30  # seat, direction: a 0 passes every hand on in that direction (Seven-O)
 EV_JUMP_IN = 31  # seat plays out of turn (Jump-In; the play event follows)
@@ -157,7 +157,7 @@ def _decode_one(kind: int, a: int, b: int, c: int) -> dict:
     elif kind == EV_DEAL:
         event = {"dealer": a, "round": b}
     elif kind == EV_PENALTY_ACCEPT:
-        event = {"seat": a, "cards": b}
+        event = {"seat": a, "cards": b, "stacked": bool(c)}
     elif kind == EV_SWAP:
         event = {"seat": a, "other": b}
     elif kind == EV_ROTATE:
@@ -225,7 +225,7 @@ DESCRIPTIONS = {
     "starter": "{card} is turned up",
     "starter_returned": "{card} is returned and the pile reshuffled",
     "truncated": "step limit reached: the game is truncated",
-    "penalty_accept": "{who} accepts the stacked penalty of {cards} cards",
+    "penalty_accept": "{who} accepts the {stacked_}penalty of {cards} cards",
     "swap": "{who} swaps hands with P{other}",
     "rotate": "every hand passes to the next player {way}",
     "jump_in": "{who} jumps in",
@@ -247,6 +247,7 @@ def phrases(event: dict) -> dict[str, str]:
         "way": "clockwise" if event.get("direction", 1) > 0 else "counter-clockwise",
         "by": "automatically" if event.get("catcher") is None else f"by P{event['catcher']}",
         "verdict": "a bluff" if event.get("bluff") else "legal",
+        "stacked_": "stacked " if event.get("stacked") else "",
         "forfeited": f"a wrong card {card}" if card is not None else "an unavailable action",
         "scored": f" and scores {event['points']}" if event.get("points") else "",
         "round_number": str(event.get("round", 0) + 1),

@@ -16,6 +16,8 @@ A :class:`State` is a batch of one game: three small arrays (see
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 import numpy as np
 
 from . import kernels as K
@@ -555,14 +557,17 @@ class Game(K.NeedsPickleProtocol2):
     def play(self, state: State, policies, until: int | None = None, on_step=None, index: int = 0) -> np.ndarray:
         """The one Python play loop: ``policies[seat](observation, mask) -> action`` acts for
         the acting seat, again and again, until the game is over or, with ``until``, until
-        that seat must decide or is out of the game. ``policies``: a sequence or dict by
-        seat (only the seats that act are looked up). ``on_step(seat, action)`` runs after
+        that seat must decide or is out of the game. ``policies``: a sequence with one entry
+        per seat or a dict by seat; every seat in the game but ``until`` may act, so each
+        needs a callable (checked first: a bad one raises naming the seat, nothing played).
+        ``on_step(seat, action)`` runs after
         each step (the state's event buffer then holds that step's events). Returns the
         rewards each seat received (float64, one per seat). A refused action raises
         :class:`IllegalActionError` with ``.seat`` set, after nothing changed."""
         index = self._index(state, index)
         if until is not None:
             until = self._seat(until, "until")
+        self._check_policies(policies, state, index, until)
         P = self.params
         ints = state.ints[index]
         alive = P[P_I_ALIVE]
@@ -589,6 +594,30 @@ class Game(K.NeedsPickleProtocol2):
             if on_step is not None:
                 on_step(seat, action)
         return total
+
+    def _check_policies(self, policies, state: State, index: int, until: int | None) -> None:
+        """``policies`` of :meth:`play`: a policy for every seat that may act."""
+        n = self.num_players
+        if isinstance(policies, Mapping):
+            given = set(policies)
+        elif isinstance(policies, Sequence) and not isinstance(policies, (str, bytes)) and len(policies) == n:
+            given = set(range(n))
+        else:
+            raise TypeError(
+                f"policies must be a sequence of {n} policies (one per seat) or a dict seat -> policy, "
+                f"got {_describe(policies)}"
+            )
+        alive = state.ints[index, self.params[P_I_ALIVE] : self.params[P_I_ALIVE] + n]
+        for seat in range(n):
+            if seat == until or not alive[seat]:
+                continue
+            if seat not in given:
+                raise ValueError(f"policies has no policy for seat {seat}, which is in the game: {_describe(policies)}")
+            if not callable(policies[seat]):
+                raise TypeError(
+                    f"policies[{seat}] must be callable as policy(observation, mask) -> action, "
+                    f"got {_describe(policies[seat])}"
+                )
 
     def describe_refusal(self, state: State, action: int, status: int, index: int = 0) -> str:
         """Why the engine refused an action (status < 0), in words."""

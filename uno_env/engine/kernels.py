@@ -1018,7 +1018,8 @@ def resolve_penalty(cards, ints, rng, P, b, challenge, rw, ev, evn):
     following = next_alive(ints, P, b, target, ints[b, S_DIRECTION])
     ints[b, S_PENDING] = 0
     if not challenge:
-        emit(ev, evn, b, EV_PENALTY_ACCEPT, target, pending, 0)
+        alone = 4 if top_face(cards, ints, P, b) == WILD_DRAW_FOUR else 2  # the top card's own penalty
+        emit(ev, evn, b, EV_PENALTY_ACCEPT, target, pending, 1 if pending > alone else 0)
         draw_cards(cards, ints, rng, P, b, target, pending, R_PENALTY, ev, evn)
         emit(ev, evn, b, EV_SKIP, target, 0, 0)
     else:
@@ -1144,6 +1145,8 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
         if kind == KIND_UNO and uno_available(cards, ints, P, b):
             ints[b, S_UNO_CALLED] = 1
             emit(ev, evn, b, EV_UNO, player, 0, 0)
+            if phase == PH_DRAWN:  # the call may leave the drawn card as the only action
+                play_forced_drawn_card(cards, ints, rng, P, b, player, rw, ev, evn)
             return ST_OK
         return ST_NOT_AVAILABLE
     if phase == PH_COLOR:
@@ -1193,6 +1196,14 @@ def draw_on_turn(cards, ints, rng, P, b, player, rw, ev, evn):
         return
     ints[b, S_PHASE] = PH_DRAWN
     ints[b, S_DRAWN] = drawn
+    play_forced_drawn_card(cards, ints, rng, P, b, player, rw, ev, evn)
+
+
+@kernel
+def play_forced_drawn_card(cards, ints, rng, P, b, player, rw, ev, evn):
+    """R-HOUSE-FORCE-1, D-DRAWN: with ``force_play`` a coloured drawn card is played without a
+    decision when it is the only action left: no ``uno`` to call, now or after the call."""
+    drawn = ints[b, S_DRAWN]
     if P[P_FORCE_PLAY] != 0 and drawn < WILD and not uno_available(cards, ints, P, b):
         play_card(cards, ints, rng, P, b, player, drawn, -1, rw, ev, evn)
 

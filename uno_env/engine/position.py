@@ -783,11 +783,12 @@ def _drawn_card(L: _Loader, value) -> None:
         raise PositionError("drawn_card", f"{drawn} is not in the hand of player {L.current}")
     if not matches_on(face, L.colour, L.top):
         raise PositionError("drawn_card", f"{drawn} cannot be played, so there is no decision on it (D-DRAWN)")
-    if L.config.force_play and face < WILD and (L.config.uno_call == "off" or len(L.hands[L.current]) != 2):
+    uno_left = L.config.uno_call != "off" and len(L.hands[L.current]) == 2 and not L.ints[S_UNO_CALLED]
+    if L.config.force_play and face < WILD and not uno_left:
         raise PositionError(
             "drawn_card",
             f"with force_play a drawn {drawn} is played at once: a coloured drawn card is decided on only "
-            "where UNO can be called first (R-HOUSE-FORCE-1)",
+            "where UNO can still be called first (R-HOUSE-FORCE-1)",
         )
     L.ints[S_DRAWN] = face
 
@@ -1106,6 +1107,7 @@ VIOLATION_KEYS = (
     ("a penalty decision", "pending_penalty"),
     ("a Seven-O choice", "phase"),
     ("a jump-in decision", "phase"),
+    ("a decision with one action", "phase"),
 )
 """The key at fault for each problem that :func:`~uno_env.engine.checks.invariant_violations` names."""
 

@@ -217,8 +217,10 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
     ):
         if isinstance(num_envs, NOT_INTEGERS) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if parallel not in ("auto", True, False):
+        if not (isinstance(parallel, bool) or (isinstance(parallel, str) and parallel == "auto")):
             raise ValueError(f"parallel must be 'auto', True or False, got {parallel!r}")
+        if not isinstance(final_observation, bool):
+            raise ValueError(f"final_observation must be True or False, got {final_observation!r}")
         self.game = Game(config, **settings)
         self.seat_policies = seat_policies_for(self.game.num_players, seats)
         if (self.seat_policies == policy_kernels.PPO).any():
@@ -476,9 +478,16 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
             source_index = self.game._index(state, source_index)  # the state's rules are this env's
         except (TypeError, ValueError) as err:
             raise type(err)(f"load_state: {str(err).replace('index', 'source_index', 1)}") from None
+        if state.rng[source_index] == 0:  # a reset always seeds the generator (never to 0)
+            raise ValueError(
+                f"load_state: game {source_index} of the state was never reset (a Game.new_state()); "
+                "start it with Game.reset or take one from Game.init / Game.from_position"
+            )
         seat = int(state.ints[source_index, S_CURRENT])
         if seat < 0 or self.seat_policies[seat] != EXTERNAL:
             raise ValueError(f"load_state: the seat to act ({seat}) must be one of the caller's {self.external_seats}")
+        observation = self.game.observe(state, seat, index=source_index)  # read before the slot changes
+        mask = self.game.legal_mask(state, source_index)
         self.cards[index] = state.cards[source_index]
         self.ints[index] = state.ints[source_index]
         self.rng[index] = state.rng[source_index]
@@ -486,8 +495,8 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
             self.prng[index] = policy_seeds(self.rng[index : index + 1])[0]
             self._sampler_rng[index] = policy_seeds(self.prng[index : index + 1])[0]
         self.seat[index] = seat
-        self.game.observe(self.state, seat, index=index, out=self.obs[index])
-        self.mask[index] = self.game.legal_mask(self.state, index)
+        self.obs[index] = observation
+        self.mask[index] = mask
         self.rewards[index] = 0.0
         self.terminated[index] = self.truncated[index] = False
         self._ready = self._started = all(self.rng != 0)

@@ -76,6 +76,8 @@ class UnoGymVectorEnv(NeedsPickleProtocol2, gymnasium.vector.VectorEnv):
     ):
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {', '.join(RENDER_MODES)} or None, got {render_mode!r}")
+        if not isinstance(copy, bool):
+            raise ValueError(f"copy must be True or False, got {copy!r}")
         self.render_mode = render_mode
         config = Game(config, illegal_action=illegal_action, **settings).config
         seats = learner_seats(config.num_players, learner_seat, opponents)
@@ -95,12 +97,21 @@ class UnoGymVectorEnv(NeedsPickleProtocol2, gymnasium.vector.VectorEnv):
 
     def reset(self, *, seed=None, options=None):
         """``seed``: an integer (game i gets seed + i), a list of N seeds, or None.
-        ``options={"reset_mask": mask}`` resets only the masked games."""
+        ``options={"reset_mask": mask}`` resets only the masked games; any other option
+        is refused (a position goes into one game with ``UnoVectorEnv.load_state``)."""
         default = seed is None and self._default_seed is not None
         if default:
             seed = self._default_seed
         if options is not None and not isinstance(options, Mapping):
             raise ValueError(f"reset options must be a dict or None, got {options!r}")
+        unknown = sorted(set(options or ()) - {"reset_mask"}, key=str)
+        if "position" in unknown:
+            raise ValueError(
+                "reset option 'position' is not one of the vector env's: load a position into game i with "
+                "UnoVectorEnv.load_state(i, Game.from_position(position)) (UnoGymVectorEnv.env is the UnoVectorEnv)"
+            )
+        if unknown:
+            raise ValueError(f"unknown reset option(s) {', '.join(map(str, unknown))}; known: reset_mask")
         which = None
         if options and "reset_mask" in options:
             which = np.asarray(options["reset_mask"])

@@ -1,0 +1,241 @@
+"""The guard in front of ``uno serve``: only the page the server hands out may drive it.
+
+:class:`Guard` is an ASGI middleware around the Starlette app. Every request
+
+1. names this server in ``Host``: ``127.0.0.1``, ``localhost``, ``[::1]``, the bound address
+   or a name given with ``--allow-host``, with the server's port (else 403: a page whose
+   own name was rebound to 127.0.0.1 is refused);
+2. carries the server's secret token (else 403): the cookie ``uno-token-PORT`` (HttpOnly,
+   SameSite=Strict) that the server sets when the address it printed,
+   ``http://127.0.0.1:PORT/?token=...``, is opened (that visit is answered by a redirect to
+   ``/``: the token leaves the address bar and the history), or the header ``X-Uno-Token``
+   (scripts);
+3. if it is a POST: comes from the page's own origin (``Origin``, when sent, is
+   ``http://HOST:PORT`` of the request, and ``Sec-Fetch-Site``, when sent, ``same-origin``:
+   else 403), is ``Content-Type: application/json`` (else 415: another origin cannot send
+   that without a CORS preflight, which this server never grants), has a body of at most
+   :data:`MAX_BODY` bytes (else 413, before the body is read: ``Content-Length`` first, a
+   chunked body counted as it arrives) nested at most :data:`MAX_DEPTH` deep (else 400).
+
+Every answer, the refusals and the pages included, carries :func:`security_headers`: a
+Content-Security-Policy that runs only the page's own inline script and style (a nonce
+per answer, ``scope["uno.nonce"]``, that the pages put on their tags), ``frame-ancestors
+'none'``, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer`` and
+``Cache-Control: no-store``. A refusal is ``{"error": "..."}``, one line that quotes at
+most an :func:`excerpt` of what was sent.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import urllib.parse
+from collections.abc import Iterable
+
+MAX_BODY = 64 * 1024
+MAX_DEPTH = 16  # the API's bodies nest 3 deep
+LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+TOKEN_HEADER = "x-uno-token"
+SAFE_METHODS = ("GET", "HEAD")
+
+
+def excerpt(value, limit: int = 80) -> str:
+    """``repr(value)``, cut to about ``limit`` characters (saying how long it was)."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 20]}... ({len(text)} characters)"
+
+
+def clip(text: object, limit: int = 300) -> str:
+    """``str(text)`` on one line, cut to ``limit`` characters."""
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def too_deep(body: bytes, limit: int = MAX_DEPTH) -> bool:
+    """Whether the JSON text ``body`` nests arrays and objects more than ``limit`` deep
+    (brackets inside strings do not count); cheap where there are few brackets at all."""
+    if body.count(b"[") + body.count(b"{") <= limit:
+        return False
+    depth, in_string, escaped = 0, False, False
+    for byte in body:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            if depth > limit:
+                return True
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return False
+
+
+def security_headers(nonce: str) -> list[tuple[bytes, bytes]]:
+    policy = (
+        f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; img-src 'self' data:; "
+        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
+    )
+    return [
+        (b"content-security-policy", policy.encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"referrer-policy", b"no-referrer"),
+        (b"cache-control", b"no-store"),
+    ]
+
+
+def split_host(value: str) -> tuple[str, int | None]:
+    """``"name:port"`` -> ``("name", port)``; ``"[::1]:8000"`` -> ``("[::1]", 8000)``; no
+    port (or a bad one): ``(name, None)`` / ``("", None)``."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        name, _, rest = value.partition("]")
+        name += "]"
+        port_text = rest[1:] if rest.startswith(":") else ""
+    else:
+        name, _, port_text = value.partition(":")
+    if not port_text:
+        return name, None
+    return (name, int(port_text)) if port_text.isdigit() and len(port_text) <= 5 else ("", None)
+
+
+class Guard:
+    """The ASGI middleware of the module docstring, around ``app``; ``token``: the secret
+    (a fresh one by default), ``port``: the server's, ``hosts``: names served besides the
+    loopback ones."""
+
+    def __init__(self, app, token: str | None = None, port: int = 8000, hosts: Iterable[str] = ()):
+        self.app = app
+        self.token = token or secrets.token_urlsafe(24)
+        self.port = port
+        self.hosts = {*LOOPBACK, *(h.lower() if ":" not in h or h.startswith("[") else f"[{h}]" for h in hosts)}
+        self.cookie = f"uno-token-{port}"
+
+    def address(self, host: str = "127.0.0.1") -> str:
+        """The address to open: the page, with the token."""
+        return f"http://{host}:{self.port}/?token={self.token}"
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            return await self.app(scope, receive, send)
+        if scope["type"] != "http":  # a websocket: none is served
+            return await send({"type": "websocket.close", "code": 1008})
+        nonce = secrets.token_urlsafe(16)
+        scope["uno.nonce"] = nonce
+        extra = security_headers(nonce)
+
+        async def send_guarded(message):
+            if message["type"] == "http.response.start":
+                ours = {name for name, _ in extra}
+                kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in ours]
+                message = {**message, "headers": kept + extra}
+            await send(message)
+
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        refusal = self.refusal(scope, headers)
+        if refusal is not None:
+            return await self.answer(send_guarded, *refusal)
+        if scope["method"] in SAFE_METHODS and scope["path"] == "/" and self.query_token(scope) is not None:
+            return await self.answer(
+                send_guarded,
+                303,
+                "opening the table",
+                [(b"location", b"/"), (b"set-cookie", self.set_cookie().encode())],
+            )
+        if scope["method"] in SAFE_METHODS:
+            return await self.app(scope, receive, send_guarded)
+        body = await self.body(scope, headers, receive, send_guarded)
+        if body is None:
+            return
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        return await self.app(scope, replay, send_guarded)
+
+    def query_token(self, scope) -> str | None:
+        query = urllib.parse.parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        return query.get("token", [None])[0]
+
+    def set_cookie(self) -> str:
+        return f"{self.cookie}={self.token}; Path=/; HttpOnly; SameSite=Strict"
+
+    def refusal(self, scope, headers: dict) -> tuple[int, str] | None:
+        """Why a request is refused before the app sees it (status, reason), else None."""
+        name, port = split_host(headers.get("host", ""))
+        if name not in self.hosts or (port or 80) != self.port:
+            served = f"http://127.0.0.1:{self.port}/"
+            return 403, f"Host {excerpt(headers.get('host', ''))} is not this server ({served}); refused"
+        if not self.has_token(scope, headers):
+            return 403, f"no valid token: open the address uno serve printed (http://127.0.0.1:{self.port}/?token=...)"
+        if scope["method"] in SAFE_METHODS:
+            return None
+        origin = headers.get("origin")
+        if origin is not None and origin.lower() != f"http://{headers['host'].lower()}":
+            return 403, f"Origin {excerpt(origin)} is not this page's; cross-origin requests are refused"
+        site = headers.get("sec-fetch-site")
+        if site is not None and site not in ("same-origin", "none"):
+            return 403, f"Sec-Fetch-Site {excerpt(site)}: only this page may change the games"
+        kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+        if kind != "application/json":
+            return 415, f"a request body must be Content-Type: application/json, got {excerpt(kind)}"
+        length = headers.get("content-length")
+        if length is not None and not (length.isdigit() and len(length) < 20):
+            return 400, f"Content-Length {excerpt(length)} is not a number of bytes"
+        if length is not None and int(length) > MAX_BODY:
+            return 413, f"the body is {int(length)} bytes; at most {MAX_BODY} are read"
+        return None
+
+    def has_token(self, scope, headers: dict) -> bool:
+        offered = [headers.get(TOKEN_HEADER)]
+        for part in headers.get("cookie", "").split(";"):
+            key, _, value = part.strip().partition("=")
+            if key == self.cookie:
+                offered.append(value)
+        if scope["path"] == "/" and scope["method"] in SAFE_METHODS:
+            offered.append(self.query_token(scope))
+        return any(t is not None and secrets.compare_digest(t.encode(), self.token.encode()) for t in offered)
+
+    async def body(self, scope, headers: dict, receive, send) -> bytes | None:
+        """The body, read up to :data:`MAX_BODY` (None: refused, or the client went away)."""
+        chunks, size = [], 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return None
+            piece = message.get("body", b"")
+            size += len(piece)
+            if size > MAX_BODY:
+                await self.answer(send, 413, f"the body is over {MAX_BODY} bytes; at most {MAX_BODY} are read")
+                return None
+            chunks.append(piece)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        if too_deep(body):
+            await self.answer(send, 400, f"the request's JSON is nested more than {MAX_DEPTH} deep")
+            return None
+        return body
+
+    async def answer(self, send, status: int, reason: str, headers: list | None = None) -> None:
+        body = json.dumps({"error": reason} if status >= 400 else {"ok": reason}).encode()
+        start = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+        if status >= 400:
+            start.append((b"connection", b"close"))  # a body left unread is not read
+        await send({"type": "http.response.start", "status": status, "headers": start + (headers or [])})
+        await send({"type": "http.response.body", "body": body})
+
+
+__all__ = ["MAX_BODY", "MAX_DEPTH", "Guard", "clip", "excerpt", "security_headers", "too_deep"]
