@@ -489,6 +489,9 @@ def test_the_workers_are_daemons_that_end_when_idle(monkeypatch):
     release = threading.Event()
     slow = workers.submit(release.wait, 30)
     assert workers.submit(sum, [1, 2]).result(timeout=10) == 3  # the other thread works meanwhile
+    end = time.monotonic() + 10  # the busy count follows its job's start and end: wait for the two to settle
+    while workers.busy != 1 and time.monotonic() < end:
+        time.sleep(0.01)
     assert all(t.daemon for t in workers.threads) and workers.busy == 1  # a busy one keeps no process alive
     release.set()
     assert slow.result(timeout=10) is True

@@ -128,11 +128,11 @@ def test_sigterm_ends_the_server_within_2_s_while_an_agent_thinks(thinker):
         time.sleep(0.05)
     time.sleep(1.0)
     assert len(answers) == 1  # the person played; the agent thinks (minutes: the action has no answer yet)
-    assert thinker.request("GET", "/api/options", timeout=10).status == 200  # the server still answers,
-    other = thinker.request("POST", "/api/games", dict(GAME, agents=["tactical"]), timeout=10)
+    assert thinker.request("GET", "/api/options", timeout=30).status == 200  # the server still answers,
+    other = thinker.request("POST", "/api/games", dict(GAME, agents=["tactical"]), timeout=30)
     assert other.status == 201  # and other games are played meanwhile
     view = other.json()
-    played = thinker.request("POST", f"/api/games/{view['id']}/action", {"action": view["legal"][0]["id"]}, timeout=10)
+    played = thinker.request("POST", f"/api/games/{view['id']}/action", {"action": view["legal"][0]["id"]}, timeout=30)
     assert played.status == 200 and played.json()["decisions"] == 1
     assert len(answers) == 1
     thinker.process.send_signal(signal.SIGTERM)

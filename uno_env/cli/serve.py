@@ -64,9 +64,13 @@ import socket
 import sys
 import threading
 
+import uvicorn
+from starlette.applications import Starlette
+
 from uno_env.cli.args import add_rule_arguments, rule_config
 from uno_env.engine import RuleConfig
 
+from .serve_api import Api, Workers
 from .serve_guard import Guard
 from .serve_tables import MAX_GAMES, Refused, Table, Tables, specs_of
 
@@ -86,10 +90,6 @@ def app_for(
     (``token``: a fresh one by default, as ``.token``; ``port`` and ``hosts``: what requests
     must name in ``Host``), the games' work in ``workers``' threads (a
     :class:`~uno_env.cli.serve_api.Workers`)."""
-    from starlette.applications import Starlette
-
-    from .serve_api import Api, Workers
-
     api = Api(tables if tables is not None else Tables(), workers if workers is not None else Workers())
     return Guard(Starlette(routes=api.routes()), token=token, port=port, hosts=hosts)
 
@@ -134,6 +134,22 @@ def exit_soon(sig: int) -> None:
     timer.start()
 
 
+class Server(uvicorn.Server):
+    """uvicorn's server, ended :data:`EXIT_GRACE` seconds after a signal at the latest; the
+    signal that stopped it is ``stopped_by`` (the command's exit status says so), not raised
+    again after the shutdown as uvicorn does (that raise raced with asyncio's own Ctrl-C
+    handling, and the command sometimes ended with status 0)."""
+
+    stopped_by: int | None = None
+
+    def handle_exit(self, sig: int, frame) -> None:
+        if not self.should_exit:
+            self.stopped_by = sig
+            exit_soon(sig)
+        super().handle_exit(sig, frame)
+        getattr(self, "_captured_signals", []).clear()  # uvicorn (0.29 on) raises these again after the shutdown
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -148,14 +164,6 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(err))
     defaults = RuleConfig().to_dict()  # the form's preset: the settings the options changed, and the table's size
     preset = {k: v for k, v in config.to_dict().items() if v != defaults[k] or k == "num_players"}
-    try:
-        import starlette  # noqa: F401
-        import uvicorn
-    except ImportError:
-        from .main import missing_extras
-
-        print(missing_extras("serve") or 'uno serve needs the web extra: pip install "uno-env[web]"', file=sys.stderr)
-        return 2
     family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
     try:
         listening = socket.create_server((args.host, args.port), family=family)
@@ -163,27 +171,23 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--host {args.host} --port {args.port}: {getattr(err, 'strerror', None) or err}")
     port = listening.getsockname()[1]
     host = f"[{args.host}]" if family == socket.AF_INET6 else args.host
-    from .serve_api import Workers
-
     workers = Workers()
     tables = Tables(preset, agents, args.seat)
     app = app_for(tables, args.token or secrets.token_urlsafe(24), port, [host, *args.allow_host], workers)
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig: int, frame) -> None:
-            if not self.should_exit:
-                exit_soon(sig)
-            super().handle_exit(sig, frame)
 
     server_config = uvicorn.Config(
         app, log_level="warning", timeout_graceful_shutdown=1, limit_concurrency=MAX_CONNECTIONS
     )
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else host
     print(f"uno serve: playing at {app.address(shown)}  (open it; Ctrl-C ends it)", flush=True)
-    Server(server_config).run(sockets=[listening])  # the signal, raised again after the shutdown, ends the command
+    server = Server(server_config)
+    server.run(sockets=[listening])
+    if server.stopped_by is None:
+        return 0
+    print("\nuno serve: interrupted", file=sys.stderr, flush=True)
     if workers.busy:
-        os._exit(1)  # a worker thread still thinking: no waiting for it
-    return 0
+        os._exit(128 + server.stopped_by)  # a worker thread still thinking: no waiting for it
+    return 128 + server.stopped_by  # 130 for Ctrl-C, 143 for SIGTERM
 
 
 __all__ = ["MAX_GAMES", "Refused", "Table", "Tables", "app_for", "main"]
