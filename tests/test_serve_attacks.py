@@ -15,6 +15,7 @@ import pytest
 
 pytest.importorskip("uvicorn", reason='uno serve needs the web extra: pip install "uno-env[web]"')
 
+from uno_env.cli import warm  # noqa: E402
 from uno_env.cli.serve import Tables  # noqa: E402
 
 from .serve_attacks import GAME, MB, ROOT, THINKER, Served, Target, attacks, serving  # noqa: E402
@@ -79,7 +80,12 @@ def test_the_two_weights_refusals_are_the_same(live):
 
 @pytest.fixture(scope="module")
 def thinker():
-    """``uno serve`` whose preset agent thinks for minutes a decision (the command line may seat it)."""
+    """``uno serve`` whose preset agent thinks for minutes a decision (the command line may seat it).
+    The search and the engine are compiled here first (a no-op once numba's cache holds them): a
+    first compilation in the server holds the GIL for tens of seconds, and the test would stop
+    the server before it could write the cache."""
+    warm.engine()
+    warm.search()
     served = Served(ROOT, ("--players", "2", "--opponents", THINKER))
     yield served
     served.stop()
