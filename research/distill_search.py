@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see uno_env/training/ppo.py
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # before torch loads: see uno_env/training/__init__.py
 
 import json
 import multiprocessing
@@ -42,8 +42,9 @@ from tqdm import tqdm
 
 from uno_env.agents import hash_seed, make_agent, neural
 from uno_env.engine import Game
+from uno_env.training.evaluate import evaluate
 from uno_env.training.json_script import run_json_script
-from uno_env.training.ppo import ActorCritic, evaluate, init_from
+from uno_env.training.network import ActorCritic, init_from
 from uno_env.training.rules import make_game_of, teacher_seats  # noqa: F401  (the tests read them here)
 
 HANDS_PER_TASK = 10
