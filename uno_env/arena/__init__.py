@@ -1,6 +1,7 @@
 """The tournament library behind ``uno tournament`` (uno_env/cli/tournament.py): schedules
-and seatings (:mod:`.schedule`), the table loops (:mod:`.tables`), ratings and intervals
-(:mod:`.ratings`), and the analysis, files and plot (:mod:`.analysis`).
+and seatings (:mod:`.schedule`), the table loops (:mod:`.tables`), running them here or on
+Ray (:mod:`.runners`, :mod:`.distributed`), ratings and intervals (:mod:`.ratings`), and the
+analysis, files and plot (:mod:`.analysis`).
 
 >>> from uno_env.arena import run_tournament
 >>> from uno_env import RuleConfig
@@ -16,6 +17,7 @@ import time
 
 from .analysis import analyse, format_leaderboard, length_stats, match_results, plot, write_outputs
 from .ratings import bootstrap_ratings, elo, fit_luce, group_matches, wilson_interval
+from .runners import run_jobs
 from .schedule import (
     Entrant,
     Schedule,
@@ -35,7 +37,6 @@ from .tables import (
     job_seeds,
     play_compiled,
     read_results,
-    run_jobs,
     save_games,
     warm_up,
 )
