@@ -98,15 +98,8 @@ def bench_tournament(games: int, python_games: int, workers: list[int], cpus: in
             if backend == "local" and kind == "compiled" and w == 2:
                 continue  # compiled tables run in one call on every core; --workers does not apply
             records, elapsed = timed_tournament(agents, config, count, w, cpus if backend == "ray" else None)
-            same = None
-            if reference is None:
-                reference = records
-            else:
-                same = all(
-                    np.array_equal(reference[k], records[k])
-                    for k in RECORD_FIELDS
-                    if k not in ("seconds", "agent_seconds")
-                )
+            same = None if reference is None else same_games(reference, records)
+            reference = reference if reference is not None else records
             rows.append(
                 {
                     "agents": kind,
@@ -119,6 +112,11 @@ def bench_tournament(games: int, python_games: int, workers: list[int], cpus: in
             )
             print(rows[-1], file=sys.stderr)
     return rows
+
+
+def same_games(a: dict, b: dict) -> bool:
+    """The two tournaments' records are game by game the same (their timings aside)."""
+    return all(np.array_equal(a[k], b[k]) for k in RECORD_FIELDS if k not in ("seconds", "agent_seconds"))
 
 
 def timed_tournament(agents: list[str], config, games: int, workers: int, ray_cpus: int | None) -> tuple[dict, float]:
