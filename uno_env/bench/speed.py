@@ -163,7 +163,7 @@ class Rows:
     """The rows of the table as they are measured (each said on screen), and the vector env's
     rate per batch size and mode (for the plot)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.rows: list[dict] = []
         self.vector: list[dict] = []
 

@@ -53,14 +53,7 @@ def plot_curve(
     fig, ax = plt.subplots(figsize=(7, 4))
     keys = [k for k in (rows[0] if rows else {}) if k.startswith("eval_") and k.endswith("_win_rate")]
     for key in keys:
-        shown = [r for r in rows if r.get(key)]
-        if not shown:
-            continue
-        x = [r["global_step"] for r in shown]
-        (line,) = ax.plot(x, [float(r[key]) for r in shown], marker="o", ms=3, label=key[5:-9])
-        lo = [float(r[key.replace("_win_rate", "_lo")]) for r in shown]
-        hi = [float(r[key.replace("_win_rate", "_hi")]) for r in shown]
-        ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.2)
+        plot_win_rate(ax, [r for r in rows if r.get(key)], key)
     for start in starts[1:]:
         ax.axvline(start, color="grey", lw=0.8, ls=":")
     ax.axhline(fair_share, color="grey", lw=0.8, ls="--", label="fair share")
@@ -72,6 +65,17 @@ def plot_curve(
     fig.tight_layout()
     fig.savefig(png_path, dpi=110)
     plt.close(fig)
+
+
+def plot_win_rate(ax, rows: list[dict], key: str) -> None:
+    """One opponent's evaluations (``eval_<opponent>_win_rate``) and their 95% band."""
+    if not rows:
+        return
+    x = [r["global_step"] for r in rows]
+    (line,) = ax.plot(x, [float(r[key]) for r in rows], marker="o", ms=3, label=key[5:-9])
+    lo = [float(r[key.replace("_win_rate", "_lo")]) for r in rows]
+    hi = [float(r[key.replace("_win_rate", "_hi")]) for r in rows]
+    ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.2)
 
 
 def parse_stage(text: str) -> tuple[pathlib.Path, int | None]:

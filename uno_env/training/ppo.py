@@ -472,15 +472,21 @@ def training_win_rates(rollout: Rollout) -> dict:
     return rates
 
 
-def export_and_evaluate(run: Run) -> dict:
-    """Export the actor (``policy.npz``, and a copy per evaluation in ``policies/``) and evaluate it."""
+def export_and_evaluate(run: Run, row: dict) -> dict:
+    """Export the actor (``policy.npz``, and a copy per evaluation in ``policies/``) and evaluate
+    it: the win rates go into the update's ``row`` and on screen; returns the evaluation."""
     args, learner, folder = run.args, run.learner, run.folder
     path = folder / "policy.npz"
     meta = {"run": args.run_name, "update": learner.update, "global_step": learner.global_step}
     learner.agent.export(path, run.game, {**meta, "args": dataclasses.asdict(args)})
     (folder / "policies").mkdir(exist_ok=True)
     (folder / "policies" / f"policy_{learner.update:05d}.npz").write_bytes(path.read_bytes())
-    return evaluate(path, run.game, eval_opponents(args), args.eval_games, seed=hash_seed(args.seed, 9))
+    results = evaluate(path, run.game, eval_opponents(args), args.eval_games, seed=hash_seed(args.seed, 9))
+    for opp, r in results.items():
+        row[f"eval_{opp}_win_rate"], (row[f"eval_{opp}_lo"], row[f"eval_{opp}_hi"]) = r["win_rate"], r["ci"]
+    said = ", ".join(f"{o} {r['win_rate']:.3f} [{r['ci'][0]:.3f}, {r['ci'][1]:.3f}]" for o, r in results.items())
+    tqdm.write(f"update {learner.update} step {learner.global_step}: {said}", file=sys.stderr)
+    return results
 
 
 def save_checkpoint(run: Run) -> None:
@@ -522,13 +528,7 @@ def run_updates(run: Run) -> dict:
             run.rollout.pool.add_snapshot({k: v.detach().clone() for k, v in learner.agent.state_dict().items()})
         last = learner.global_step >= args.total_timesteps or learner.update == args.stop_after_update
         if last or (args.eval_every and learner.update % args.eval_every == 0):
-            results = export_and_evaluate(run)
-            for opp, r in results.items():
-                row[f"eval_{opp}_win_rate"], (row[f"eval_{opp}_lo"], row[f"eval_{opp}_hi"]) = r["win_rate"], r["ci"]
-            said = ", ".join(
-                f"{o} {r['win_rate']:.3f} [{r['ci'][0]:.3f}, {r['ci'][1]:.3f}]" for o, r in results.items()
-            )
-            tqdm.write(f"update {learner.update} step {learner.global_step}: {said}", file=sys.stderr)
+            results = export_and_evaluate(run, row)
         if last or learner.update % args.checkpoint_every == 0:
             save_checkpoint(run)
         run.progress.write(row)

@@ -36,6 +36,7 @@ clusters); the module reads the mask from the ``action_mask`` key itself.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import os
 import pathlib
@@ -360,23 +361,23 @@ def train(args: Args) -> dict:
     columns += ["policy_loss", "vf_loss", "entropy", "mean_kl"]
     columns += [f"eval_{o}_{k}" for o in opponents for k in ("win_rate", "lo", "hi")]
     progress = ProgressCsv(folder / "progress.csv", columns)
-    evaluation: dict = {}
+    judge = functools.partial(export_and_evaluate, args, algo, game, folder, opponents)
     start = time.perf_counter()
-    steps = 0
-
-    def evaluate_now(iteration: int, row: dict) -> dict:
-        """Export the greedy actor and play the evaluation opponents (results into ``row``)."""
-        meta = {"command": "uno train-rllib " + " ".join(sys.argv[1:]), "iteration": iteration}
-        algo.get_module(MAIN).export(folder / "policy.npz", meta)
-        results = evaluate(folder / "policy.npz", game, opponents, args.eval_games, seed=args.seed)
-        for o, e in results.items():
-            row[f"eval_{o}_win_rate"], (row[f"eval_{o}_lo"], row[f"eval_{o}_hi"]) = e["win_rate"], e["ci"]
-        return results
-
     if args.eval_every and not args.resume:  # where the curve starts: the untrained policy
         row = {"iteration": 0, "global_step": 0, "seconds": 0.0}
-        evaluate_now(0, row)
+        judge(0, row)
         progress.write(row)
+    evaluation, steps = run_iterations(args, algo, folder, progress, judge, start)
+    algo.stop()
+    plot_curve(progress.path, folder / "curve.png", f"{name} (RLlib PPO)", xlabel=CURVE_XLABEL)
+    return {"folder": str(folder), "iterations": args.iterations, "env_steps": steps, "evaluation": evaluation}
+
+
+def run_iterations(args: Args, algo, folder: pathlib.Path, progress: ProgressCsv, judge, start: float):
+    """The training iterations, with evaluations (``judge``) and checkpoints on their schedules;
+    returns the last evaluation and the env steps sampled (``start``: when the run started)."""
+    evaluation: dict = {}
+    steps = 0
     bar = tqdm(range(1, args.iterations + 1), disable=not args.progress, unit="it", file=sys.stderr)
     for iteration in bar:
         tick = time.perf_counter()
@@ -385,14 +386,22 @@ def train(args: Args) -> dict:
         steps = row["global_step"]
         last = iteration == args.iterations
         if last or (args.eval_every and iteration % args.eval_every == 0):
-            evaluation = evaluate_now(iteration, row)
+            evaluation = judge(iteration, row)
         if last or iteration % args.checkpoint_every == 0:
             algo.save_to_path(os.path.abspath(folder / "checkpoint"))
         progress.write(row)
         bar.set_postfix(steps=steps, sps=f"{row['steps_per_second']:.0f}", win=row["train_win_rate"])
-    algo.stop()
-    plot_curve(progress.path, folder / "curve.png", f"{name} (RLlib PPO)", xlabel=CURVE_XLABEL)
-    return {"folder": str(folder), "iterations": args.iterations, "env_steps": steps, "evaluation": evaluation}
+    return evaluation, steps
+
+
+def export_and_evaluate(args: Args, algo, game: Game, folder: pathlib.Path, opponents: list[str], iteration, row):
+    """Export the greedy actor (``policy.npz``) and play the evaluation opponents (results into ``row``)."""
+    meta = {"command": "uno train-rllib " + " ".join(sys.argv[1:]), "iteration": iteration}
+    algo.get_module(MAIN).export(folder / "policy.npz", meta)
+    results = evaluate(folder / "policy.npz", game, opponents, args.eval_games, seed=args.seed)
+    for o, e in results.items():
+        row[f"eval_{o}_win_rate"], (row[f"eval_{o}_lo"], row[f"eval_{o}_hi"]) = e["win_rate"], e["ci"]
+    return results
 
 
 def iteration_row(args: Args, iteration: int, result: dict, tick: float, start: float) -> dict:
