@@ -46,10 +46,10 @@ def code_cells(path: Path) -> list[str]:
 def execute_notebook(path: Path, quiet: bool = True) -> dict:
     """Execute every code cell of ``path`` in one fresh namespace; returns the namespace.
     Figures are closed after each cell (``plt.show()`` is a no-op under Agg)."""
-    import matplotlib
+    import matplotlib  # plots only: the Agg backend is chosen before pyplot loads
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # plots only
 
     namespace = {"__name__": "__notebook__"}
     for number, source in enumerate(code_cells(path), 1):

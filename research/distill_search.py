@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import os
 
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see uno_env/training/ppo.py
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # before torch loads: see uno_env/training/__init__.py
 
 import json
 import multiprocessing
@@ -42,8 +42,9 @@ from tqdm import tqdm
 
 from uno_env.agents import hash_seed, make_agent, neural
 from uno_env.engine import Game
+from uno_env.training.evaluate import evaluate
 from uno_env.training.json_script import run_json_script
-from uno_env.training.ppo import ActorCritic, evaluate, init_from
+from uno_env.training.network import ActorCritic, init_from
 from uno_env.training.rules import make_game_of, teacher_seats  # noqa: F401  (the tests read them here)
 
 HANDS_PER_TASK = 10
@@ -272,26 +273,30 @@ def distill(args: Args) -> dict:
 def load_decisions(paths: tuple[str, ...], game: Game) -> dict[str, np.ndarray]:
     """The decisions of several collections at this table as one, each file's hands numbered
     after the previous file's, so that a hand is held out whole."""
-    parts = []
-    for path in paths:
-        if not pathlib.Path(path).is_file():
-            raise ValueError(f"--data {path!r}: no such file")
-        with np.load(path) as stored:
-            part = {k: stored[k] for k in stored.files}
-        missing = [k for k in (*DECISION_KEYS, "won") if k not in part]
-        if missing:
-            raise ValueError(f"--data {path!r} lacks {', '.join(missing)}: not a decisions.npz of this script")
-        if part["obs"].shape[1] != game.observation_size:
-            raise ValueError(
-                f"--data {path!r} has observations of {part['obs'].shape[1]} values, "
-                f"this table's have {game.observation_size}"
-            )
-        parts.append(part)
+    parts = [load_decisions_file(path, game) for path in paths]
     first_hand = 0
     for part in parts:
         part["hand"] = part["hand"] + first_hand
         first_hand += len(part["won"])
     return {key: np.concatenate([part[key] for part in parts]) for key in (*DECISION_KEYS, "won")}
+
+
+def load_decisions_file(path: str, game: Game) -> dict[str, np.ndarray]:
+    """One ``decisions.npz`` of this script, checked: it exists, has every key, and its
+    observations are this table's."""
+    if not pathlib.Path(path).is_file():
+        raise ValueError(f"--data {path!r}: no such file")
+    with np.load(path) as stored:
+        part = {k: stored[k] for k in stored.files}
+    missing = [k for k in (*DECISION_KEYS, "won") if k not in part]
+    if missing:
+        raise ValueError(f"--data {path!r} lacks {', '.join(missing)}: not a decisions.npz of this script")
+    if part["obs"].shape[1] != game.observation_size:
+        raise ValueError(
+            f"--data {path!r} has observations of {part['obs'].shape[1]} values, "
+            f"this table's have {game.observation_size}"
+        )
+    return part
 
 
 def main(argv: list[str] | None = None) -> int:

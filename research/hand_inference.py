@@ -100,20 +100,26 @@ def collect(args: Args, game: Game) -> dict[str, np.ndarray]:
                 rows["hand"].append(hand)
             decision += 1
             for event in game.step(state, agent.act(obs, mask)).events:
-                if event["type"] == "color":
-                    colour = COLOURS.index(event["colour"])
-                played = colour_of_play(event) if event["type"] == "play" else -1
-                if played < 0:
-                    continue
-                player = event["seat"]
-                history[player, 0] = np.eye(4)[played]
-                if "colour" in event:
-                    history[player, 1] = np.eye(4)[played]
-                if colour >= 0 and played != colour:
-                    history[player, 2] = np.eye(4)[played]
-                history[player, 3, played] += 1
-                colour = played
+                colour = note_event(history, event, colour)
     return {key: np.asarray(value) for key, value in rows.items()}
+
+
+def note_event(history: np.ndarray, event: dict, colour: int) -> int:
+    """Write what a play says about its player's colours into ``history`` (:data:`HISTORY`);
+    returns the current colour after the event (``colour`` before it, -1: unknown)."""
+    if event["type"] == "color":
+        colour = COLOURS.index(event["colour"])
+    played = colour_of_play(event) if event["type"] == "play" else -1
+    if played < 0:
+        return colour
+    player = event["seat"]
+    history[player, 0] = np.eye(4)[played]
+    if "colour" in event:
+        history[player, 1] = np.eye(4)[played]
+    if colour >= 0 and played != colour:
+        history[player, 2] = np.eye(4)[played]
+    history[player, 3, played] += 1
+    return played
 
 
 def fit_and_measure(inputs: torch.Tensor, held: torch.Tensor, test: torch.Tensor, args: Args) -> dict:

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from uno_env.bench import speed as bench_speed
+from uno_env.bench import targets as bench_targets
 from uno_env.cli import main as cli
 from uno_env.engine import Game
 
@@ -44,7 +45,7 @@ def test_quick_benchmark_writes_table_json_and_plot(tmp_path, capsys):
     assert report["state_bytes"]["2"]["engine_state"] == Game(num_players=2).new_state().nbytes_per_game()
     assert report["state_bytes"]["2"]["vector_env"] <= 1024
     assert "skipped" in report["startup"]  # --quick leaves out the fresh-process timings
-    assert len(report["targets"]) == len(bench_speed.TARGETS)
+    assert len(report["targets"]) == len(bench_targets.TARGETS)
     assert "state per game (2 players)" in printed
 
 
@@ -77,7 +78,7 @@ def test_targets_are_judged_as_ratios_to_rlcard_in_the_same_run():
         first_use={"stages_s": {"env_first_step": 12.0, "demo_tournament": 25.0}},
         first_use_after_warm={"stages_s": {"env_first_step": 1.0, "demo_tournament": 4.0}},
     )
-    judged = {t["target"].split(" (")[0]: t for t in bench_speed.targets(report)}
+    judged = {t["target"].split(" (")[0]: t for t in bench_targets.targets(report)}
     assert judged["PettingZoo env steps/s vs RLCard"]["value"] == pytest.approx(2.5)
     assert not judged["PettingZoo env steps/s vs RLCard"]["met"]
     vector = judged["vector env with observations vs RLCard, lowest over N >= 1024"]
@@ -102,7 +103,7 @@ def test_targets_are_judged_as_ratios_to_rlcard_in_the_same_run():
 def test_targets_without_rlcard_are_not_judged():
     report = synthetic_report()
     report["reference_steps_per_s"] = None
-    judged = bench_speed.targets(report)
+    judged = bench_targets.targets(report)
     ratios = [t for t in judged if "vs RLCard" in t["target"]]
     assert ratios and all(t["met"] is None for t in ratios)
 

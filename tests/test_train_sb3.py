@@ -1,4 +1,4 @@
-"""uno_env/training/sb3.py: the opponent-pool VecEnv (only the learner's decisions, rewards
+"""uno_env/training/sb3.py and its modules: the opponent-pool VecEnv (only the learner's decisions, rewards
 credited to its seat, other games held still), a smoke run with every output, and seeding."""
 
 import csv
@@ -12,6 +12,7 @@ from sb3_contrib import MaskablePPO
 from uno_env.agents import make_agent
 from uno_env.engine import RuleConfig
 from uno_env.training import sb3 as T
+from uno_env.training import sb3_env, sb3_pool
 from uno_env.vector import UnoVectorEnv
 
 
@@ -31,8 +32,8 @@ FAST = ["--no-progress", "--threads", "1", "--num-envs", "8", "--net-arch", "32"
 
 def pool_env(reward="win", weights="tactical=0.4,random_play=0.3,snapshot=0.3", num_envs=16, seed=0):
     config = RuleConfig(num_players=2, episode="round", reward=reward)
-    pool = T.OpponentPool(T.parse_weights(weights), config, seed=seed)
-    env = T.PoolVecEnv(num_envs, config, pool, seed=seed)
+    pool = sb3_pool.OpponentPool(sb3_pool.parse_weights(weights), config, seed=seed)
+    env = sb3_env.PoolVecEnv(num_envs, config, pool, seed=seed)
     if "snapshot" in weights:
         model = MaskablePPO("MlpPolicy", env, n_steps=16, batch_size=32, seed=seed, device="cpu")
         pool.add_snapshot(model.policy)
@@ -94,8 +95,8 @@ def test_learner_rewards_at_four_players_and_with_partners(partners, team):
     its team's (a partner's win is the learner's win), and with ``team`` SB3 sees the
     decisions of both seats of the team, credited the team's outcome once."""
     config = RuleConfig(num_players=4, episode="round", partners=partners)
-    pool = T.OpponentPool(T.parse_weights("tactical=0.5,random_play=0.5"), config, seed=0)
-    env = T.PoolVecEnv(16, config, pool, seed=0, team=team)
+    pool = sb3_pool.OpponentPool(sb3_pool.parse_weights("tactical=0.5,random_play=0.5"), config, seed=0)
+    env = sb3_env.PoolVecEnv(16, config, pool, seed=0, team=team)
     game = env.games.game
     finished, acted = play_learner(env, 800)
     assert len(finished) > 20
@@ -161,8 +162,8 @@ def test_smoke_run_writes_every_output(tmp_path):
     assert [int(s.value) for s in snapshots][-1] == 2  # one per rollout, the newest two kept
 
     # the saved model plays as a tournament agent; its factory can go to worker processes
-    agent = T.make_policy_agent(RuleConfig(num_players=2), path=str(run_dir / "final_model.zip"))
-    assert pickle.loads(pickle.dumps(T.make_policy_agent)) is T.make_policy_agent
+    agent = sb3_pool.make_policy_agent(RuleConfig(num_players=2), path=str(run_dir / "final_model.zip"))
+    assert pickle.loads(pickle.dumps(sb3_pool.make_policy_agent)) is sb3_pool.make_policy_agent
     env = UnoVectorEnv(64, num_players=2, seed=0)
     actions = agent.act_batch(env.obs, env.mask)
     assert env.mask[np.arange(64), actions].all()
@@ -180,7 +181,7 @@ def test_smoke_run_of_a_team_at_a_partners_table(tmp_path):
     with (run_dir / "eval.csv").open() as fh:
         (row,) = list(csv.DictReader(fh))
     assert int(row["hands"]) == 16 and float(row["ratio"]) == pytest.approx(float(row["win_rate"]) / 0.5)
-    agent = T.make_policy_agent(RuleConfig(num_players=4, partners=True), path=str(run_dir / "final_model.zip"))
+    agent = sb3_pool.make_policy_agent(RuleConfig(num_players=4, partners=True), path=str(run_dir / "final_model.zip"))
     env = UnoVectorEnv(32, num_players=4, partners=True, seed=0)
     assert env.mask[np.arange(32), agent.act_batch(env.obs, env.mask)].all()
 
@@ -210,7 +211,7 @@ def test_same_seed_same_updates_other_seed_other_updates(tmp_path):
 
 
 def test_opponent_weights_are_checked():
-    assert T.parse_weights("tactical=0.4, snapshot=0.6") == {"tactical": 0.4, "snapshot": 0.6}
+    assert sb3_pool.parse_weights("tactical=0.4, snapshot=0.6") == {"tactical": 0.4, "snapshot": 0.6}
     for bad in ("tactical", "tactical=-1", "keeper=0", "keeper=1,keeper=2"):
         with pytest.raises(ValueError):
-            T.parse_weights(bad)
+            sb3_pool.parse_weights(bad)

@@ -12,7 +12,10 @@ torch = pytest.importorskip("torch")
 
 from uno_env.agents import neural  # noqa: E402
 from uno_env.engine import Game  # noqa: E402
+from uno_env.training import network as N  # noqa: E402
+from uno_env.training import opponents as O  # noqa: E402
 from uno_env.training import ppo as P  # noqa: E402
+from uno_env.training import rollout as R  # noqa: E402
 
 from .test_neural import random_network  # noqa: E402
 
@@ -96,7 +99,7 @@ def test_resume_continues_from_the_checkpoint(tmp_path):
 
 
 def test_transitions_close_at_the_next_decision_and_credit_rewards_in_between():
-    buffer = P.Transitions(capacity=16, obs_size=3, num_actions=2, num_chains=2)
+    buffer = R.Transitions(capacity=16, obs_size=3, num_actions=2, num_chains=2)
     obs, mask = np.zeros((1, 3), np.float32), np.ones((1, 2), bool)
     one = np.array([0])
     buffer.add(one, obs, mask, np.array([1]), np.array([-0.5]), np.array([0.2]))  # t0, game 0
@@ -118,7 +121,7 @@ def test_transitions_close_at_the_next_decision_and_credit_rewards_in_between():
 def test_each_chain_keeps_its_own_transitions():
     """Two learner seats of one game (a team): chains 0 and 1 interleave, each closes at its
     own next decision and is credited only its own seat's rewards."""
-    buffer = P.Transitions(capacity=16, obs_size=1, num_actions=1, num_chains=2)
+    buffer = R.Transitions(capacity=16, obs_size=1, num_actions=1, num_chains=2)
     obs, mask = np.zeros((1, 1), np.float32), np.ones((1, 1), bool)
     a, z = np.array([0]), np.array([0.0])
     buffer.add(np.array([0]), obs, mask, a, z, np.array([0.1]))  # t0: seat 0
@@ -138,9 +141,9 @@ def collect_terminal_rewards(changes: dict, seed: int = 0):
     learner seats that made them, the rollout)."""
     args = P.Args(**{**TINY, "opponents": "random_play=0.5,tactical=0.5", **changes})
     game = P.make_game(args)
-    agent = P.ActorCritic(game, 16)
-    pool = P.OpponentPool(args.opponents, game, agent, 16, 2, seed=0)
-    rollout = P.Rollout(args, game, agent, pool, torch.device("cpu"), seed=seed)
+    agent = N.ActorCritic(game, 16)
+    pool = O.OpponentPool(args.opponents, game, agent, 16, 2, seed=0)
+    rollout = R.Rollout(args, game, agent, pool, torch.device("cpu"), seed=seed)
     rollout.collect()
     closed = np.concatenate(rollout.buffer.closed)
     return rollout.buffer.reward[closed[rollout.buffer.done[closed]]], rollout
@@ -198,7 +201,7 @@ def test_learner_rewards_at_four_players_and_with_partners(changes, seats_per_ep
 def test_point_margins_weigh_the_opponents_and_not_the_partner(changes, expected):
     """A seat's margin is its points less the mean of its opponents' (per 100 points): zero-sum
     (every column sums to 0), and a partner's points, which are the seat's own, do not count."""
-    weights = P.point_margins(P.make_game(P.Args(reward="margin", **changes)))
+    weights = R.point_margins(P.make_game(P.Args(reward="margin", **changes)))
     assert weights * 100 == pytest.approx(np.array(expected))
     assert weights.sum(axis=0) == pytest.approx(0)
 
@@ -283,7 +286,7 @@ def test_a_run_starts_from_a_network_file_at_another_table(tmp_path):
     moved = run(tmp_path, "moved", **settings, critic_warmup=0)
     assert kept["updates"] == moved["updates"] >= 2
     torch.manual_seed(1)  # the run's seed: the critic as the run initialised it
-    initial_critic = P.ActorCritic(game, TINY["hidden"]).critic[0].weight.detach().numpy()
+    initial_critic = N.ActorCritic(game, TINY["hidden"]).critic[0].weight.detach().numpy()
     for name, same in (("kept", True), ("moved", False)):
         state = torch.load(tmp_path / name / "checkpoint.pt", weights_only=False)["agent"]
         actor = [state[f"actor.{i}.weight"].numpy() for i in (0, 2, 4)]
@@ -316,7 +319,7 @@ def test_hidden_hands_are_the_other_seats_hands_in_the_observers_order():
     from uno_env.vector import UnoVectorEnv
 
     game = Game(num_players=4)
-    hands = P.HiddenHands(game)
+    hands = N.HiddenHands(game)
     env = UnoVectorEnv(8, game.config, seed=3)
     step = env.reset(seed=3)
     spec = game.obs_spec
@@ -359,14 +362,14 @@ def test_the_hand_guess_labels_are_which_colours_each_other_seat_holds():
     game = Game(num_players=3)
     hands = [["R2", "G9"], ["Y1", "W", "Y5"], ["B3", "W+4", "R7", "R8"]]
     state = game.from_position({"hands": hands, "discard_pile": ["R5"], "current_player": 0}, seed=1)
-    rows = P.HiddenHands(game)(state, np.array([0]), np.array([0]))
-    model = P.ActorCritic(game, 8, guess=True)
+    rows = N.HiddenHands(game)(state, np.array([0]), np.array([0]))
+    model = N.ActorCritic(game, 8, guess=True)
     held = (torch.as_tensor(rows).view(1, 2, -1) @ model.hand_colours) > 0
     assert held[0].int().tolist() == [[0, 1, 0, 0], [1, 0, 0, 1]]  # seat 1: yellow; seat 2: red, blue
     loss = model.guess_loss(torch.as_tensor(game.observe(state, 0))[None], torch.as_tensor(rows))
     assert 0.5 < float(loss.detach()) < 0.9  # a new head guesses near one half everywhere: about log 2
     with pytest.raises(ValueError, match="no guess head"):
-        P.ActorCritic(game, 8).guess_loss(torch.as_tensor(game.observe(state, 0))[None], torch.as_tensor(rows))
+        N.ActorCritic(game, 8).guess_loss(torch.as_tensor(game.observe(state, 0))[None], torch.as_tensor(rows))
 
 
 @pytest.mark.slow
@@ -391,9 +394,9 @@ def test_the_hand_guess_head_trains_beside_ppo_and_is_not_exported(tmp_path):
 
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="kind=weight"):
-        P.parse_pool("tactical")
+        O.parse_pool("tactical")
     with pytest.raises(ValueError, match="unknown agent"):
-        P.OpponentPool("nobody=1", Game(num_players=2), P.ActorCritic(Game(num_players=2), 8), 8, 2, seed=0)
+        O.OpponentPool("nobody=1", Game(num_players=2), N.ActorCritic(Game(num_players=2), 8), 8, 2, seed=0)
     assert P.main(["--smoke", "--opponents", "tactical=-1"]) == 2
     assert P.main(["--smoke", "--rules", "nope=1"]) == 2
     config = P.make_game(P.Args(rules=("uno_call=off", "deck=fashion_trend"), reward="points")).config

@@ -1,6 +1,7 @@
 """The tournament library behind ``uno tournament`` (uno_env/cli/tournament.py): schedules
-and seatings (:mod:`.schedule`), the table loops (:mod:`.tables`), ratings and intervals
-(:mod:`.ratings`), and the analysis, files and plot (:mod:`.analysis`).
+and seatings (:mod:`.schedule`), the table loops (:mod:`.tables`), running them here or on
+Ray (:mod:`.runners`, :mod:`.distributed`), ratings and intervals (:mod:`.ratings`), and the
+analysis, files and plot (:mod:`.analysis`).
 
 >>> from uno_env.arena import run_tournament
 >>> from uno_env import RuleConfig
@@ -16,6 +17,7 @@ import time
 
 from .analysis import analyse, format_leaderboard, length_stats, match_results, plot, write_outputs
 from .ratings import bootstrap_ratings, elo, fit_luce, group_matches, wilson_interval
+from .runners import run_jobs
 from .schedule import (
     Entrant,
     Schedule,
@@ -35,7 +37,6 @@ from .tables import (
     job_seeds,
     play_compiled,
     read_results,
-    run_jobs,
     save_games,
     warm_up,
 )
@@ -60,13 +61,7 @@ def run_tournament(
     Ray tasks in flight (default: every CPU of the cluster)."""
     entrants = make_entrants(agents, config)
     players = players or config.num_players
-    if schedule == "rotate":
-        if players not in (4, 8):
-            raise ValueError(f"--schedule rotate (R-VAR-ROTATE) needs 4 or 8 players, got {players}")
-        if config.num_players != 4 or not config.partners or config.episode != "round":
-            raise ValueError("rotating partners play single hands at 4-player partner tables")
-    elif players != config.num_players:
-        raise ValueError(f"players={players} but the table has {config.num_players} seats")
+    check_tables(config, schedule, players)
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"--workers must be a positive integer, got {workers!r}")
     plan = build_schedule(schedule, len(entrants), players, games, orders, partners=config.partners)
@@ -85,6 +80,18 @@ def run_tournament(
     summary.update(analyse(config, entrants, plan, records, seed, bootstrap))
     summary["elapsed_seconds"] = elapsed
     return summary, plan, entrants, records
+
+
+def check_tables(config, schedule: str, players: int) -> None:
+    """The schedule fits the table: rotating partners play single hands at 4-player partner
+    tables, 4 or 8 players; any other schedule, ``players`` at the table's seats."""
+    if schedule == "rotate":
+        if players not in (4, 8):
+            raise ValueError(f"--schedule rotate (R-VAR-ROTATE) needs 4 or 8 players, got {players}")
+        if config.num_players != 4 or not config.partners or config.episode != "round":
+            raise ValueError("rotating partners play single hands at 4-player partner tables")
+    elif players != config.num_players:
+        raise ValueError(f"players={players} but the table has {config.num_players} seats")
 
 
 __all__ = [

@@ -60,93 +60,123 @@ def length_stats(values: np.ndarray) -> dict:
 
 
 def analyse(config, entrants, schedule: Schedule, records: dict, seed: int, bootstrap: int) -> dict:
+    """The results of a tournament: the leaderboard (best rated first), per-seat win rates, hand
+    lengths, games without a winner, and the head-to-head table (two-player mixed schedule) or
+    the results against the field (field schedule)."""
     k = len(entrants)
     n = config.num_players
     multiplicity, credit, won, decided, _ = match_results(schedule, records, k)
     present = multiplicity > 0
+    ratings = fit_ratings(multiplicity[decided], credit[decided], seed, bootstrap) if k > 1 else None
+    leaderboard = leaderboard_rows(entrants, schedule, records, multiplicity, won, ratings)
+    result = {
+        "leaderboard": leaderboard,
+        "seats": seat_results(records, len(schedule.jobs), n),
+        "hand_length": hand_lengths(config, records),
+        "undecided_games": int((~decided).sum()),
+    }
+    if schedule.kind == "mixed" and n == 2 and k > 1:
+        result["head_to_head"] = head_to_head(entrants, present, multiplicity, won)
+    if schedule.kind == "field":
+        result["field"] = field_results(config, entrants, present, won, decided)
+    return result
+
+
+def fit_ratings(
+    multiplicity, credit, seed: int, bootstrap: int
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
+    """Elo-scale ratings of a Luce fit to the decided games, with 95% bootstrap bounds
+    (None without ``bootstrap`` samples)."""
+    table = group_matches(multiplicity, credit)
+    gamma = fit_luce(table.multiplicity, table.credit * table.count[:, None], table.count)
+    if bootstrap <= 0:
+        return elo(gamma), None, None
+    boot = bootstrap_ratings(table, bootstrap, seed, start=gamma)
+    lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
+    return elo(gamma), lo, hi
+
+
+def leaderboard_rows(entrants, schedule: Schedule, records: dict, multiplicity, won, ratings) -> list[dict]:
+    """One row per entrant (games, wins, win rate and interval, share of the table, points and
+    decisions per hand, rating and interval, seconds per hand of a Python agent), best first:
+    by rating, then win rate, then label."""
+    present = multiplicity > 0
     hands = records["rounds"]
     per_hand_steps = records["steps"] / np.maximum(hands, 1)
-    leaderboard = []
-    ratings: np.ndarray | None = None
-    rating_lo: np.ndarray | None = None
-    rating_hi: np.ndarray | None = None
-    if k > 1:
-        table = group_matches(multiplicity[decided], credit[decided])
-        gamma = fit_luce(table.multiplicity, table.credit * table.count[:, None], table.count)
-        ratings = elo(gamma)
-        if bootstrap > 0:
-            boot = bootstrap_ratings(table, bootstrap, seed, start=gamma)
-            rating_lo, rating_hi = np.percentile(boot, [2.5, 97.5], axis=0)
     lineups = np.array(schedule.jobs, dtype=np.int64).reshape(len(schedule.jobs), -1)
+    rating, rating_lo, rating_hi = ratings if ratings is not None else (None, None, None)
+    rows = []
     for i, entrant in enumerate(entrants):
-        games = int(present[:, i].sum())
-        wins = int(won[present[:, i], i].sum())
-        lo, hi = wilson_interval(wins, games)
+        here = present[:, i]
+        games = int(here.sum())
+        wins = int(won[here, i].sum())
         seated = lineups == i  # [jobs, seats]
         seat_hands = int((seated * hands[:, None]).sum())
-        points = float(records["scores"][seated].sum())
         seconds = float(records["agent_seconds"][seated].sum())
         seat_steps = per_hand_steps[seated.any(axis=1)]
-        row = {
-            "agent": entrant.label,
-            "games": games,
-            "wins": wins,
-            "win_rate": wins / games if games else 0.0,
-            "win_rate_ci": [lo, hi],
-            "table_share": float(np.mean(multiplicity[present[:, i], i] / multiplicity[present[:, i]].sum(axis=1)))
-            if games
-            else 0.0,
-            "points_per_hand": points / max(seat_hands, 1),
-            "mean_hand_length": float(np.mean(seat_steps)) if len(seat_steps) else 0.0,
-            "rating": float(ratings[i]) if ratings is not None else None,
-            "rating_ci": [float(rating_lo[i]), float(rating_hi[i])]
-            if rating_lo is not None and rating_hi is not None
-            else None,
-            "seconds_per_hand": seconds / max(seat_hands, 1) if entrant.policy_id is None else None,
-        }
-        leaderboard.append(row)
+        rows.append(
+            {
+                "agent": entrant.label,
+                "games": games,
+                "wins": wins,
+                "win_rate": wins / games if games else 0.0,
+                "win_rate_ci": list(wilson_interval(wins, games)),
+                "table_share": float(np.mean(multiplicity[here, i] / multiplicity[here].sum(axis=1))) if games else 0.0,
+                "points_per_hand": float(records["scores"][seated].sum()) / max(seat_hands, 1),
+                "mean_hand_length": float(np.mean(seat_steps)) if len(seat_steps) else 0.0,
+                "rating": float(rating[i]) if rating is not None else None,
+                "rating_ci": [float(rating_lo[i]), float(rating_hi[i])]
+                if rating_lo is not None and rating_hi is not None
+                else None,
+                "seconds_per_hand": seconds / max(seat_hands, 1) if entrant.policy_id is None else None,
+            }
+        )
     order = sorted(
-        range(k), key=lambda i: (-(leaderboard[i]["rating"] or 0.0), -leaderboard[i]["win_rate"], entrants[i].label)
+        range(len(rows)), key=lambda i: (-(rows[i]["rating"] or 0.0), -rows[i]["win_rate"], entrants[i].label)
     )
-    leaderboard = [leaderboard[i] for i in order]
+    return [rows[i] for i in order]
+
+
+def seat_results(records: dict, games: int, n: int) -> list[dict]:
+    """Per seat (seat 0 plays first): games, wins, win rate and its 95% interval."""
     seats = []
     for s in range(n):
         wins = int((records["outcome"][:, s] > 0).sum())
-        total = len(schedule.jobs)
-        lo, hi = wilson_interval(wins, total)
-        seats.append({"seat": s, "games": total, "wins": wins, "win_rate": wins / total, "win_rate_ci": [lo, hi]})
-    lengths = length_stats(per_hand_steps)
+        lo, hi = wilson_interval(wins, games)
+        seats.append({"seat": s, "games": games, "wins": wins, "win_rate": wins / games, "win_rate_ci": [lo, hi]})
+    return seats
+
+
+def hand_lengths(config, records: dict) -> dict:
+    """Decisions per hand (and, for whole games, hands per game), and the games cut at the step limit."""
+    hands = records["rounds"]
+    lengths = length_stats(records["steps"] / np.maximum(hands, 1))
     lengths["truncated"] = int(records["truncated"].sum())
     lengths["unit"] = "decisions per hand"
     if config.episode == "game":
         lengths["hands_per_game"] = length_stats(hands)
-    result = {
-        "leaderboard": leaderboard,
-        "seats": seats,
-        "hand_length": lengths,
-        "undecided_games": int((~decided).sum()),
-    }
-    if schedule.kind == "mixed" and n == 2 and k > 1:
-        h2h: dict[str, dict[str, dict]] = {}
-        for a in range(k):
-            for b in range(k):
-                if a == b:
-                    continue
-                both = present[:, a] & present[:, b] & (multiplicity[:, a] == 1) & (multiplicity[:, b] == 1)
-                games = int(both.sum())
-                if games:
-                    wins = int(won[both, a].sum())
-                    lo, hi = wilson_interval(wins, games)
-                    h2h.setdefault(entrants[a].label, {})[entrants[b].label] = {
-                        "games": games,
-                        "wins": wins,
-                        "win_rate": wins / games,
-                        "win_rate_ci": [lo, hi],
-                    }
-        result["head_to_head"] = h2h
-    if schedule.kind == "field":
-        result["field"] = field_results(config, entrants, present, won, decided)
-    return result
+    return lengths
+
+
+def head_to_head(entrants, present, multiplicity, won) -> dict[str, dict[str, dict]]:
+    """Row agent's win rate against the column agent, over the games in which both sit once."""
+    h2h: dict[str, dict[str, dict]] = {}
+    for a in range(len(entrants)):
+        for b in range(len(entrants)):
+            if a == b:
+                continue
+            both = present[:, a] & present[:, b] & (multiplicity[:, a] == 1) & (multiplicity[:, b] == 1)
+            games = int(both.sum())
+            if games:
+                wins = int(won[both, a].sum())
+                lo, hi = wilson_interval(wins, games)
+                h2h.setdefault(entrants[a].label, {})[entrants[b].label] = {
+                    "games": games,
+                    "wins": wins,
+                    "win_rate": wins / games,
+                    "win_rate_ci": [lo, hi],
+                }
+    return h2h
 
 
 def field_results(config, entrants, present, won, decided) -> dict:
@@ -177,8 +207,26 @@ def field_results(config, entrants, present, won, decided) -> dict:
 
 # ---------------------------------------------------------------------------- output
 def format_leaderboard(summary: dict) -> str:
+    """The leaderboard as text: a row per agent, the per-seat win rates, the hand lengths, and
+    the results against the field or head to head where the schedule has them."""
     rows = summary["leaderboard"]
     width = max([len(r["agent"]) for r in rows] + [5])
+    lines = leaderboard_lines(rows, width)
+    seats = "  ".join(
+        f"seat {s['seat']}: {s['win_rate']:.3f} [{s['win_rate_ci'][0]:.3f}, {s['win_rate_ci'][1]:.3f}]"
+        for s in summary["seats"]
+    )
+    lines.append("")
+    lines.append(f"per-seat win rate (seat 0 plays first): {seats}")
+    lines += hand_length_lines(summary["hand_length"])
+    if summary.get("field"):
+        lines += field_lines(summary["field"], "games" if "hands_per_game" in summary["hand_length"] else "hands")
+    if summary.get("head_to_head"):
+        lines += head_to_head_lines(summary["head_to_head"], [r["agent"] for r in rows], width)
+    return "\n".join(lines)
+
+
+def leaderboard_lines(rows: list[dict], width: int) -> list[str]:
     lines = [
         f"{'agent':<{width}}  {'games':>6}  {'win rate':>8}  {'95% CI':>15}  {'pts/hand':>8}  "
         f"{'rating':>6}  {'95% CI':>13}  {'len':>5}  {'s/hand':>6}"
@@ -192,13 +240,11 @@ def format_leaderboard(summary: dict) -> str:
             f"{r['agent']:<{width}}  {r['games']:>6}  {r['win_rate']:8.3f}  {ci:>15}  {r['points_per_hand']:8.1f}  "
             f"{rating}  {rci:>13}  {r['mean_hand_length']:5.0f}  {secs}"
         )
-    seats = "  ".join(
-        f"seat {s['seat']}: {s['win_rate']:.3f} [{s['win_rate_ci'][0]:.3f}, {s['win_rate_ci'][1]:.3f}]"
-        for s in summary["seats"]
-    )
-    lines.append("")
-    lines.append(f"per-seat win rate (seat 0 plays first): {seats}")
-    hl = summary["hand_length"]
+    return lines
+
+
+def hand_length_lines(hl: dict) -> list[str]:
+    lines = []
     if "mean" in hl:
         lines.append(
             f"hand length (decisions): mean {hl['mean']:.0f}, median {hl['median']:.0f}, "
@@ -207,56 +253,70 @@ def format_leaderboard(summary: dict) -> str:
     if "hands_per_game" in hl:
         hg = hl["hands_per_game"]
         lines.append(f"hands per game: mean {hg['mean']:.1f}, median {hg['median']:.0f}, max {hg['max']}")
-    if summary.get("field"):
-        unit = "games" if "hands_per_game" in hl else "hands"  # a whole game is one outcome
-        lines.append("")
-        lines.append("against the field (the first agent in one seat, or one team; the other agent in the rest):")
-        for label, cell in summary["field"].items():
-            lines.append(
-                f"  {cell['agent']} vs {label}: {cell['win_rate']:.3f} [{cell['win_rate_ci'][0]:.3f}, "
-                f"{cell['win_rate_ci'][1]:.3f}] over {cell['games']} {unit}; fair share {cell['fair_share']:.3f}, "
-                f"ratio {cell['ratio']:.2f} [{cell['ratio_ci'][0]:.2f}, {cell['ratio_ci'][1]:.2f}]"
-            )
-    if summary.get("head_to_head"):
-        lines.append("")
-        lines.append("head to head (row's win rate against column):")
-        labels = [r["agent"] for r in rows]
-        lines.append(" " * (width + 2) + "  ".join(f"{lab[:12]:>12}" for lab in labels))
-        for a in labels:
-            cells = []
-            for b in labels:
-                cell = summary["head_to_head"].get(a, {}).get(b)
-                cells.append(f"{cell['win_rate']:12.3f}" if cell else f"{'-':>12}")
-            lines.append(f"{a:<{width}}  " + "  ".join(cells))
-    return "\n".join(lines)
+    return lines
+
+
+def field_lines(field: dict, unit: str) -> list[str]:
+    """``unit``: what one outcome is, ``hands`` or (whole games) ``games``."""
+    lines = ["", "against the field (the first agent in one seat, or one team; the other agent in the rest):"]
+    for label, cell in field.items():
+        lines.append(
+            f"  {cell['agent']} vs {label}: {cell['win_rate']:.3f} [{cell['win_rate_ci'][0]:.3f}, "
+            f"{cell['win_rate_ci'][1]:.3f}] over {cell['games']} {unit}; fair share {cell['fair_share']:.3f}, "
+            f"ratio {cell['ratio']:.2f} [{cell['ratio_ci'][0]:.2f}, {cell['ratio_ci'][1]:.2f}]"
+        )
+    return lines
+
+
+def head_to_head_lines(h2h: dict, labels: list[str], width: int) -> list[str]:
+    lines = ["", "head to head (row's win rate against column):"]
+    lines.append(" " * (width + 2) + "  ".join(f"{lab[:12]:>12}" for lab in labels))
+    for a in labels:
+        cells = []
+        for b in labels:
+            cell = h2h.get(a, {}).get(b)
+            cells.append(f"{cell['win_rate']:12.3f}" if cell else f"{'-':>12}")
+        lines.append(f"{a:<{width}}  " + "  ".join(cells))
+    return lines
 
 
 def write_outputs(out: Path, name: str, summary: dict, schedule: Schedule, entrants, records) -> list[Path]:
+    """The tournament's files in ``out``: ``NAME.json`` (the summary), ``NAME_leaderboard.csv``,
+    ``NAME_games.csv`` (a row per table game) and ``NAME.png`` (:func:`plot`)."""
     out.mkdir(parents=True, exist_ok=True)
-    paths = []
     path = out / f"{name}.json"
     path.write_text(json.dumps(summary, indent=2) + "\n")
+    paths = [path]
+    paths.append(write_leaderboard_csv(out / f"{name}_leaderboard.csv", summary["leaderboard"]))
+    paths.append(write_games_csv(out / f"{name}_games.csv", schedule, entrants, records))
+    path = out / f"{name}.png"
+    plot(path, summary, records)
     paths.append(path)
-    path = out / f"{name}_leaderboard.csv"
+    return paths
+
+
+LEADERBOARD_COLUMNS = (
+    "agent",
+    "games",
+    "wins",
+    "win_rate",
+    "win_rate_lo",
+    "win_rate_hi",
+    "points_per_hand",
+    "rating",
+    "rating_lo",
+    "rating_hi",
+    "mean_hand_length",
+    "seconds_per_hand",
+)
+
+
+def write_leaderboard_csv(path: Path, leaderboard: list[dict]) -> Path:
     with path.open("w", newline="") as fh:
         writer = csv.writer(fh)
-        writer.writerow(
-            [
-                "agent",
-                "games",
-                "wins",
-                "win_rate",
-                "win_rate_lo",
-                "win_rate_hi",
-                "points_per_hand",
-                "rating",
-                "rating_lo",
-                "rating_hi",
-                "mean_hand_length",
-                "seconds_per_hand",
-            ]
-        )
-        for r in summary["leaderboard"]:
+        writer.writerow(LEADERBOARD_COLUMNS)
+        for r in leaderboard:
+            rating, rating_ci = r["rating"], r["rating_ci"]
             writer.writerow(
                 [
                     r["agent"],
@@ -266,16 +326,21 @@ def write_outputs(out: Path, name: str, summary: dict, schedule: Schedule, entra
                     f"{r['win_rate_ci'][0]:.6f}",
                     f"{r['win_rate_ci'][1]:.6f}",
                     f"{r['points_per_hand']:.4f}",
-                    "" if r["rating"] is None else f"{r['rating']:.2f}",
-                    "" if r["rating_ci"] is None else f"{r['rating_ci'][0]:.2f}",
-                    "" if r["rating_ci"] is None else f"{r['rating_ci'][1]:.2f}",
+                    "" if rating is None else f"{rating:.2f}",
+                    "" if rating_ci is None else f"{rating_ci[0]:.2f}",
+                    "" if rating_ci is None else f"{rating_ci[1]:.2f}",
                     f"{r['mean_hand_length']:.2f}",
                     "" if r["seconds_per_hand"] is None else f"{r['seconds_per_hand']:.5f}",
                 ]
             )
-    paths.append(path)
-    path = out / f"{name}_games.csv"
+    return path
+
+
+def write_games_csv(path: Path, schedule: Schedule, entrants, records: dict) -> Path:
+    """A row per table game: its game of the tournament, the agent, outcome and score of each
+    seat, who went out last, decisions, hands and whether it was cut at the step limit."""
     n = records["outcome"].shape[1]
+    match_of = {job: m for m, entries in enumerate(schedule.matches) for job, _, _ in entries}
     with path.open("w", newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(
@@ -285,10 +350,6 @@ def write_outputs(out: Path, name: str, summary: dict, schedule: Schedule, entra
             + [f"seat{s}_score" for s in range(n)]
             + ["went_out", "decisions", "hands", "truncated"]
         )
-        match_of = {}
-        for m, entries in enumerate(schedule.matches):
-            for job, _, _ in entries:
-                match_of[job] = m
         for j, lineup in enumerate(schedule.jobs):
             writer.writerow(
                 [j, match_of.get(j, j)]
@@ -298,48 +359,23 @@ def write_outputs(out: Path, name: str, summary: dict, schedule: Schedule, entra
                 + [int(records["last_winner"][j]), int(records["steps"][j]), int(records["rounds"][j])]
                 + [int(records["truncated"][j])]
             )
-    paths.append(path)
-    path = out / f"{name}.png"
-    plot(path, summary, records)
-    paths.append(path)
-    return paths
+    return path
 
 
 def plot(path: Path, summary: dict, records: dict) -> None:
     """Ratings and win rates with their intervals, and the hand-length histogram."""
-    import matplotlib
+    import matplotlib  # plots only: a tournament loads it when it writes its files
 
     matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # plots only
 
     rows = summary["leaderboard"]
-    labels = [r["agent"] for r in rows]
     y = np.arange(len(rows))[::-1]
     fig = plt.figure(figsize=(14, max(3.5, 0.45 * len(rows) + 2.0)))
     grid = fig.add_gridspec(1, 3, width_ratios=[1.0, 1.0, 0.9])
     ax = fig.add_subplot(grid[0])
-    if rows and rows[0]["rating"] is not None:
-        ratings = np.array([r["rating"] for r in rows])
-        if rows[0]["rating_ci"] is not None:
-            lo = ratings - np.array([r["rating_ci"][0] for r in rows])
-            hi = np.array([r["rating_ci"][1] for r in rows]) - ratings
-            ax.errorbar(ratings, y, xerr=[lo, hi], fmt="o", capsize=4)
-        else:
-            ax.plot(ratings, y, "o")
-        ax.axvline(1500, color="grey", lw=0.8, ls="--")
-    ax.set_yticks(y, labels)
-    ax.set_xlabel("Elo-scale rating, 95% bootstrap interval")
-    ax.set_title("Bradley-Terry rating")
-    ax = fig.add_subplot(grid[1], sharey=ax)
-    rates = np.array([r["win_rate"] for r in rows])
-    lo = rates - np.array([r["win_rate_ci"][0] for r in rows])
-    hi = np.array([r["win_rate_ci"][1] for r in rows]) - rates
-    ax.errorbar(rates, y, xerr=[lo, hi], fmt="o", capsize=4, color="tab:green", label="win rate")
-    ax.plot([r["table_share"] for r in rows], y, "|", color="grey", markersize=14, label="fair share")
-    ax.tick_params(labelleft=False)
-    ax.set_xlabel("win rate, 95% Wilson interval")
-    ax.set_title("win rate")
-    ax.legend(loc="best", fontsize=8)
+    plot_ratings(ax, rows, y)
+    plot_win_rates(fig.add_subplot(grid[1], sharey=ax), rows, y)
     ax = fig.add_subplot(grid[2])
     steps = records["steps"] / np.maximum(records["rounds"], 1)
     if len(steps):
@@ -355,3 +391,30 @@ def plot(path: Path, summary: dict, records: dict) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def plot_ratings(ax, rows: list[dict], y: np.ndarray) -> None:
+    if rows and rows[0]["rating"] is not None:
+        ratings = np.array([r["rating"] for r in rows])
+        if rows[0]["rating_ci"] is not None:
+            lo = ratings - np.array([r["rating_ci"][0] for r in rows])
+            hi = np.array([r["rating_ci"][1] for r in rows]) - ratings
+            ax.errorbar(ratings, y, xerr=[lo, hi], fmt="o", capsize=4)
+        else:
+            ax.plot(ratings, y, "o")
+        ax.axvline(1500, color="grey", lw=0.8, ls="--")
+    ax.set_yticks(y, [r["agent"] for r in rows])
+    ax.set_xlabel("Elo-scale rating, 95% bootstrap interval")
+    ax.set_title("Bradley-Terry rating")
+
+
+def plot_win_rates(ax, rows: list[dict], y: np.ndarray) -> None:
+    rates = np.array([r["win_rate"] for r in rows])
+    lo = rates - np.array([r["win_rate_ci"][0] for r in rows])
+    hi = np.array([r["win_rate_ci"][1] for r in rows]) - rates
+    ax.errorbar(rates, y, xerr=[lo, hi], fmt="o", capsize=4, color="tab:green", label="win rate")
+    ax.plot([r["table_share"] for r in rows], y, "|", color="grey", markersize=14, label="fair share")
+    ax.tick_params(labelleft=False)
+    ax.set_xlabel("win rate, 95% Wilson interval")
+    ax.set_title("win rate")
+    ax.legend(loc="best", fontsize=8)

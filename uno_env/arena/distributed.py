@@ -15,7 +15,15 @@ numba versions; the numba cache is built per node on first use. See docs/SCALE.m
 from __future__ import annotations
 
 import os
+import socket
 import sys
+
+import numba
+from tqdm import tqdm
+
+from uno_env.agents import registered_extras
+
+from .tables import COMPILED_CHUNK, TablePlayer, concat_records, play_compiled, put_records, split_jobs, warm_up
 
 LOCAL = "local"
 
@@ -37,8 +45,6 @@ def check_answers(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     """A ``host:port`` or ``ray://host:port`` address must accept a connection within
     ``timeout`` seconds (ValueError naming it otherwise); ``auto`` is left to Ray, which
     looks for a cluster on this machine."""
-    import socket
-
     target = address.split("://", 1)[1] if "://" in address else address
     host, sep, port = target.rpartition(":")
     if not sep:
@@ -66,7 +72,7 @@ def start_ray(address: str | None = None, num_cpus: int | None = None) -> dict:
     if address:
         check_answers(address)
     try:
-        import ray
+        import ray  # optional: the scale extra
     except ImportError:
         raise ValueError(
             "Ray is not installed: pip install 'uno-env[scale]' (or -e '.[scale]' in the repository)"
@@ -82,19 +88,11 @@ def start_ray(address: str | None = None, num_cpus: int | None = None) -> dict:
 
 
 def _play_compiled_chunk(config, lineups, policy_ids, jobs, seed) -> dict:
-    import numba
-
-    from uno_env.arena.tables import play_compiled
-
     numba.set_num_threads(1)
     return play_compiled(config, lineups, policy_ids, jobs, seed)
 
 
 def _play_python_chunk(config, entrants, seed, extras, tasks) -> list[dict]:
-    import numba
-
-    from uno_env.arena.tables import TablePlayer
-
     numba.set_num_threads(1)
     player = TablePlayer(config, entrants, seed, extras)
     return [player.play(job, lineup) for job, lineup in tasks]
@@ -105,11 +103,7 @@ def run_jobs_on_ray(
 ) -> dict:
     """Play every table game of ``schedule`` as Ray tasks; fills and returns ``records``
     (in job order, like :func:`uno_env.arena.tables.run_jobs`)."""
-    import ray
-    from tqdm import tqdm
-
-    from uno_env.agents import registered_extras
-    from uno_env.arena.tables import COMPILED_CHUNK, concat_records, put_records, split_jobs, warm_up
+    import ray  # optional: the scale extra (start_ray below says so if it is missing)
 
     resources = start_ray(address, workers)
     in_flight = workers or max(1, int(resources.get("CPU", 1)))

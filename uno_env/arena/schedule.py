@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+from uno_env.agents import make_agent, parse_agent_spec
+
 
 @dataclass
 class Entrant:
@@ -17,8 +19,6 @@ class Entrant:
 
 def make_entrants(specs: list[str], config) -> list[Entrant]:
     """Entrants of agent specs, checked (unknown names, bad options, duplicates)."""
-    from uno_env.agents import make_agent, parse_agent_spec
-
     if not specs:
         raise ValueError("--agents: give at least one agent")
     seen = set()
@@ -96,18 +96,22 @@ def rotate_hands(players: int) -> list[list[tuple[int, int, int, int]]]:
         for pairs in matchings:
             tables = []
             for x, y in grouping:
-                a, b = pairs[x], pairs[y]
-                option = ROTATE_8_SEATING[k]
+                tables.append(seat_pairs(pairs[x], pairs[y], ROTATE_8_SEATING[k]))
                 k += 1
-                if option & 1:
-                    a, b = b, a
-                if option & 2:
-                    a = (a[1], a[0])
-                if option & 4:
-                    b = (b[1], b[0])
-                tables.append((a[0], b[0], a[1], b[1]))
             hands.append(tables)
     return hands
+
+
+def seat_pairs(a: tuple[int, int], b: tuple[int, int], option: int) -> tuple[int, int, int, int]:
+    """Two pairs of partners at one table, as players by seat (a pair takes seats 0 and 2 or
+    1 and 3), seated by the bits of a :data:`ROTATE_8_SEATING` entry."""
+    if option & 1:
+        a, b = b, a
+    if option & 2:
+        a = (a[1], a[0])
+    if option & 4:
+        b = (b[1], b[0])
+    return (a[0], b[0], a[1], b[1])
 
 
 @dataclass
@@ -146,41 +150,55 @@ def build_schedule(
     """The tables of a tournament of ``games`` games (rounded up to whole cycles)."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"--games must be a positive integer, got {games!r}")
-    if kind in ("mixed", "field"):  # one table game per lineup, repeated in whole cycles
-        if kind == "mixed":
-            lineups = mixed_lineups(num_agents, players, orders)
-        else:
-            lineups = field_lineups(num_agents, players, partners)
-        cycles = -(-games // len(lineups))
-        jobs = [lineup for _ in range(cycles) for lineup in lineups]
-        matches = [[(j, s, s) for s in range(players)] for j in range(len(jobs))]
-        return Schedule(kind, players, players, jobs, matches, list(jobs), len(lineups))
+    if kind == "mixed":
+        return cycled_schedule(kind, mixed_lineups(num_agents, players, orders), players, games)
+    if kind == "field":
+        return cycled_schedule(kind, field_lineups(num_agents, players, partners), players, games)
     if kind == "rotate":
-        hands = rotate_hands(players)
-        # which entrant each player is: every combination of entrants (or, with fewer
-        # entrants than players, each of them starting the repeated list); with 4 players
-        # the seats also turn by one per round of combinations (3 hands cannot balance 4
-        # seats), with 8 the schedule itself is seat-balanced
-        if num_agents >= players:
-            groups = list(itertools.combinations(range(num_agents), players))
-        else:
-            groups = [tuple((j + p) % num_agents for p in range(players)) for j in range(num_agents)]
-        turns = 4 if players == 4 else 1
-        per_cycle = len(groups) * turns
-        cycles = -(-games // per_cycle)
-        jobs = []
-        matches = []
-        match_players = []
-        for c in range(cycles * per_cycle):
-            who = groups[c % len(groups)]
-            turn = (c // len(groups)) % turns
-            match = []
-            for tables in hands:
-                for table in tables:
-                    seated = tuple(table[(seat - turn) % 4] for seat in range(4))
-                    match += [(len(jobs), seat, seated[seat]) for seat in range(4)]
-                    jobs.append(tuple(who[p] for p in seated))
-            matches.append(match)
-            match_players.append(who)
-        return Schedule(kind, players, 4, jobs, matches, match_players, per_cycle)
+        return rotate_schedule(num_agents, players, games)
     raise ValueError(f"--schedule must be 'mixed' or 'rotate', got {kind!r}")
+
+
+def cycled_schedule(kind: str, lineups: list[tuple[int, ...]], players: int, games: int) -> Schedule:
+    """One table game per lineup (a game of the tournament each), repeated in whole cycles."""
+    cycles = -(-games // len(lineups))
+    jobs = [lineup for _ in range(cycles) for lineup in lineups]
+    matches = [[(j, s, s) for s in range(players)] for j in range(len(jobs))]
+    return Schedule(kind, players, players, jobs, matches, list(jobs), len(lineups))
+
+
+def rotate_schedule(num_agents: int, players: int, games: int) -> Schedule:
+    """The ``rotate`` schedule (R-VAR-ROTATE): a game of the tournament is one rotation of
+    :func:`rotate_hands`, its players drawn from the entrants."""
+    hands = rotate_hands(players)
+    # which entrant each player is: every combination of entrants (or, with fewer
+    # entrants than players, each of them starting the repeated list); with 4 players
+    # the seats also turn by one per round of combinations (3 hands cannot balance 4
+    # seats), with 8 the schedule itself is seat-balanced
+    if num_agents >= players:
+        groups = list(itertools.combinations(range(num_agents), players))
+    else:
+        groups = [tuple((j + p) % num_agents for p in range(players)) for j in range(num_agents)]
+    turns = 4 if players == 4 else 1
+    per_cycle = len(groups) * turns
+    cycles = -(-games // per_cycle)
+    jobs: list[tuple[int, ...]] = []
+    matches = []
+    match_players = []
+    for c in range(cycles * per_cycle):
+        who = groups[c % len(groups)]
+        matches.append(rotation(hands, who, (c // len(groups)) % turns, jobs))
+        match_players.append(who)
+    return Schedule("rotate", players, 4, jobs, matches, match_players, per_cycle)
+
+
+def rotation(hands, who: tuple[int, ...], turn: int, jobs: list[tuple[int, ...]]) -> list[tuple[int, int, int]]:
+    """One game of the ``rotate`` schedule: its table games are appended to ``jobs`` (the
+    entrants ``who`` by player, seats turned by ``turn``); returns its (job, seat, player) entries."""
+    match = []
+    for tables in hands:
+        for table in tables:
+            seated = tuple(table[(seat - turn) % 4] for seat in range(4))
+            match += [(len(jobs), seat, seated[seat]) for seat in range(4)]
+            jobs.append(tuple(who[p] for p in seated))
+    return match

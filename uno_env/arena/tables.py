@@ -1,21 +1,25 @@
 """Playing the table games of a schedule: all-compiled tables in one compiled call,
-tables with Python agents one decision at a time (in worker processes), records in job
-order. Every game is seeded by its job number alone, so the results do not depend on
-the process, the number of workers or the runner (local or Ray)."""
+tables with Python agents one decision at a time, and their records. Every game is
+seeded by its job number alone, so the results do not depend on the process, the number
+of workers or the runner (:mod:`.runners`: local, or Ray with :mod:`.distributed`)."""
 
 from __future__ import annotations
 
-import os
-import sys
 import time
-from typing import TYPE_CHECKING
+from pathlib import Path
 
 import numpy as np
 
-from .schedule import Entrant, Schedule
+from uno_env.agents import Agent, agent_names, hash_seed, make_agent, register_agent
+from uno_env.agents import policies as policy_kernels
+from uno_env.engine import Game, IllegalActionError
+from uno_env.engine import kernels as K
+from uno_env.engine.game import seed_to_rng
+from uno_env.engine.layout import P_I_OUTCOME, P_I_SCORE, S_LAST_WINNER, S_ROUND, S_STEP, S_TRUNCATED
+from uno_env.engine.record import Recorder, save
+from uno_env.replay import to_html
 
-if TYPE_CHECKING:
-    from uno_env.agents.base import Agent
+from .schedule import Entrant, Schedule
 
 COMPILED_CHUNK = 2048  # games per compiled call (progress granularity)
 
@@ -25,8 +29,6 @@ RECORD_FIELDS = ("outcome", "scores", "last_winner", "steps", "rounds", "truncat
 
 def job_seeds(seed: int, job: int) -> tuple[int, int]:
     """(game seed, policy generator seed) of a table game."""
-    from uno_env.agents import hash_seed
-
     return hash_seed(seed, job, 0), hash_seed(seed, job, 1)
 
 
@@ -44,8 +46,6 @@ def empty_records(count: int, n: int) -> dict[str, np.ndarray]:
 
 
 def read_results(game, state, b: int, rec: dict, row: int) -> None:
-    from uno_env.engine.layout import P_I_OUTCOME, P_I_SCORE, S_LAST_WINNER, S_ROUND, S_STEP, S_TRUNCATED
-
     P = game.params
     n = game.num_players
     ints = state.ints[b]
@@ -59,11 +59,6 @@ def read_results(game, state, b: int, rec: dict, row: int) -> None:
 
 def play_compiled(config, lineups: list[tuple[int, ...]], policy_ids: list[int], jobs: list[int], seed: int):
     """Table games whose seats all play compiled policies, in one call over every numba thread."""
-    from uno_env.agents import policies as policy_kernels
-    from uno_env.engine import Game
-    from uno_env.engine import kernels as K
-    from uno_env.engine.game import seed_to_rng
-
     game = Game(config)
     n = game.num_players
     size = len(jobs)
@@ -104,9 +99,6 @@ class TablePlayer:
     ``play_batch`` does, so a table of compiled agents gives the same game either way."""
 
     def __init__(self, config, entrants: list[Entrant], seed: int, extras: dict | None = None):
-        from uno_env.agents import agent_names, register_agent
-        from uno_env.engine import Game
-
         for name, factory in (extras or {}).items():
             if name not in agent_names():
                 register_agent(name, factory)
@@ -116,8 +108,6 @@ class TablePlayer:
         self.agents: dict[tuple[int, int], Agent] = {}
 
     def agent(self, entrant: int, seat: int) -> Agent:
-        from uno_env.agents import make_agent
-
         key = (entrant, seat)
         if key not in self.agents:
             self.agents[key] = make_agent(self.entrants[entrant].label, self.game, seed=0)
@@ -126,11 +116,6 @@ class TablePlayer:
     def play(self, job: int, lineup: tuple[int, ...], record: bool = False) -> dict:
         """The results of table game ``job``; with ``record``, also its game record
         (``uno_env.engine.record``) under the key ``"record"``."""
-        from uno_env.agents import hash_seed
-        from uno_env.agents import policies as policy_kernels
-        from uno_env.engine import IllegalActionError
-        from uno_env.engine.game import seed_to_rng
-
         game = self.game
         P = game.params
         n = game.num_players
@@ -163,8 +148,6 @@ class TablePlayer:
                 players.append(timed(agent, seat))
         recorder = None
         if record:
-            from uno_env.engine.record import Recorder
-
             labels = [self.entrants[e].label for e in lineup]
             recorder = Recorder(game, state, agents=labels, start={"seed": game_seed, "dealer": n - 1})
         start = time.perf_counter()
@@ -187,11 +170,6 @@ def save_games(config, entrants: list[Entrant], schedule: Schedule, seed: int, p
     entrants at the table), replayed from Python with the tournament's seeds, so each is
     the game the tournament counted: ``folder/game_<job>.json``, with its HTML replay
     beside it (``.html``). Returns the paths of the records."""
-    from pathlib import Path
-
-    from uno_env.engine.record import save
-    from uno_env.replay import to_html
-
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     player = TablePlayer(config, entrants, seed)
@@ -212,30 +190,9 @@ def save_games(config, entrants: list[Entrant], schedule: Schedule, seed: int, p
     return paths
 
 
-_WORKER: TablePlayer | None = None
-
-
-def _worker_init(config, entrants, seed, extras) -> None:
-    global _WORKER
-    import warnings
-
-    from uno_env.agents.ppo import TrainingMismatchWarning
-
-    os.environ.setdefault("NUMBA_NUM_THREADS", "1")
-    warnings.simplefilter("ignore", TrainingMismatchWarning)  # the parent process warned
-    _WORKER = TablePlayer(config, entrants, seed, extras)
-
-
-def _worker_play(task: tuple[int, tuple[int, ...]]) -> dict:
-    assert _WORKER is not None
-    return _WORKER.play(*task)
-
-
 def warm_up(config, entrants: list[Entrant], seed: int, lineups: list[tuple[int, ...]]) -> None:
     """Let every Python agent act once in this process, so that its compiled parts are
     compiled and cached on disk here once, not in every worker at the same time."""
-    from uno_env.engine import Game
-
     game = Game(config)
     for k in range(50):  # a first decision with a choice, so that a search runs
         state = game.init(seed=seed + k, dealer=config.num_players - 1)
@@ -274,45 +231,3 @@ def split_jobs(schedule: Schedule, entrants: list[Entrant]) -> tuple[list[int], 
     ]
     policy_ids = [e.policy_id if e.policy_id is not None else -1 for e in entrants]
     return compiled, python, policy_ids
-
-
-def run_jobs(
-    config, entrants, schedule: Schedule, seed: int, workers: int | None, progress: bool, ray: str | None = None
-) -> dict:
-    """Play every table game of the schedule; records in job order. ``ray``: play them as
-    Ray tasks on the cluster at that address ("local": a local Ray), same results."""
-    from tqdm import tqdm
-
-    from uno_env.agents import registered_extras
-
-    n = config.num_players
-    total = len(schedule.jobs)
-    if ray is not None:
-        from uno_env.arena.distributed import run_jobs_on_ray
-
-        return run_jobs_on_ray(config, entrants, schedule, seed, ray, workers, progress, empty_records(total, n))
-    workers = workers or 2
-    compiled, tasks, policy_ids = split_jobs(schedule, entrants)
-    records = empty_records(total, n)
-    with tqdm(total=total, unit="game", disable=not progress, file=sys.stderr, smoothing=0.05) as bar:
-        for start in range(0, len(compiled), COMPILED_CHUNK):
-            chunk = compiled[start : start + COMPILED_CHUNK]
-            put_records(records, chunk, play_compiled(config, schedule.jobs, policy_ids, chunk, seed))
-            bar.update(len(chunk))
-        if tasks and workers <= 1:
-            player = TablePlayer(config, entrants, seed)
-            for j, lineup in tasks:
-                put_records(records, [j], player.play(j, lineup))
-                bar.update(1)
-        elif tasks:
-            import multiprocessing
-
-            warm_up(config, entrants, seed, [lineup for _, lineup in tasks])
-            ctx = multiprocessing.get_context("spawn")
-            with ctx.Pool(
-                workers, initializer=_worker_init, initargs=(config, entrants, seed, registered_extras())
-            ) as pool:
-                for (j, _), rec in zip(tasks, pool.imap(_worker_play, tasks, chunksize=1)):
-                    put_records(records, [j], rec)
-                    bar.update(1)
-    return records

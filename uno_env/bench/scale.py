@@ -27,6 +27,12 @@ from pathlib import Path
 
 import numpy as np
 
+from uno_env.arena import RECORD_FIELDS, run_tournament
+from uno_env.arena.distributed import start_ray
+from uno_env.engine import RuleConfig
+from uno_env.training import rllib as train_rllib
+from uno_env.training.rules import make_game
+
 
 def ray_memory_mb() -> float:
     """Resident memory of this process and every Ray process on the machine (MB)."""
@@ -47,10 +53,7 @@ def ray_memory_mb() -> float:
 
 
 def bench_rllib(runners: list[int], iterations: int, cpus: int) -> list[dict]:
-    import ray
-
-    from uno_env.training import rllib as train_rllib
-    from uno_env.training.ppo import make_game
+    import ray  # optional: the scale extra
 
     rows = []
     for count in runners:
@@ -82,11 +85,6 @@ def bench_rllib(runners: list[int], iterations: int, cpus: int) -> list[dict]:
 
 
 def bench_tournament(games: int, python_games: int, workers: list[int], cpus: int) -> list[dict]:
-    import ray
-
-    from uno_env import RuleConfig
-    from uno_env.arena import RECORD_FIELDS, run_tournament
-
     config = RuleConfig(num_players=2, episode="round")
     cases = [
         ("compiled", ["keeper", "tactical"], games),
@@ -99,27 +97,9 @@ def bench_tournament(games: int, python_games: int, workers: list[int], cpus: in
         for backend, w in [("local", 1), ("local", 2)] + [("ray", w) for w in workers]:
             if backend == "local" and kind == "compiled" and w == 2:
                 continue  # compiled tables run in one call on every core; --workers does not apply
-            ray_address = "local" if backend == "ray" else None
-            if ray_address:
-                from uno_env.arena.distributed import start_ray
-
-                start_ray("local", cpus)
-            start = time.perf_counter()
-            _, _, _, records = run_tournament(
-                agents, config, games=count, seed=1, workers=w, bootstrap=0, ray=ray_address
-            )
-            elapsed = time.perf_counter() - start
-            if ray_address:
-                ray.shutdown()
-            same = None
-            if reference is None:
-                reference = records
-            else:
-                same = all(
-                    np.array_equal(reference[k], records[k])
-                    for k in RECORD_FIELDS
-                    if k not in ("seconds", "agent_seconds")
-                )
+            records, elapsed = timed_tournament(agents, config, count, w, cpus if backend == "ray" else None)
+            same = None if reference is None else same_games(reference, records)
+            reference = reference if reference is not None else records
             rows.append(
                 {
                     "agents": kind,
@@ -132,6 +112,29 @@ def bench_tournament(games: int, python_games: int, workers: list[int], cpus: in
             )
             print(rows[-1], file=sys.stderr)
     return rows
+
+
+def same_games(a: dict, b: dict) -> bool:
+    """The two tournaments' records are game by game the same (their timings aside)."""
+    return all(np.array_equal(a[k], b[k]) for k in RECORD_FIELDS if k not in ("seconds", "agent_seconds"))
+
+
+def timed_tournament(agents: list[str], config, games: int, workers: int, ray_cpus: int | None) -> tuple[dict, float]:
+    """The records of one seeded tournament and its seconds: local, or on a local Ray of
+    ``ray_cpus`` CPUs (started for it and shut down after)."""
+    if ray_cpus is not None:
+        start_ray("local", ray_cpus)
+    start = time.perf_counter()
+    ray_address = "local" if ray_cpus is not None else None
+    _, _, _, records = run_tournament(
+        agents, config, games=games, seed=1, workers=workers, bootstrap=0, ray=ray_address
+    )
+    elapsed = time.perf_counter() - start
+    if ray_cpus is not None:
+        import ray  # optional: the scale extra (start_ray needed it)
+
+        ray.shutdown()
+    return records, elapsed
 
 
 def markdown(report: dict) -> str:

@@ -102,17 +102,21 @@ def check_output_folder(option: str, folder: Path) -> None:
     existing = path
     while not existing.exists() and existing != existing.parent:
         existing = existing.parent
-    problem = "" if existing.is_dir() else "not a folder"
-    if not problem:
-        try:  # os.access alone says yes to root on a read-only file system
-            with tempfile.TemporaryFile(dir=existing):
-                pass
-        except OSError as err:
-            problem = err.strerror or str(err)
-    if problem or not os.access(existing, os.W_OK | os.X_OK):
-        raise ValueError(
-            f"{option} {str(folder)!r}: cannot write into {str(existing)!r} ({problem or 'no permission'})"
-        )
+    problem = write_problem(existing)
+    if problem:
+        raise ValueError(f"{option} {str(folder)!r}: cannot write into {str(existing)!r} ({problem})")
+
+
+def write_problem(folder: Path) -> str:
+    """Why nothing can be written into ``folder`` (an empty string: it can), by trying."""
+    if not folder.is_dir():
+        return "not a folder"
+    try:  # os.access alone says yes to root on a read-only file system
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as err:
+        return err.strerror or str(err)
+    return "" if os.access(folder, os.W_OK | os.X_OK) else "no permission"
 
 
 def add_rule_arguments(parser: argparse.ArgumentParser, episode_default: str | None, players_default: int = 2) -> None:
@@ -141,25 +145,8 @@ def rule_config(args, default_players: int = 2):
     fields = {f.name: f for f in dataclasses.fields(RuleConfig)}
     settings: dict = {}
     for item in args.settings:
-        key, sep, value = item.partition("=")
-        key = key.strip()
-        if not sep:
-            raise ValueError(f"--set {item!r}: expected KEY=VALUE, e.g. --set deck=fashion_trend")
-        if key not in fields:
-            raise ValueError(f"--set {item!r}: unknown setting {key!r}; known settings: {', '.join(sorted(fields))}")
-        default = fields[key].default
-        value = value.strip()
-        if isinstance(default, bool):
-            if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
-                raise ValueError(f"--set {item!r}: {key} takes true or false")
-            settings[key] = value.lower() in ("true", "1", "yes")
-        elif isinstance(default, int):
-            try:
-                settings[key] = int(value)
-            except ValueError:
-                raise ValueError(f"--set {item!r}: {key} takes an integer") from None
-        else:
-            settings[key] = value
+        key, value = rule_setting(item, fields)
+        settings[key] = value
     for key, value in (("num_players", args.players), ("episode", args.episode)):
         if value is None:
             continue
@@ -169,3 +156,25 @@ def rule_config(args, default_players: int = 2):
         settings[key] = value
     settings.setdefault("num_players", default_players)
     return RuleConfig.from_kwargs(**settings)
+
+
+def rule_setting(item: str, fields: dict) -> tuple:
+    """One ``--set KEY=VALUE``: the setting and its value, of the type of its default."""
+    key, sep, value = item.partition("=")
+    key = key.strip()
+    if not sep:
+        raise ValueError(f"--set {item!r}: expected KEY=VALUE, e.g. --set deck=fashion_trend")
+    if key not in fields:
+        raise ValueError(f"--set {item!r}: unknown setting {key!r}; known settings: {', '.join(sorted(fields))}")
+    default = fields[key].default
+    value = value.strip()
+    if isinstance(default, bool):
+        if value.lower() not in ("true", "false", "1", "0", "yes", "no"):
+            raise ValueError(f"--set {item!r}: {key} takes true or false")
+        return key, value.lower() in ("true", "1", "yes")
+    if isinstance(default, int):
+        try:
+            return key, int(value)
+        except ValueError:
+            raise ValueError(f"--set {item!r}: {key} takes an integer") from None
+    return key, value

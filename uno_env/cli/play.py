@@ -74,6 +74,12 @@ def play(game: Game, human: HumanAgent, opponents: dict, seed: int | None, say, 
     for line in human.recent:
         say(f"  {line}")
     human.recent = []
+    return say_result(game, state, seat, say)
+
+
+def say_result(game: Game, state, seat: int, say) -> dict:
+    """The end of the episode in words, for the player at ``seat``: who won (or that the step
+    limit cut it) and the scores; returns the scores and winners."""
     scores = game.scores(state)
     winners = game.winners(state)
     say("-" * 60)
@@ -100,32 +106,38 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
         n = game.num_players
         if not 0 <= args.seat < n:
             raise ValueError(f"--seat {args.seat}: expected a seat 0..{n - 1}")
-        specs = [s.strip() for s in args.opponents.split(",") if s.strip()]
-        if not specs:
-            raise ValueError("--opponents: give at least one agent, e.g. --opponents tactical")
-        for spec in specs:
-            if parse_agent_spec(spec)[0] == "human":
-                raise ValueError("--opponents: 'human' is you; choose computer agents")
         if args.record is not None and not args.record.parent.is_dir():
             raise ValueError(f"--record {args.record}: the folder {args.record.parent} does not exist")
-        seed = args.seed
-        base_seed = 0 if seed is None else seed
-        others = [s for s in range(n) if s != args.seat]
-        opponents = {
-            s: make_agent(specs[k % len(specs)], game, seed=hash_seed(base_seed, s)) for k, s in enumerate(others)
-        }
+        opponents = opponents_of(args, game)
     except ValueError as err:
         print(f"uno play: error: {err}", file=sys.stderr)
         return 2
     human = HumanAgent(game, stdin=stdin, stdout=stdout, seat=args.seat)
-    say(f"UNO: {n} players, you are P{args.seat}; opponents: " + ", ".join(f"P{s} {opponents[s].name}" for s in others))
+    say(
+        f"UNO: {n} players, you are P{args.seat}; opponents: "
+        + ", ".join(f"P{s} {a.name}" for s, a in opponents.items())
+    )
     say(f"rules: {config.in_words()}")
     try:
-        play(game, human, opponents, seed, say, record=args.record)
+        play(game, human, opponents, args.seed, say, record=args.record)
     except QuitGame as why:
         say(f"bye ({why})")
         return 0
     return 0
+
+
+def opponents_of(args, game: Game) -> dict:
+    """The agents of the other seats, by seat: ``--opponents`` repeated in turn, each seeded
+    from ``--seed`` (0 without) and its seat; 'human' is refused (ValueError)."""
+    specs = [s.strip() for s in args.opponents.split(",") if s.strip()]
+    if not specs:
+        raise ValueError("--opponents: give at least one agent, e.g. --opponents tactical")
+    for spec in specs:
+        if parse_agent_spec(spec)[0] == "human":
+            raise ValueError("--opponents: 'human' is you; choose computer agents")
+    base_seed = 0 if args.seed is None else args.seed
+    others = [s for s in range(game.num_players) if s != args.seat]
+    return {s: make_agent(specs[k % len(specs)], game, seed=hash_seed(base_seed, s)) for k, s in enumerate(others)}
 
 
 if __name__ == "__main__":

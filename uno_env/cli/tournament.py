@@ -66,8 +66,9 @@ import sys
 import time
 from pathlib import Path
 
+from uno_env.agents import agent_descriptions
 from uno_env.arena import format_leaderboard, run_tournament, save_games, write_outputs
-from uno_env.cli.args import check_memory, check_output_folder, count_type, seed_type
+from uno_env.cli.args import add_rule_arguments, check_memory, check_output_folder, count_type, rule_config, seed_type
 
 DEFAULT_AGENTS = "random,naive,keeper,tactical,ismcts"
 DEFAULT_PLAYERS = 4
@@ -84,16 +85,12 @@ STEM = "tournament"
 
 def agents_listing() -> str:
     """The agents ``--agents`` takes, one line each, from the agent registry."""
-    from uno_env.agents import agent_descriptions
-
     descriptions = agent_descriptions()
     width = max(len(name) for name in descriptions)
     return "agents (--agents):\n" + "\n".join(f"  {name:<{width}}  {text}" for name, text in descriptions.items())
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from uno_env.cli.play import add_rule_arguments
-
     parser = argparse.ArgumentParser(
         prog="uno tournament",
         description=__doc__,
@@ -182,28 +179,13 @@ def output_folder(out: Path | None, name: str | None, started: time.struct_time)
 
 
 def main(argv: list[str] | None = None) -> int:
-    from uno_env.cli.play import rule_config
-
     args = build_parser().parse_args(argv)
     try:
         out = output_folder(args.out, args.name, time.localtime())
         specs = [s.strip() for s in args.agents.split(",") if s.strip()]
         players = args.players if args.players is not None else DEFAULT_PLAYERS
-        if args.schedule == "rotate":
-            if args.episode == "game":
-                raise ValueError("--schedule rotate plays single hands (R-VAR-ROTATE); drop --episode game")
-            args.players = 4
-            args.settings = list(args.settings) + ["partners=true"]
-            args.episode = "round"
-        else:
-            args.players = players
-            args.episode = args.episode or "round"
-        config = rule_config(args, players)
-        games = args.games if args.games is not None else DEFAULT_GAMES
-        if games < 1:
-            raise ValueError(f"--games must be a positive integer, got {games}")
-        hands = {4: 3, 8: 28}.get(players, 1) if args.schedule == "rotate" else 1  # R-VAR-ROTATE
-        check_memory("--games", games, hands * BYTES_PER_GAME_AND_SEAT * (players + 1), "game")
+        config = table_config(args, players)
+        games = games_of(args, players)
         if not args.no_files:
             check_output_folder("--out" if args.out is not None else "--name", out)
         summary, plan, entrants, records = run_tournament(
@@ -231,10 +213,36 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_files:
         paths = write_outputs(out, STEM, summary, plan, entrants, records)
         print(f"wrote {out}/: " + ", ".join(p.name for p in paths))
-        if args.save_games:
-            saved = save_games(config, entrants, plan, args.seed, args.save_games, out / "games")
-            print(f"wrote {len(saved)} game records and replays to {out / 'games'}/ (uno replay RECORD.json)")
+    if not args.no_files and args.save_games:
+        saved = save_games(config, entrants, plan, args.seed, args.save_games, out / "games")
+        print(f"wrote {len(saved)} game records and replays to {out / 'games'}/ (uno replay RECORD.json)")
     return 0
+
+
+def games_of(args, players: int) -> int:
+    """``--games`` (default :data:`DEFAULT_GAMES`), checked: positive, and within the memory."""
+    games = args.games if args.games is not None else DEFAULT_GAMES
+    if games < 1:
+        raise ValueError(f"--games must be a positive integer, got {games}")
+    hands = {4: 3, 8: 28}.get(players, 1) if args.schedule == "rotate" else 1  # R-VAR-ROTATE
+    check_memory("--games", games, hands * BYTES_PER_GAME_AND_SEAT * (players + 1), "game")
+    return games
+
+
+def table_config(args, players: int):
+    """The rules of the tables: ``--schedule rotate`` plays single hands at 4-player partner
+    tables (R-VAR-ROTATE), whatever the players of a game; any other schedule, hands (or
+    ``--episode game``) at ``players`` seats. Sets ``args``' rule options to match."""
+    if args.schedule == "rotate":
+        if args.episode == "game":
+            raise ValueError("--schedule rotate plays single hands (R-VAR-ROTATE); drop --episode game")
+        args.players = 4
+        args.settings = list(args.settings) + ["partners=true"]
+        args.episode = "round"
+    else:
+        args.players = players
+        args.episode = args.episode or "round"
+    return rule_config(args, players)
 
 
 if __name__ == "__main__":

@@ -25,14 +25,19 @@ import threading
 import time
 from collections.abc import Callable
 
+from tqdm import tqdm
+
+import uno_env
+from uno_env.arena import run_tournament
+from uno_env.engine import RuleConfig, compile_notice
+from uno_env.vector import UnoVectorEnv
+
 SEARCH = "ismcts:determinizations=8"
 """The search with a small budget: what compiles does not depend on the budget."""
 
 
 def engine() -> None:
     """The PettingZoo env and ``Game``: reset, legal actions, observation, a few steps."""
-    import uno_env
-
     env = uno_env.env(num_players=4)
     env.reset(seed=0)
     for _ in range(4):
@@ -42,8 +47,6 @@ def engine() -> None:
 
 def vector() -> None:
     """The vector env's step on one core and on every core, and its own action sampler."""
-    from uno_env.vector import UnoVectorEnv
-
     for parallel in (False, True):
         env = UnoVectorEnv(64, num_players=2, parallel=parallel, seed=0)
         env.step(env.sample_actions())
@@ -66,9 +69,6 @@ def search() -> None:
 
 def one_tournament(agents: list[str], players: int) -> None:
     """One game per seating of single hands, in this process: what compiles is what any tournament compiles."""
-    from uno_env.arena import run_tournament
-    from uno_env.engine import RuleConfig
-
     run_tournament(agents, RuleConfig(num_players=players, episode="round"), 1, workers=1, bootstrap=0)
 
 
@@ -129,8 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     args = parser.parse_args(argv)
     if args.list:
-        for name, part in PARTS.items():
-            print(f"{name:9s} {(part.__doc__ or '').strip()}")
+        print("\n".join(f"{name:9s} {(part.__doc__ or '').strip()}" for name, part in PARTS.items()))
         return 0
     if args.jobs < 1:
         parser.error(f"--jobs must be a positive integer, got {args.jobs}")
@@ -143,27 +142,30 @@ def main(argv: list[str] | None = None) -> int:
 
     start = time.perf_counter()
     print(f"uno warm: compiling {', '.join(names)} into numba's cache ({cache_place()})", file=sys.stderr)
-    from tqdm import tqdm
-
-    from uno_env.engine import compile_notice
-
     compiled_before = sum(compile_notice.COMPILED.values())
-    with tqdm(total=len(names), desc="uno warm", unit="part", file=sys.stderr) as bar, ticking(bar):
-        seconds: dict[str, float] = {}
-        serial = names if args.jobs == 1 else names[:1] if names[0] == "engine" else []
-        for name in serial:
-            bar.set_postfix_str(name)
-            seconds[name] = run_part(name)
-            bar.update(1)
-        rest = [name for name in names if name not in seconds]
-        if rest:
-            seconds.update(run_in_processes(rest, args.jobs, bar))
+    seconds = run_with_bar(names, args.jobs)
     compiled = sum(compile_notice.COMPILED.values()) - compiled_before  # seconds this run compiled
     parts = ", ".join(f"{name} {seconds[name]:.0f} s" for name in names)
     print(f"uno warm: done in {time.perf_counter() - start:.0f} s ({parts})", file=sys.stderr)
     if args.jobs == 1 and compiled < 1:
         print("uno warm: everything was in the cache already", file=sys.stderr)
     return 0
+
+
+def run_with_bar(names: list[str], jobs: int) -> dict[str, float]:
+    """The parts under a progress bar: in this process one after the other (``jobs`` 1), or the
+    engine here first and the others in ``jobs`` processes at once; seconds per part."""
+    with tqdm(total=len(names), desc="uno warm", unit="part", file=sys.stderr) as bar, ticking(bar):
+        seconds: dict[str, float] = {}
+        serial = names if jobs == 1 else names[:1] if names[0] == "engine" else []
+        for name in serial:
+            bar.set_postfix_str(name)
+            seconds[name] = run_part(name)
+            bar.update(1)
+        rest = [name for name in names if name not in seconds]
+        if rest:
+            seconds.update(run_in_processes(rest, jobs, bar))
+    return seconds
 
 
 @contextlib.contextmanager

@@ -26,10 +26,6 @@ Outputs in ``runs/<run name>/``: ``policy.npz`` and ``summary.json``.
 
 from __future__ import annotations
 
-import os
-
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see uno_env/training/ppo.py
-
 import json
 import pathlib
 import sys
@@ -42,8 +38,9 @@ from tqdm import tqdm
 
 from uno_env.agents import hash_seed, neural
 from uno_env.engine import Game
+from uno_env.training.evaluate import evaluate
 from uno_env.training.json_script import run_json_script
-from uno_env.training.ppo import ActorCritic, evaluate, init_from
+from uno_env.training.network import ActorCritic, init_from
 from uno_env.training.rules import make_game_of, teacher_seats
 from uno_env.vector import UnoVectorEnv
 

@@ -35,13 +35,10 @@ clusters); the module reads the mask from the ``action_mask`` key itself.
 
 from __future__ import annotations
 
-import os
-
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # see uno_env/training/ppo.py
-
-import csv
 import dataclasses
+import functools
 import json
+import os
 import pathlib
 import random
 import sys
@@ -51,8 +48,18 @@ from typing import Any
 
 import numpy as np
 import tyro
+from tqdm import tqdm
 
+import uno_env
+from uno_env.agents import neural, parse_agent_spec, policies
+from uno_env.arena.distributed import cluster_address
+from uno_env.arena.distributed import start_ray as connect
 from uno_env.engine import Game, RuleConfig
+from uno_env.learner import CompiledPolicy
+from uno_env.training.evaluate import evaluate
+from uno_env.training.plot import plot_curve
+from uno_env.training.progress import ProgressCsv
+from uno_env.training.rules import make_game
 
 MAIN = "main"
 OPPONENT = "opponent"
@@ -138,15 +145,12 @@ SMOKE: dict[str, Any] = dict(
 # ---------------------------------------------------------------------------- the modules
 def _module_classes():
     """The RLModule classes (built on first use, so that importing this file needs no Ray)."""
-    import torch
-    from ray.rllib.core.columns import Columns
-    from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI
-    from ray.rllib.core.rl_module.rl_module import RLModule
-    from ray.rllib.core.rl_module.torch import TorchRLModule
-    from torch import nn
-
-    from uno_env.agents import neural
-    from uno_env.learner import CompiledPolicy
+    import torch  # optional: the train extra
+    from ray.rllib.core.columns import Columns  # optional: the scale extra, as are the three below
+    from ray.rllib.core.rl_module.apis.value_function_api import ValueFunctionAPI  # optional (scale)
+    from ray.rllib.core.rl_module.rl_module import RLModule  # optional (scale)
+    from ray.rllib.core.rl_module.torch import TorchRLModule  # optional (scale)
+    from torch import nn  # optional: the train extra
 
     def rules_game(model_config) -> Game:
         return Game(RuleConfig.from_kwargs(**model_config["rules"]))
@@ -226,7 +230,7 @@ def seat_modules(episode_id: str, num_players: int, self_play_share: float, oppo
 
 
 def win_rate_callback(opponent: str):
-    from ray.rllib.callbacks.callbacks import RLlibCallback
+    from ray.rllib.callbacks.callbacks import RLlibCallback  # optional: the scale extra
 
     class WinRateCallback(RLlibCallback):
         """Per finished episode against the heuristic: did main's seat win (return > 0)."""
@@ -245,13 +249,11 @@ def win_rate_callback(opponent: str):
 
 def build_config(args: Args, game: Game):
     """The RLlib PPOConfig of a run."""
-    from ray.rllib.algorithms.ppo import PPOConfig
-    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
-    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
-    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
-    from ray.tune.registry import register_env
-
-    import uno_env
+    from ray.rllib.algorithms.ppo import PPOConfig  # optional: the scale extra, as are the four below
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec  # optional (scale)
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec  # optional (scale)
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv  # optional (scale)
+    from ray.tune.registry import register_env  # optional (scale)
 
     MaskedPPOModule, CompiledPolicyModule = _module_classes()
     rules = game.config.to_dict()
@@ -292,8 +294,6 @@ def build_config(args: Args, game: Game):
 
 def check_args(args: Args) -> None:
     """Refuse bad settings before Ray starts (ValueError naming the setting)."""
-    from uno_env.agents import parse_agent_spec, policies
-
     for name in ("iterations", "envs_per_runner", "train_batch", "minibatch", "epochs", "hidden", "checkpoint_every"):
         if getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
@@ -301,6 +301,11 @@ def check_args(args: Args) -> None:
         raise ValueError("--num-env-runners and --eval-every must be >= 0, --eval-games >= 2")
     if not 0.0 <= args.self_play_share <= 1.0:
         raise ValueError(f"--self-play-share must be in [0, 1], got {args.self_play_share}")
+    check_opponents(args)
+
+
+def check_opponents(args: Args) -> None:
+    """The opponent is a compiled policy (or 'self'); the evaluation's opponents are agents."""
     if args.opponent != "self" and args.opponent not in policies.POLICY_IDS:
         known = ", ".join(["self", *policies.POLICY_IDS])
         raise ValueError(f"--opponent must be a compiled policy or 'self' ({known}), got {args.opponent!r}")
@@ -318,11 +323,8 @@ def start_ray(args: Args) -> dict:
     more env runners than free CPUs (RLlib would wait for them forever). Ray reports the
     CPUs of finished tasks as free a moment later, so the check waits up to
     :data:`FREE_CPU_WAIT_S` for them before refusing."""
-    from uno_env.arena.distributed import cluster_address
-    from uno_env.arena.distributed import start_ray as connect
-
     resources = connect(args.address, args.num_cpus)  # a clear error first where Ray is missing
-    import ray
+    import ray  # optional: the scale extra (connect said so if it is missing)
 
     if cluster_address(args.address) is None:
         deadline = time.monotonic() + FREE_CPU_WAIT_S
@@ -344,11 +346,6 @@ def run_name(args: Args) -> str:
 
 def train(args: Args) -> dict:
     """Run the training; returns the run folder, iterations, env steps and the last evaluation."""
-    from tqdm import tqdm
-
-    from uno_env.training.ppo import evaluate, plot_curve
-    from uno_env.training.rules import make_game
-
     check_args(args)
     game = make_game(args)
     resources = start_ray(args)
@@ -363,59 +360,67 @@ def train(args: Args) -> dict:
     columns = ["iteration", "global_step", "steps_per_second", "seconds", "train_win_rate", "hand_length"]
     columns += ["policy_loss", "vf_loss", "entropy", "mean_kl"]
     columns += [f"eval_{o}_{k}" for o in opponents for k in ("win_rate", "lo", "hi")]
-    csv_path = folder / "progress.csv"
-    with open(csv_path, "w", newline="") as f:
-        csv.writer(f).writerow(columns)
-    evaluation: dict = {}
+    progress = ProgressCsv(folder / "progress.csv", columns)
+    judge = functools.partial(export_and_evaluate, args, algo, game, folder, opponents)
     start = time.perf_counter()
-    steps = 0
-
-    def evaluate_now(iteration: int, row: dict) -> dict:
-        """Export the greedy actor and play the evaluation opponents (results into ``row``)."""
-        meta = {"command": "uno train-rllib " + " ".join(sys.argv[1:]), "iteration": iteration}
-        algo.get_module(MAIN).export(folder / "policy.npz", meta)
-        results = evaluate(folder / "policy.npz", game, opponents, args.eval_games, seed=args.seed)
-        for o, e in results.items():
-            row[f"eval_{o}_win_rate"], (row[f"eval_{o}_lo"], row[f"eval_{o}_hi"]) = e["win_rate"], e["ci"]
-        return results
-
-    def write_row(row: dict) -> None:
-        with open(csv_path, "a", newline="") as f:
-            csv.writer(f).writerow([row.get(c, "") for c in columns])
-
     if args.eval_every and not args.resume:  # where the curve starts: the untrained policy
         row = {"iteration": 0, "global_step": 0, "seconds": 0.0}
-        evaluate_now(0, row)
-        write_row(row)
+        judge(0, row)
+        progress.write(row)
+    evaluation, steps = run_iterations(args, algo, folder, progress, judge, start)
+    algo.stop()
+    plot_curve(progress.path, folder / "curve.png", f"{name} (RLlib PPO)", xlabel=CURVE_XLABEL)
+    return {"folder": str(folder), "iterations": args.iterations, "env_steps": steps, "evaluation": evaluation}
+
+
+def run_iterations(args: Args, algo, folder: pathlib.Path, progress: ProgressCsv, judge, start: float):
+    """The training iterations, with evaluations (``judge``) and checkpoints on their schedules;
+    returns the last evaluation and the env steps sampled (``start``: when the run started)."""
+    evaluation: dict = {}
+    steps = 0
     bar = tqdm(range(1, args.iterations + 1), disable=not args.progress, unit="it", file=sys.stderr)
     for iteration in bar:
         tick = time.perf_counter()
         result = algo.train()
-        runners = result.get("env_runners", {})
-        learner = result.get("learners", {}).get(MAIN, {})
-        steps = int(result.get("num_env_steps_sampled_lifetime", runners.get("num_env_steps_sampled_lifetime", 0)))
-        row = {
-            "iteration": iteration,
-            "global_step": steps,
-            "steps_per_second": runners.get("num_env_steps_sampled", 0) / max(time.perf_counter() - tick, 1e-9),
-            "seconds": time.perf_counter() - start,
-            "train_win_rate": runners.get(f"win_rate_vs_{args.opponent}", ""),
-            "hand_length": runners.get("hand_length", ""),
-            "policy_loss": learner.get("policy_loss", ""),
-            "vf_loss": learner.get("vf_loss", ""),
-            "entropy": learner.get("entropy", ""),
-            "mean_kl": learner.get("mean_kl_loss", ""),
-        }
+        row = iteration_row(args, iteration, result, tick, start)
+        steps = row["global_step"]
         last = iteration == args.iterations
         if last or (args.eval_every and iteration % args.eval_every == 0):
-            evaluation = evaluate_now(iteration, row)
+            evaluation = judge(iteration, row)
         if last or iteration % args.checkpoint_every == 0:
             algo.save_to_path(os.path.abspath(folder / "checkpoint"))
-        write_row(row)
+        progress.write(row)
         bar.set_postfix(steps=steps, sps=f"{row['steps_per_second']:.0f}", win=row["train_win_rate"])
-    algo.stop()
-    plot_curve(csv_path, folder / "curve.png", f"{name} (RLlib PPO)", xlabel=CURVE_XLABEL)
-    return {"folder": str(folder), "iterations": args.iterations, "env_steps": steps, "evaluation": evaluation}
+    return evaluation, steps
+
+
+def export_and_evaluate(args: Args, algo, game: Game, folder: pathlib.Path, opponents: list[str], iteration, row):
+    """Export the greedy actor (``policy.npz``) and play the evaluation opponents (results into ``row``)."""
+    meta = {"command": "uno train-rllib " + " ".join(sys.argv[1:]), "iteration": iteration}
+    algo.get_module(MAIN).export(folder / "policy.npz", meta)
+    results = evaluate(folder / "policy.npz", game, opponents, args.eval_games, seed=args.seed)
+    for o, e in results.items():
+        row[f"eval_{o}_win_rate"], (row[f"eval_{o}_lo"], row[f"eval_{o}_hi"]) = e["win_rate"], e["ci"]
+    return results
+
+
+def iteration_row(args: Args, iteration: int, result: dict, tick: float, start: float) -> dict:
+    """The ``progress.csv`` row of an iteration from RLlib's result (``tick``: when it began)."""
+    runners = result.get("env_runners", {})
+    learner = result.get("learners", {}).get(MAIN, {})
+    steps = int(result.get("num_env_steps_sampled_lifetime", runners.get("num_env_steps_sampled_lifetime", 0)))
+    return {
+        "iteration": iteration,
+        "global_step": steps,
+        "steps_per_second": runners.get("num_env_steps_sampled", 0) / max(time.perf_counter() - tick, 1e-9),
+        "seconds": time.perf_counter() - start,
+        "train_win_rate": runners.get(f"win_rate_vs_{args.opponent}", ""),
+        "hand_length": runners.get("hand_length", ""),
+        "policy_loss": learner.get("policy_loss", ""),
+        "vf_loss": learner.get("vf_loss", ""),
+        "entropy": learner.get("entropy", ""),
+        "mean_kl": learner.get("mean_kl_loss", ""),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,9 +7,10 @@
     python -m uno_env.training.sb3 --num-players 4 --rules partners=true --learner-team
     tensorboard --logdir runs
 
-Read it top to bottom: the settings (:class:`Args`), the opponents and their pool,
-the vector env that shows SB3 only the learner's decisions, the evaluation through
-the tournament runner, the callbacks, ``main``.
+Read it top to bottom: the settings (:class:`Args`), the evaluation through the
+tournament runner, the callbacks, ``main``. The opponents and their pool
+(:mod:`uno_env.training.sb3_pool`) and the vector env that shows SB3 only the learner's
+decisions (:mod:`uno_env.training.sb3_env`) are modules beside it.
 
 **The env.** N games run in one :class:`uno_env.vector.UnoVectorEnv` in which this
 script plays every seat (``seats=None``). Each episode of each game seats the
@@ -47,25 +48,15 @@ after ``register_agent("sb3_policy", make_policy_agent)``).
 
 from __future__ import annotations
 
-import contextlib
-import copy
 import csv
 import dataclasses
-import functools
 import json
-import multiprocessing
 import os
 import time
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal, cast
-
-# Before torch loads its OpenMP runtime: idle OpenMP threads wait passively instead of spinning.
-# On a machine shared with other jobs, spinning threads took the cores from the ones with work
-# (training ran 50x slower with 2 torch threads). uno_env.vector sets the same for numba.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 import numpy as np
 import torch
@@ -73,15 +64,15 @@ import tyro
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.on_policy_algorithm import OnPolicyAlgorithm
-from stable_baselines3.common.vec_env import VecEnv, VecMonitor
+from stable_baselines3.common.vec_env import VecMonitor
 from tqdm import tqdm
 
-from uno_env.agents import Agent, hash_seed, make_agent, register_agent
+from uno_env.agents import register_agent
 from uno_env.arena import run_tournament
 from uno_env.engine import RuleConfig
 from uno_env.training.rules import TEAM_NEEDS_PARTNERS, make_game
-from uno_env.vector import UnoVectorEnv
-from uno_env.vector.gym_adapter import learner_spaces
+from uno_env.training.sb3_env import PoolVecEnv
+from uno_env.training.sb3_pool import EVAL_AGENT, OpponentPool, make_policy_agent, one_torch_thread, parse_weights
 
 
 @dataclass
@@ -164,332 +155,6 @@ class Args:
     """the evaluated policy plays its most likely legal action (else it samples)"""
     eval_workers: int = 1
     """processes of the evaluation tournaments (1: in this process)"""
-
-
-# ---------------------------------------------------------------------------- opponents
-SNAPSHOT = "snapshot"
-EVAL_AGENT = "sb3_policy"
-
-
-def frozen_actor(policy) -> torch.nn.Module:
-    """A copy of a MaskablePPO policy's actor (observation -> one logit per action), without gradients."""
-    actor = torch.nn.Sequential(
-        copy.deepcopy(policy.pi_features_extractor),
-        copy.deepcopy(policy.mlp_extractor.policy_net),
-        copy.deepcopy(policy.action_net),
-    )
-    return actor.eval().requires_grad_(False)
-
-
-class PolicyAgent(Agent):
-    """A frozen copy of a MaskablePPO policy as an agent: the illegal logits are set to -inf,
-    then the most likely action is played (``deterministic``) or one is sampled (Gumbel-max,
-    from the agent's own generator)."""
-
-    name = EVAL_AGENT
-
-    def __init__(self, policy, rules=None, seed: int = 0, deterministic: bool = False):
-        self.actor = frozen_actor(policy)
-        self.device = policy.device
-        self.deterministic = deterministic
-        super().__init__(rules, seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        self.rng = np.random.default_rng(self.seed)
-
-    @torch.no_grad()
-    def act_batch(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        obs, legal = self.check_batch(observations, masks)
-        logits = self.actor(torch.as_tensor(obs, device=self.device)).cpu().numpy().astype(np.float64)
-        if not self.deterministic:
-            logits += self.rng.gumbel(size=logits.shape)
-        logits[legal == 0] = -np.inf
-        return logits.argmax(axis=1)
-
-    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
-        return int(self.act_batch(np.asarray(observation)[None], np.asarray(mask)[None])[0])
-
-
-@functools.lru_cache(maxsize=4)
-def load_policy(path: str):
-    """The policy of a saved MaskablePPO model, on the CPU, leaving the global generators as they
-    were (so that evaluating does not change training): without its saved seed, loading does not
-    re-seed numpy, random and torch, and ``fork_rng`` restores torch's generators after the
-    network's initial weights are drawn."""
-    with torch.random.fork_rng(devices=range(torch.cuda.device_count())):
-        return MaskablePPO.load(path, device="cpu", custom_objects={"seed": None}).policy
-
-
-def make_policy_agent(rules=None, seed: int = 0, path: str = "", deterministic: bool = True) -> PolicyAgent:
-    """Agent factory of ``sb3_policy:path=MODEL.zip[:deterministic=false]`` (see :func:`uno_env.agents.register_agent`):
-    a module-level function, so tournaments can hand it to worker processes."""
-    if not path:
-        raise ValueError(f"{EVAL_AGENT}: give the saved model as {EVAL_AGENT}:path=MODEL.zip")
-    if multiprocessing.parent_process() is not None:
-        torch.set_num_threads(1)  # a tournament worker: the workers share the cores
-    return PolicyAgent(load_policy(str(path)), rules, seed, deterministic)
-
-
-@contextlib.contextmanager
-def one_torch_thread():
-    """Torch on one thread for a while. A decision at a time is a tiny forward pass: with two
-    threads on a busy machine, evaluating took 16x longer (240 s instead of 15 s for 600 hands)."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(threads)
-
-
-def parse_weights(text: str) -> dict[str, float]:
-    """``"tactical=0.4,snapshot=0.6"`` -> ``{"tactical": 0.4, "snapshot": 0.6}`` (checked)."""
-    weights: dict[str, float] = {}
-    for part in text.split(","):
-        kind, sep, value = part.strip().partition("=")
-        if not sep:
-            raise ValueError(f"opponent weights: expected KIND=WEIGHT, got {part!r}")
-        weight = float(value)
-        if weight < 0 or kind in weights:
-            raise ValueError(f"opponent weights: {part!r} is negative or repeated")
-        weights[kind] = weight
-    if sum(weights.values()) <= 0:
-        raise ValueError(f"opponent weights: no positive weight in {text!r}")
-    return weights
-
-
-class OpponentPool:
-    """The opponents: one agent per heuristic kind and the newest snapshots of the learner,
-    drawn by kind with the given weights (kinds with no member yet are skipped)."""
-
-    def __init__(
-        self,
-        weights: dict[str, float],
-        config: RuleConfig,
-        seed: int = 0,
-        max_snapshots: int = 10,
-        snapshot_deterministic: bool = False,
-    ):
-        self.weights = weights
-        self.config = config
-        self.max_snapshots = max_snapshots
-        self.snapshot_deterministic = snapshot_deterministic
-        self.heuristics = {kind: make_agent(kind, config) for kind in weights if kind != SNAPSHOT}
-        self.snapshots: list[PolicyAgent] = []
-        self.snapshots_taken = 0
-        self.seed(seed)
-
-    def seed(self, seed: int) -> None:
-        """Restart the heuristics' generators from ``seed``; snapshots taken from now on are seeded
-        from it and their number."""
-        self._seed = seed
-        for k, agent in enumerate(self.heuristics.values()):
-            agent.reset(hash_seed(seed, 1, k))
-
-    def add_snapshot(self, policy) -> None:
-        """Freeze a copy of ``policy`` into the pool (dropping the oldest beyond ``max_snapshots``)."""
-        seed = hash_seed(self._seed, 2, self.snapshots_taken)
-        snapshot = PolicyAgent(policy, self.config, seed, deterministic=self.snapshot_deterministic)
-        self.snapshots_taken += 1
-        self.snapshots = (self.snapshots + [snapshot])[-self.max_snapshots :]
-
-    def draw(self, rng: np.random.Generator) -> tuple[str, Agent]:
-        """(kind, agent) of one opponent."""
-        kinds = [k for k in self.weights if k != SNAPSHOT or self.snapshots]
-        weights = np.array([self.weights[k] for k in kinds])
-        if weights.sum() <= 0:
-            raise ValueError("the opponent pool is empty: give a heuristic a weight or add a snapshot")
-        kind = kinds[rng.choice(len(kinds), p=weights / weights.sum())]
-        if kind == SNAPSHOT:
-            return kind, self.snapshots[rng.integers(len(self.snapshots))]
-        return kind, self.heuristics[kind]
-
-
-# ---------------------------------------------------------------------------- the env
-class PoolVecEnv(VecEnv):
-    """N games as an SB3 ``VecEnv`` of the learner's decisions; the other seats are played
-    by opponents of ``pool``, drawn per game and episode with the learner's seat.
-
-    With ``team`` (partners only) the learner plays its partner's seat too (seats s and
-    s + n/2): SB3 sees the decisions of both seats of the team as one chain per game, and
-    the team's reward (which both seats receive, R-VAR-PARTNERS) is credited once.
-
-    Infos of a finished episode: ``terminal_observation``, ``TimeLimit.truncated``,
-    ``outcome`` (+1 won, -1 lost, 0 truncated: its team's with partners), ``episode_steps``
-    (decisions of all seats), ``learner_seat`` (the seat drawn; its partner's too with
-    ``team``) and ``opponent`` (the kinds of the other seats). Rewards that arrive before
-    the learner's first decision of an episode are not credited (with these rules there
-    are none: rewards come at a hand's end)."""
-
-    def __init__(
-        self, num_envs: int, config: RuleConfig, pool: OpponentPool, seed: int | None = None, team: bool = False
-    ):
-        if team and not config.partners:
-            raise ValueError(TEAM_NEEDS_PARTNERS)
-        self.games = UnoVectorEnv(num_envs, config, seats=None)  # this class plays every seat
-        self.config = config
-        self.pool = pool
-        self.team = team
-        self.rng = np.random.default_rng(seed)
-        n = config.num_players
-        self.learner_seat = np.zeros(num_envs, dtype=np.int64)
-        self.learner = np.zeros((num_envs, n), dtype=bool)  # per game and seat: a seat the learner plays
-        self.learner_acted = np.zeros(num_envs, dtype=bool)  # the learner has decided in this episode
-        self.opponents: list[list[Agent | None]] = [[None] * n for _ in range(num_envs)]
-        self.opponent_kinds = [""] * num_envs
-        self._actions: np.ndarray | None = None
-        super().__init__(num_envs, *learner_spaces(self.games.game))
-        if seed is not None:
-            self.seed(seed)
-
-    # ------------------------------------------------------------------ VecEnv API
-    def seed(self, seed: int | None = None) -> Sequence[int | None]:
-        seeds = super().seed(seed)
-        first = seeds[0]
-        assert first is not None  # VecEnv.seed draws a seed when given None
-        self.rng = np.random.default_rng(first)
-        self.pool.seed(first)
-        return seeds
-
-    def reset(self) -> np.ndarray:
-        seeds = self._seeds
-        step = self.games.reset(seed=None if all(s is None for s in seeds) else list(seeds))
-        self._reset_seeds()
-        self._reset_options()
-        self.reset_infos = [{} for _ in range(self.num_envs)]
-        self.learner_acted[:] = False
-        self._new_episodes(np.arange(self.num_envs))
-        rewards, dones, infos = self._blank_results()
-        self._play_opponents(step, rewards, dones, infos)
-        return self.games.obs.copy()
-
-    def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions).reshape(self.num_envs)
-
-    def step_wait(self):
-        if self._actions is None:
-            raise RuntimeError("step_async() must come before step_wait()")
-        actions, self._actions = self._actions, None
-        rewards, dones, infos = self._blank_results()
-        self.learner_acted[:] = True  # every game was at a learner decision
-        step = self.games.step(actions)
-        self._settle(step, np.ones(self.num_envs, dtype=bool), rewards, dones, infos)
-        self._play_opponents(step, rewards, dones, infos)
-        return self.games.obs.copy(), rewards, dones, infos
-
-    def action_masks(self) -> np.ndarray:
-        """(N, num_actions) bool: the learner's legal actions in each game."""
-        return self.games.mask.astype(bool)
-
-    def close(self) -> None:
-        self.games.close()
-
-    def get_attr(self, attr_name: str, indices=None) -> list:
-        """One shared value per game (the games share this object); ``action_masks`` is found here
-        for sb3-contrib's ``is_masking_supported``."""
-        count = len(list(self._get_indices(indices)))
-        if attr_name == "render_mode":
-            return [None] * count
-        return [getattr(self, attr_name)] * count
-
-    def set_attr(self, attr_name: str, value, indices=None) -> None:
-        raise AttributeError(f"PoolVecEnv: the games share one configuration; cannot set {attr_name!r} per game")
-
-    def env_method(self, method_name: str, *method_args, indices=None, **method_kwargs) -> list:
-        """``action_masks``: one mask row per game (what sb3-contrib's ``get_action_masks`` stacks)."""
-        if method_name != "action_masks":
-            raise AttributeError(f"PoolVecEnv games have no method {method_name!r} (only action_masks)")
-        masks = self.action_masks()
-        return [masks[i] for i in self._get_indices(indices)]
-
-    def env_is_wrapped(self, wrapper_class, indices=None) -> list[bool]:
-        return [False] * len(list(self._get_indices(indices)))
-
-    # ------------------------------------------------------------------ the opponents' turns
-    def _blank_results(self) -> tuple[np.ndarray, np.ndarray, list[dict]]:
-        infos: list[dict] = [{} for _ in range(self.num_envs)]
-        return np.zeros(self.num_envs, dtype=np.float32), np.zeros(self.num_envs, dtype=bool), infos
-
-    def _new_episodes(self, games: np.ndarray) -> None:
-        """Draw the learner's seat and its opponents for the new episodes of ``games``."""
-        n = self.config.num_players
-        for i in games:
-            seat = int(self.rng.integers(n))
-            self.learner_seat[i] = seat
-            self.learner[i] = False
-            self.learner[i, seat] = True
-            if self.team:
-                self.learner[i, self.config.partner_of(seat)] = True
-            drawn = [self.pool.draw(self.rng) if not self.learner[i, s] else (None, None) for s in range(n)]
-            self.opponents[i] = [agent for _, agent in drawn]
-            self.opponent_kinds[i] = "+".join(kind for kind, _ in drawn if kind is not None)
-            self.learner_acted[i] = False
-
-    def _play_opponents(self, step, rewards, dones, infos) -> None:
-        """Play the opponents' decisions until every game waits for the learner."""
-        while True:
-            waiting = ~self.learner[np.arange(self.num_envs), step.seat]
-            if not waiting.any():
-                return
-            step = self._step_games(waiting, self._opponent_actions(step, waiting))
-            self._settle(step, waiting, rewards, dones, infos)
-
-    def _opponent_actions(self, step, waiting: np.ndarray) -> np.ndarray:
-        """Actions of the acting opponents in the ``waiting`` games, one batch per opponent."""
-        rows_of: dict[int, tuple[Agent, list[int]]] = {}
-        for i in np.flatnonzero(waiting).tolist():
-            agent = self.opponents[i][step.seat[i]]
-            rows_of.setdefault(id(agent), (agent, []))[1].append(i)
-        actions = np.zeros(self.num_envs, dtype=np.int64)
-        for agent, rows in rows_of.values():
-            actions[rows] = agent.act_batch(step.obs[rows], step.mask[rows])
-        return actions
-
-    def _step_games(self, which: np.ndarray, actions: np.ndarray):
-        """Advance only the games of ``which`` by one decision.
-
-        ``UnoVectorEnv.step`` advances every game (its kernel reads ``which`` only when it
-        resets), and has no public way to step a subset. So the other games take a stand-in
-        legal action and are then put back as they were: their game state (``env.state``'s
-        cards, ints and generator: the whole game, as no seat is played by a compiled policy)
-        and their rows of the env's seat, observation and mask buffers."""
-        env = self.games
-        held = ~which
-        if not held.any():
-            return env.step(actions)
-        state = env.state
-        buffers: tuple[np.ndarray, ...] = (state.cards, state.ints, state.rng, env.seat, env.obs, env.mask)
-        saved = [array[held] for array in buffers]  # fancy indexing copies
-        actions[held] = env.mask[held].argmax(axis=1)  # the first legal action; undone below
-        step = env.step(actions)
-        for array, rows in zip(buffers, saved):
-            array[held] = rows
-        env.rewards[held] = 0.0
-        env.terminated[held] = env.truncated[held] = False
-        return step
-
-    def _settle(self, step, stepped: np.ndarray, rewards, dones, infos) -> None:
-        """Credit the learner with its seat's rewards of the ``stepped`` games (its team's with
-        partners: the seat drawn receives them), report the episodes that ended (the learner
-        having played in them) and start the next ones."""
-        credited = np.flatnonzero(stepped & self.learner_acted)
-        rewards[credited] += step.rewards[credited, self.learner_seat[credited]]
-        ended = np.flatnonzero(stepped & (step.terminated | step.truncated))
-        for i in ended:
-            if not self.learner_acted[i]:
-                continue
-            seat = int(self.learner_seat[i])
-            dones[i] = True
-            infos[i] = {
-                "terminal_observation": step.info["final_obs"][i, seat].copy(),
-                "TimeLimit.truncated": bool(step.truncated[i] and not step.terminated[i]),
-                "outcome": int(step.info["final_outcome"][i, seat]),
-                "episode_steps": int(step.info["final_steps"][i]),
-                "learner_seat": seat,
-                "opponent": self.opponent_kinds[i],
-            }
-        self._new_episodes(ended)
 
 
 # ---------------------------------------------------------------------------- evaluation
