@@ -15,6 +15,7 @@ MODULES = [
     "uno_env.engine.record",
     "uno_env.env",
     "uno_env.gym_env",
+    "uno_env.session",
     "uno_env.vector.core",
     "uno_env.vector.sb3_adapter",
 ]

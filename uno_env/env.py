@@ -181,11 +181,10 @@ Version history
 
 from __future__ import annotations
 
-import warnings
 from collections import deque
-from collections.abc import Mapping
 from typing import Any
 
+import gymnasium
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -194,28 +193,22 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
-from .engine import Game, IllegalActionError, RuleConfig
+from . import session
+from .engine import Game, RuleConfig
 from .engine import kernels as K
 from .engine.entry import ENGINE
 from .engine.game import action_id
 from .engine.layout import P_I_ALIVE, PH_OVER, S_CURRENT, S_N_ALIVE, S_PHASE, S_TRUNCATED
 from .engine.observation import PHASE_NAMES
-from .engine.seeding import check_seed
-from .render import RECENT_EVENTS
+from .engine.record import Recorder
+from .render import RECENT_EVENTS, render_image, render_svg, render_text
+from .session import ResetRequest, read_reset, start_game
 
 ENV_ID = "uno/uno_v1"
 
 _empty = np.empty
 _FLOAT32 = np.dtype(np.float32)
 _INT8 = np.dtype(np.int8)
-# the fields of K.step_summary's packed result, as the masks and shifts the hot path uses
-_REFUSED_BELOW = K.SUMMARY_STATUS_BIAS << K.SUMMARY_STATUS[0]
-_STATUS_MASK = K.SUMMARY_STATUS[1] << K.SUMMARY_STATUS[0]
-_REWARDED = K.SUMMARY_REWARDED[1] << K.SUMMARY_REWARDED[0]
-_PHASE_BITS = K.SUMMARY_PHASE[1] << K.SUMMARY_PHASE[0]
-_PHASE_OVER = PH_OVER << K.SUMMARY_PHASE[0]
-_SEAT_SHIFT, _SEAT_MASK = K.SUMMARY_SEAT
-_ALIVE_SHIFT = K.SUMMARY_ALIVE[0]
 
 
 def env(**kwargs):
@@ -388,43 +381,20 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         # everything is checked, and the new game made, before anything of the env changes
         # (its generator included): a refused reset leaves the env as it was
-        if seed is not None:
-            seed = check_seed(seed)
-        if options is not None and not isinstance(options, Mapping):
-            raise ValueError(f"reset options must be a dict or None, got {options!r}")
-        options = dict(options or {})
-        position = options.pop("position", None)
-        deck = options.pop("deck", None)
-        dealer = options.pop("dealer", None)
-        if position is not None and deck is not None:
-            raise ValueError("reset options 'position' and 'deck' exclude each other")
-        if position is not None and dealer is not None:
-            raise ValueError("give the dealer inside the position, not as a separate option")
-        if options:  # PettingZoo's api_test passes arbitrary options: warn, do not fail
-            unknown = ", ".join(sorted(options))
-            warnings.warn(f"ignored reset option(s) {unknown}; known: position, deck, dealer", stacklevel=2)
-        generator = (self.np_random, self.np_random_seed) if self._seeded else None
-        saved = None
-        if seed is not None:
-            generator = seeding.np_random(seed)
-        elif generator is None:
-            generator = seeding.np_random()
-            seed = int(generator[0].integers(2**63))
-        elif position is not None or deck is not None:
-            saved = generator[0].bit_generator.state  # put back if the position is refused
-            seed = int(generator[0].integers(2**63))  # seeded earlier: stays deterministic
+        request = read_reset(seed, options, unknown="warn")  # PettingZoo's api_test passes options of its own
+        generator, saved, engine_seed = self._generator_for(request)
         try:
-            if position is not None:
-                state = self.game.from_position(position, seed=seed)
-            elif deck is not None:
-                state = self.game.init_from_deck(deck, dealer=0 if dealer is None else dealer, seed=seed)
-            else:
-                state = self._state
-                self.game.reset(state, seed=seed, dealer=dealer)  # checks first, then acts
+            state = start_game(self.game, self._state, request._replace(seed=engine_seed))
         except BaseException:
             if saved is not None:
                 generator[0].bit_generator.state = saved
             raise
+        self._begin(state, generator)
+        if self.render_mode == "human":
+            self.render()
+
+    def _begin(self, state, generator: tuple) -> None:
+        """The env's side of a new game: its generator, the agents in play and their dicts."""
         self._state = state
         self._record_start = state.copy()  # for record(): the start, and the actions since
         self._record_actions: list[tuple[str, int]] = []
@@ -445,8 +415,23 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
             self._mark_game_over()
         else:
             self.agent_selection = self.possible_agents[self._state.ints[0, S_CURRENT]]
-        if self.render_mode == "human":
-            self.render()
+
+    def _generator_for(self, request: ResetRequest) -> tuple[tuple, Any, int | None]:
+        """The env's generator after this reset, the state to put back if the reset is refused
+        (None: nothing drawn from the env's own generator), and the engine's seed: the given
+        seed; for an env never seeded, a draw from a fresh generator; for a position or a
+        deck, a draw from the env's generator (deterministic once seeded); for a plain
+        reset, None (the game's own generator goes on)."""
+        if request.seed is not None:
+            return seeding.np_random(request.seed), None, request.seed
+        if not self._seeded:
+            generator = seeding.np_random()
+            return generator, None, int(generator[0].integers(2**63))
+        generator = (self.np_random, self.np_random_seed)
+        if not request.starts_elsewhere:
+            return generator, None, None
+        saved = generator[0].bit_generator.state
+        return generator, saved, int(generator[0].integers(2**63))
 
     # ------------------------------------------------------------------ step
     def step(self, action) -> None:
@@ -464,25 +449,19 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
             return
         if type(action) is not int or not 0 <= action < self._num_actions:
             action = action_id(action, self._num_actions)
-        state = self._state
-        summary = ENGINE.step_summary(
-            state.cards, state.ints, state.rng, self._params, 0, action, self._rewards_buffer, state.ev, state.evn
-        )
-        if summary & _STATUS_MASK < _REFUSED_BELOW:  # refused, and nothing changed
-            status = ((summary & _STATUS_MASK) >> K.SUMMARY_STATUS[0]) - K.SUMMARY_STATUS_BIAS
-            raise IllegalActionError(self.game.describe_refusal(state, int(action), status), status)
+        summary = session.step(self.game, self._state, action, self._rewards_buffer)  # refused: nothing changed
         self._record_actions.append((agent, action))  # cheap on the hot path: record() maps them
         self._cumulative_rewards[agent] = 0.0
         if (
             self._rewards_pending
-            or summary & _REWARDED
-            or summary & _PHASE_BITS == _PHASE_OVER
-            or summary >> _ALIVE_SHIFT != self._alive
+            or summary.rewarded
+            or summary.phase == PH_OVER
+            or summary.alive != self._alive
             or self.render_mode is not None
         ):
             self._after_eventful_step(summary)
         else:  # most steps: no reward to hand out or clear, the game goes on, no rendering
-            self.agent_selection = self.possible_agents[((summary >> _SEAT_SHIFT) & _SEAT_MASK) - 1]
+            self.agent_selection = self.possible_agents[summary.seat]
             if self._alive != len(self.agents):
                 self._deads_step_first()
 
@@ -490,8 +469,6 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         """The game record (:mod:`uno_env.engine.record`) of the game since the last reset:
         its start, every action taken, and ``uno_env.agents`` (names per seat) if given.
         ``uno_env.engine.record.replay`` rebuilds it; ``uno replay`` shows it."""
-        from .engine.record import Recorder
-
         if not hasattr(self, "_record_start"):
             raise AttributeError("record() needs a game: call reset() first")
         start = {"position": self.game.position(self._record_start)}
@@ -500,25 +477,25 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
             recorder.add(self.agent_name_mapping[agent], int(action))
         return recorder.record()
 
-    def _after_eventful_step(self, summary: int) -> None:
+    def _after_eventful_step(self, summary: session.StepSummary) -> None:
         if self.render_mode is not None:
             self._remember_events()
         if self._rewards_pending:
             for name in self.rewards:
                 self.rewards[name] = 0.0
             self._rewards_pending = False
-        if summary & _REWARDED:
+        if summary.rewarded:
             rewards = self._rewards_buffer[0]
             for name in self.agents:
                 self.rewards[name] = float(rewards[self.agent_name_mapping[name]])
             self._rewards_pending = True
             self._accumulate_rewards()
-        if summary & _PHASE_BITS == _PHASE_OVER:
+        if summary.phase == PH_OVER:
             self._mark_game_over()
         else:
-            if summary >> _ALIVE_SHIFT != self._alive:
+            if summary.alive != self._alive:
                 self._mark_eliminated()
-            self.agent_selection = self.possible_agents[((summary >> _SEAT_SHIFT) & _SEAT_MASK) - 1]
+            self.agent_selection = self.possible_agents[summary.seat]
             if self._alive != len(self.agents):
                 self._deads_step_first()
         if self.render_mode == "human":
@@ -646,12 +623,8 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         if not self._seeded:
             EnvLogger.error_render_before_reset()
         if self.render_mode is None:
-            import gymnasium
-
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'rgb_array'")
             return None
-        from .render import render_image, render_svg, render_text
-
         events = list(self._recent_events)
         if self.render_mode == "rgb_array":
             return render_image(self.game, self._state, self._viewer(), events)

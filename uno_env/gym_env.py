@@ -37,12 +37,12 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 from gymnasium.utils import seeding
 
+from . import session
 from .engine import Game, IllegalActionError, RuleConfig
 from .engine import kernels as K
 from .engine.entry import ENGINE
 from .engine.game import action_id
 from .engine.layout import P_I_ALIVE, P_I_OUTCOME, PH_OVER, S_CURRENT, S_PHASE, S_STEP, S_TERMINATED, S_TRUNCATED
-from .engine.seeding import check_seed
 from .learner import (
     ILLEGAL_ACTION,
     CompiledPolicy,
@@ -53,7 +53,8 @@ from .learner import (
     reseed,
     restore_random_states,
 )
-from .render import RECENT_EVENTS
+from .render import RECENT_EVENTS, render_image, render_text
+from .session import ResetRequest, read_reset, start_game
 
 __all__ = ["CompiledPolicy", "UnoGymEnv"]
 
@@ -102,34 +103,19 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        # checked, and the new game drawn, before anything changes: a refused reset leaves
-        # the env, its generator and its opponents' generators as they were
-        if seed is not None:
-            seed = check_seed(seed)
-        if options is not None and not isinstance(options, Mapping):
-            raise ValueError(f"reset options must be a dict or None, got {options!r}")
-        options = dict(options or {})
-        position = options.pop("position", None)
-        if options:
-            raise ValueError(f"unknown reset option(s): {', '.join(sorted(options))}; known: position")
-        generator = seeding.np_random(seed) if seed is not None else (self.np_random, self.np_random_seed)
+        """A new episode; ``options``: ``position``, ``deck`` or ``dealer``
+        (:data:`uno_env.session.RESET_OPTIONS`, as the AEC env takes them). Checked, and the
+        new game drawn, before anything changes: a refused reset leaves the env, its generator
+        and its opponents' generators as they were."""
+        request = read_reset(seed, options)
+        generator = (
+            seeding.np_random(request.seed) if request.seed is not None else (self.np_random, self.np_random_seed)
+        )
         rng = generator[0]
-        saved_rng = rng.bit_generator.state if seed is None else None
-        engine_seed = seed
-        reseeds: list = []
+        saved_rng = rng.bit_generator.state if request.seed is None else None
         try:
-            if seed is not None or not self._seeded:
-                engine_seed = int(rng.integers(2**63)) if seed is None else seed
-                reseeds = [
-                    (policy, int(rng.integers(2**63)) ^ k)
-                    for k, policy in enumerate(self.opponents)
-                    if is_seedable(policy)
-                ]
-            new_state = None
-            if position is not None:
-                if engine_seed is None:
-                    engine_seed = int(rng.integers(2**63))
-                new_state = self.game.from_position(position, seed=engine_seed)
+            request, reseeds = self._seeds_for(request, rng)
+            new_state = start_game(self.game, self._state, request) if request.starts_elsewhere else None
         except BaseException:
             if saved_rng is not None:
                 rng.bit_generator.state = saved_rng
@@ -141,27 +127,14 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         for policy, policy_seed in reseeds:
             reseed(policy, policy_seed)
         self._seeded = True
-        if new_state is not None:
-            self._state = new_state
-        else:
-            self.game.reset(self._state, seed=engine_seed)
-        n = self.config.num_players
-        if self.learner_seat_setting == "random":
-            self.learner_seat = int(rng.integers(n))
-        others = [s for s in range(n) if s != self.learner_seat]
-        self._seat_policy = dict(zip(others, self.opponents))
-        self._events = self.game.events(self._state)
+        self._state = new_state if new_state is not None else start_game(self.game, self._state, request)
+        self._seat_the_learner(rng)
         try:
             self._pending_reward = self._play_opponents()
         except BaseException:
             state, copy, self._np_random, self._np_random_seed, saved_rng = before
-            state.cards[:], state.ints[:], state.rng[:], state.ev[:], state.evn[:] = (
-                copy.cards,
-                copy.ints,
-                copy.rng,
-                copy.ev,
-                copy.evn,
-            )
+            for name in STATE_ARRAYS:
+                getattr(state, name)[...] = getattr(copy, name)
             self._state = state
             if saved_rng is not None:
                 rng.bit_generator.state = saved_rng
@@ -169,6 +142,28 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
             restore_random_states(before_opponents)
             raise
         return self._observation(), self._info()
+
+    def _seeds_for(self, request: ResetRequest, rng: np.random.Generator) -> tuple[ResetRequest, list]:
+        """The engine's seed of this reset (in the request) and the opponents to reseed, with
+        their seeds: all drawn from ``rng`` on a seeded reset and on the first one; a
+        position or a deck draws an engine seed on the others too (deterministic once seeded)."""
+        engine_seed, reseeds = request.seed, []
+        if request.seed is not None or not self._seeded:
+            engine_seed = int(rng.integers(2**63)) if request.seed is None else request.seed
+            reseeds = [
+                (policy, int(rng.integers(2**63)) ^ k) for k, policy in enumerate(self.opponents) if is_seedable(policy)
+            ]
+        if request.starts_elsewhere and engine_seed is None:
+            engine_seed = int(rng.integers(2**63))
+        return request._replace(seed=engine_seed), reseeds
+
+    def _seat_the_learner(self, rng: np.random.Generator) -> None:
+        n = self.config.num_players
+        if self.learner_seat_setting == "random":
+            self.learner_seat = int(rng.integers(n))
+        others = [s for s in range(n) if s != self.learner_seat]
+        self._seat_policy = dict(zip(others, self.opponents))
+        self._events = self.game.events(self._state)
 
     def step(self, action):
         self._require_reset("step")
@@ -202,8 +197,6 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         return self._current_mask().astype(bool)
 
     def render(self):
-        from .render import render_image, render_text
-
         self._require_reset("render")
         if self.render_mode is None:
             gym.logger.warn("render() called without a render_mode")
@@ -231,14 +224,11 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         return bool(self._state.ints[0, self.game.params[P_I_ALIVE] + self.learner_seat])
 
     def _apply(self, action: int, seat: int) -> float:
-        state = self._state
-        status = ENGINE.step_game(
-            state.cards, state.ints, state.rng, self.game.params, 0, action, self._rewards, state.ev, state.evn
-        )
-        if status < 0:
+        try:
+            session.step(self.game, self._state, action, self._rewards)
+        except IllegalActionError as refused:
             who = "learner" if seat == self.learner_seat else f"opponent at seat {seat}"
-            message = self.game.describe_refusal(state, action, status)
-            raise IllegalActionError(f"{who}: {message}", status)
+            raise IllegalActionError(f"{who}: {refused}", refused.status) from None
         self._record_events(seat, action)
         return float(self._rewards[0, self.learner_seat])
 

@@ -8,6 +8,7 @@ them. ``viewer=None`` shows every hand (the god's-eye view).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from html import escape
 
 import numpy as np
 
@@ -113,8 +114,6 @@ def _hex(rgb) -> str:
 def _svg_card(x: int, y: int, text: str | None, w: int = 42, h: int = 60) -> str:
     """One card at (x, y): its rank or sign, colour letter and shape (as on the HTML
     replay's cards), or a card back for ``None``."""
-    from html import escape
-
     if text is None:
         return (
             f'<rect x="{x}" y="{y}" width="{w}" height="{h}" rx="6" fill="#334155" stroke="#fff" stroke-width="2"/>'
@@ -144,8 +143,6 @@ def render_svg(game, state, viewer: int | None = None, events: Sequence[dict] = 
     """The table as one SVG document, from ``viewer``'s seat (``None``: every hand shown):
     the hands (backs for the others'), the top card, colour, direction, scores, whose
     decision it is, the house rules' facts and the last events as the viewer saw them."""
-    from html import escape
-
     position = game.position(state)
     n = game.num_players
     current, phase = shown_turn(game, state, viewer)
@@ -196,7 +193,7 @@ def render_svg(game, state, viewer: int | None = None, events: Sequence[dict] = 
 
 
 def _font(size: int):
-    from PIL import ImageFont
+    from PIL import ImageFont  # only for rgb_array rendering (Pillow loads in about 0.1 s)
 
     try:
         return ImageFont.load_default(size=size)
@@ -226,7 +223,7 @@ def _draw_card(draw, x: int, y: int, w: int, h: int, text: str | None) -> None:
 
 def render_image(game, state, viewer: int | None = None, events: Sequence[dict] = (), size=(960, 640)) -> np.ndarray:
     """The table as an RGB image (uint8, height x width x 3)."""
-    from PIL import Image, ImageDraw
+    from PIL import Image, ImageDraw  # only for rgb_array rendering
 
     width, height = size
     image = Image.new("RGB", size, TABLE_RGB)
