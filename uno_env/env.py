@@ -5,6 +5,10 @@ whole games of several rounds. Every decision of the rules is an agent's
 action: which card to play and the colour a wild names, whether to draw, to
 play or keep the drawn card, to call UNO, to challenge a Wild Draw Four, to
 catch a player who forgot to call UNO, and the colour of a starting Wild.
+To learn, play single hands: ``uno_env.env(episode="round", max_steps=2_000)`` (under
+random play a whole game takes thousands of decisions, and at two players half the
+games reach the default ``max_steps``; why, and the lines each RL library needs:
+``docs/RL_LIBRARIES.md``).
 
 >>> import uno_env
 >>> env = uno_env.env(num_players=4, render_mode="ansi")
