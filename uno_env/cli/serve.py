@@ -24,7 +24,8 @@ and changes nothing):
 
 ``settings`` are RuleConfig fields with JSON values (those left out: the server's preset,
 from ``uno serve``'s options); ``uno_env.agents`` the specs of the other seats in seat order,
-repeated in turn (like ``uno play --opponents``); ``seed`` ``null`` draws one (shown in
+repeated in turn (like ``uno play --opponents``; a program, ``cmd:...``, only as named in
+``--opponents``: the page never starts another); ``seed`` ``null`` draws one (shown in
 the view). The record and the replay are refused until the game is over: a record
 starts from the whole deck. The games
 live in memory, the newest :data:`MAX_GAMES`; each has its own id, so two browser tabs
@@ -68,6 +69,7 @@ CHOICES = {
     "stacking": STACKINGS,
 }
 HUMAN = "human"
+PROGRAM = "cmd"
 
 
 class Refused(Exception):
@@ -111,6 +113,9 @@ class Table:
         game.play(state, self.agents, until=self.seat, on_step=self.on_step)
         if not game.is_over(state) and not game.alive(state)[self.seat]:  # out (Challenge UNO): the rest play on
             game.play(state, self.agents, on_step=self.on_step)
+        if game.is_over(state):  # programs (cmd:) end with their game
+            for agent in self.agents.values():
+                getattr(agent, "close", lambda: None)()
 
     def act(self, action: Any) -> None:
         """The person's action: checked first (a refusal changes nothing), then stepped."""
@@ -277,7 +282,7 @@ class Tables:
                 }
             )
         return {
-            "agents": [a for a in agent_names() if a != HUMAN],
+            "agents": [a for a in agent_names() if a not in (HUMAN, PROGRAM)],
             "settings": settings,
             "preset": {"settings": self.preset, "agents": self.preset_agents, "seat": self.preset_seat},
         }
@@ -290,6 +295,9 @@ class Tables:
             raise Refused(400, f"unknown key(s) {', '.join(unknown)}; a new game takes settings, agents, seat, seed")
         config = settings_of(body, self.preset)
         specs = specs_of(body, self.preset_agents)
+        for spec in specs:  # the page may choose the programs of the command line, never start another
+            if parse_agent_spec(spec)[0] == PROGRAM and spec not in self.preset_agents:
+                raise Refused(403, f"agents: {spec!r}: programs (cmd:) are named on uno serve's command line only")
         seat = integer(body, "seat", self.preset_seat)
         if not 0 <= seat < config.num_players:
             raise Refused(400, f"seat: expected a seat 0..{config.num_players - 1}, got {seat}")
