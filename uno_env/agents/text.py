@@ -1,11 +1,14 @@
 """Decisions in words, for language agents: :func:`decision_text` and :func:`text_agent`.
 
+>>> from uno_env.agents import make_agent
 >>> from uno_env.agents.text import text_agent
 >>> from uno_env.engine import Game
 >>> game = Game(num_players=2, episode="round")
->>> agent = text_agent(lambda prompt: "1", game)   # any function text -> text: a model, a person...
+>>> agent = text_agent(lambda prompt: "1", game)  # any function text -> text: a model, a person...
 >>> state = game.init(seed=3)
->>> _ = game.play(state, [agent, agent.__class__(lambda prompt: "draw", game)])  # doctest: +SKIP
+>>> _ = game.play(state, [agent, make_agent("tactical", game)])
+>>> bool(game.is_over(state)), agent.decisions > 0, agent.fallbacks
+(True, True, 0)
 
 :func:`decision_text` says what a seat may know at a decision, from its observation (the
 named fields of :meth:`uno_env.engine.ObservationSpec.to_dict`) and the events it saw since
