@@ -116,6 +116,29 @@ def test_messages_carry_nothing_a_seat_may_not_see(settings, tmp_path):
     assert hidden > 0  # others' cards were drawn, and hidden
 
 
+@pytest.mark.parametrize("settings", VARIANTS, ids=["classic", "fashion_trend", "house_rules"])
+def test_the_observation_text_is_json_of_the_named_fields(settings):
+    """The decision's observation (written the fast way) is exactly ``observe_dict`` as JSON."""
+    game = Game(**settings, target_score=100)
+    messages = Messages(game)
+    agents = [make_agent("random", game, seed=s) for s in range(game.num_players)]
+    state = game.init(seed=2)
+    checked = 0
+    while not game.is_over(state) and checked < 300:
+        seat = game.current_player(state)
+        observation = game.observe(state, seat)
+        named = {k: v.tolist() for k, v in game.observe_dict(state, seat).items()}
+        assert json.loads(messages.observation_json(observation)) == named
+        assert messages.observation_json(observation) == json.dumps(
+            messages.observation(observation), separators=(",", ":")
+        )
+        game.step(state, agents[seat](observation, game.legal_mask(state)))
+        checked += 1
+    huge = game.observe(state, 0)
+    huge[game.obs_spec.offset("scores")] = 10**6  # beyond the looked-up texts: the slow way, the same JSON
+    assert json.loads(messages.observation_json(huge))["scores"][0] == 10**6
+
+
 def test_parse_the_answers():
     game = Game(num_players=2)
     assert parse_action(b'{"action": "play R7"}', game) == game.string_to_action("play R7")

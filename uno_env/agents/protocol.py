@@ -26,6 +26,10 @@ MAX_LINE = 1 << 20
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # made once: json.dumps makes one a call
 
 
+_NUMBERS = np.array([str(k) for k in range(-1, 4096)], dtype=object)
+"""The text of each integer -1..4094 (:meth:`Messages.observation_json`; larger ones take the slow way)."""
+
+
 def dumps(message) -> str:
     """One message (or a part of one) as compact JSON on one line (no newline)."""
     return _ENCODER.encode(message)
@@ -50,6 +54,7 @@ class Messages:
         self._fields = [
             (s.name, s.offset, s.stop, shapes[s.name][1] if len(shapes[s.name]) == 2 else 0) for s in spec.slices
         ]
+        self._heads = [f'"{name}":' for name, *_ in self._fields]
 
     def hello(self, seat: int | None, seed: int) -> dict:
         """The first message of every game."""
@@ -76,12 +81,28 @@ class Messages:
             out[name] = [part[k : k + width] for k in range(0, len(part), width)] if width else part
         return out
 
+    def observation_json(self, observation: np.ndarray) -> str:
+        """``dumps(self.observation(observation))``, four times faster: the integers' texts are
+        looked up (json's encoder makes each one anew, most of a decision's cost otherwise)."""
+        whole = observation.astype(np.int64)
+        if not np.array_equal(whole, observation) or whole.min() < -1 or whole.max() >= len(_NUMBERS) - 1:
+            return dumps(self.observation(observation))
+        texts = _NUMBERS[whole + 1].tolist()
+        parts = []
+        for head, (_, start, stop, width) in zip(self._heads, self._fields):
+            if width:
+                rows = "],[".join(",".join(texts[k : k + width]) for k in range(start, stop, width))
+                parts.append(f"{head}[[{rows}]]")
+            else:
+                parts.append(f"{head}[{','.join(texts[start:stop])}]")
+        return "{" + ",".join(parts) + "}"
+
     def decision(self, observation: np.ndarray, mask: np.ndarray, events: list[dict], text: str | None = None) -> str:
         """The line of one decision: the observation, the legal actions, the events since the
         last message, and (``text``) the decision in words."""
         legal = ",".join(self._legal[a] for a in mask.nonzero()[0].tolist())
         line = (
-            f'{{"type":"decision","observation":{dumps(self.observation(observation))},'
+            f'{{"type":"decision","observation":{self.observation_json(observation)},'
             f'"legal":[{legal}],"events":{dumps(events)}'
         )
         return line + (f',"text":{dumps(text)}}}' if text is not None else "}")
