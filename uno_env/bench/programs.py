@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shlex
 import statistics
 import sys
@@ -70,7 +71,9 @@ def tournament_rates(command: str, games: int, workers: list[int], repeats: int,
     config = RuleConfig(num_players=2, episode="round")
     spec = f"counted:command={command}"
     CountedProgram.decisions = 0
+    cpu = _cpu_of_all()
     _, _, _, reference = run_tournament([spec, "tactical"], config, games, seed=seed, workers=1, bootstrap=0)
+    cpu = _cpu_of_all() - cpu  # this process and its program, ended and reaped when the tournament ends
     decisions = CountedProgram.decisions
     rates = {}
     for count in workers:
@@ -82,7 +85,13 @@ def tournament_rates(command: str, games: int, workers: list[int], repeats: int,
             if not np.array_equal(records["outcome"], reference["outcome"]):
                 raise RuntimeError("the games differ between runs: is the program seeded by hello's seed?")
         rates[count] = {"seconds": statistics.median(times), "per_second": decisions / statistics.median(times)}
-    return {"games": games, "bot_decisions": decisions, "workers": rates}
+    return {"games": games, "bot_decisions": decisions, "cpu_us_per_decision": cpu / decisions * 1e6, "workers": rates}
+
+
+def _cpu_of_all() -> float:
+    """CPU seconds of this process and of its children that have ended."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -147,6 +156,12 @@ def main(argv: list[str] | None = None) -> int:
         f"CPU: host {trip['host_cpu_us']:.0f} us "
         f"(the same loop with compiled random in its seat: {trip['compiled_random_host_cpu_us']:.0f} us), "
         f"program {trip['program_cpu_us']:.0f} us"
+    )
+    cpus = os.cpu_count() or 1
+    per = rates["cpu_us_per_decision"]
+    print(
+        f"CPU per decision of the program, every process of a one-worker tournament: {per:.0f} us "
+        f"(on {cpus} idle CPUs, {cpus} workers would play about {cpus / per * 1e6:.0f} a second)"
     )
     for count, rate in rates["workers"].items():
         print(
