@@ -81,14 +81,12 @@ def test_the_example_bots_play_legal_games_against_tactical(spec):
     game = Game(num_players=3, episode="round", illegal_action="raise")
     agent = make_agent(spec, game, seed=5)
     tactical = [make_agent("tactical", game, seed=s) for s in (1, 2)]
-    decisions = 0
     for seed in range(4):
         agent.reset(100 + seed)
         players = [tactical[0], agent, tactical[1]] if seed % 2 else [agent, *tactical]
         state = play(game, players, seed=seed)
         assert game.is_over(state)
-        decisions += agent._decisions
-    assert decisions > 20 and agent.failures == [] and agent.program_name.startswith("random_bot")
+    assert agent.decisions > 20 and agent.failures == [] and agent.program_name.startswith("random_bot")
     agent.close()
 
 
@@ -191,7 +189,7 @@ def test_the_deadline_of_a_game():
     agent = make_agent(bad("slow"), game, game_seconds=0.35)
     with pytest.warns(ProgramFailureWarning, match=r"stalled: no answer: its time for the game \(0.35 s\) is spent"):
         play(game, [agent, make_agent("tactical", game)])
-    assert 2 <= agent._decisions <= 5
+    assert 2 <= agent.decisions <= 5
     agent.close()
 
 
@@ -365,7 +363,7 @@ def test_the_gym_env_plays_a_program_opponent():
         if terminated or truncated:
             episodes += 1
             _, info = env.reset()
-    assert opponent.games >= 3 and opponent._decisions > 0 and opponent.failures == []
+    assert opponent.games >= 3 and opponent.decisions > 0 and opponent.failures == []
     opponent.close()
     shared = make_agent(bad("marker", "gym"), Game(num_players=3, episode="round"))
     env = UnoGymEnv(opponents=shared, num_players=3, episode="round")

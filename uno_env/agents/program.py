@@ -218,6 +218,8 @@ class _Process:
             time.sleep(0.002)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.popen.pid, signal.SIGKILL)  # the group: the program and what it started
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.popen.pid, signal.SIGKILL)  # itself, had it left its group (still unreaped: its pid)
         self.popen.wait()
         self.popen.stdout.close()  # type: ignore[union-attr]
         self.stderr.close()
@@ -303,7 +305,8 @@ class ProgramAgent(FollowingAgent):
         self._reported = False
         self._text = False
         self._spent = 0.0
-        self._decisions = 0
+        self.decisions = 0
+        """Decisions the program was asked, since the agent was made."""
         super().__init__(rules, seed)
         self.messages = Messages(self.game)
 
@@ -326,7 +329,7 @@ class ProgramAgent(FollowingAgent):
 
     # ------------------------------------------------------------------ the game, told by the hooks
     def game_started(self) -> None:
-        self._failure, self._spent, self._decisions = None, 0.0, 0
+        self._failure, self._spent = None, 0.0
         try:
             first = self.process is None or self.process.exited() is not None
             if first:
@@ -369,7 +372,7 @@ class ProgramAgent(FollowingAgent):
         if self.starting or (self.process is None and self._failure is None):  # no hook began it, or closed
             self.begin(self.seat)
         if self._failure is None and self.process is not None:
-            self._decisions += 1
+            self.decisions += 1
             events = self.take_events()
             text = decision_text(self.game, obs, legal, events, self.seat) if self._text else None
             try:
