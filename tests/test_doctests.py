@@ -10,6 +10,7 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 MODULES = [
     "uno_env.agents",
+    "uno_env.agents.text",
     "uno_env.arena",
     "uno_env.engine.game",
     "uno_env.engine.record",

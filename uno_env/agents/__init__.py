@@ -9,10 +9,12 @@ Names: ``random``, ``naive``, ``keeper``, ``tactical`` and ``random_play``
 (compiled policies of :mod:`uno_env.agents.policies`, see their docstrings there),
 ``ppo`` (the shipped trained policy network, or any network file with
 ``ppo:weights=PATH``, :mod:`uno_env.agents.ppo`), ``ismcts`` (determinized search,
-:mod:`uno_env.agents.ismcts`) and ``human`` (a person
-at the terminal, :mod:`uno_env.agents.human`). An agent *spec* is a name with options,
-``name:key=value:key=value`` (e.g. ``ismcts:determinizations=64``), as the
-tournament's ``--agents`` takes them.
+:mod:`uno_env.agents.ismcts`), ``human`` (a person
+at the terminal, :mod:`uno_env.agents.human`) and ``cmd`` (any program that speaks the
+agent protocol, docs/PROTOCOL.md: ``cmd:python my_bot.py``, :mod:`uno_env.agents.program`).
+An agent *spec* is a name with options, ``name:key=value:key=value`` (e.g.
+``ismcts:determinizations=64``), as the tournament's ``--agents`` takes them; ``cmd:`` is
+followed by the command, verbatim. Language agents: :func:`uno_env.agents.text.text_agent`.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from .base import Agent, AgentProtocol, CompiledAgent, as_game, hash_seed
 from .human import HumanAgent
 from .ismcts import ISMCTSAgent
 from .ppo import NetworkAgent, make_ppo
+from .program import ProgramAgent, parse_program_spec
+from .text import TextAgent, text_agent
 
 COMPILED = ("random", "naive", "keeper", "tactical", "random_play")
 
@@ -43,6 +47,7 @@ _BUILTIN: dict[str, Callable[..., Agent]] = {name: _compiled(name) for name in C
 _BUILTIN["ismcts"] = ISMCTSAgent
 _BUILTIN["ppo"] = make_ppo
 _BUILTIN["human"] = HumanAgent
+_BUILTIN["cmd"] = ProgramAgent
 _REGISTRY: dict[str, Callable[..., Agent]] = dict(_BUILTIN)
 _DESCRIPTIONS: dict[str, str] = {
     "random": "uniform over the legal actions",
@@ -54,6 +59,8 @@ _DESCRIPTIONS: dict[str, str] = {
     "ppo": "trained policy networks, one per table (2, 3, 4 and 6 players, partners; hands and whole games), "
     "averaged over the colours (ppo:weights=PATH, ppo:colours=as_seen)",
     "human": "a person at the terminal (uno play)",
+    "cmd": "any program speaking the agent protocol (docs/PROTOCOL.md): cmd:COMMAND, "
+    "e.g. 'cmd:python examples/bots/random_bot.py'",
 }
 
 
@@ -107,9 +114,12 @@ def _parse_value(text: str):
 
 
 def parse_agent_spec(spec: str) -> tuple[str, dict]:
-    """``"ismcts:determinizations=64"`` -> ``("ismcts", {"determinizations": 64})``."""
+    """``"ismcts:determinizations=64"`` -> ``("ismcts", {"determinizations": 64})``;
+    ``"cmd:python bot.py"`` -> ``("cmd", {"command": "python bot.py"})``."""
     if not isinstance(spec, str) or not spec.strip():
         raise ValueError(f"an agent spec must be a name such as 'tactical', got {spec!r}")
+    if spec.strip().startswith("cmd:"):  # the rest is a command: spaces, colons and '=' included
+        return "cmd", parse_program_spec(spec.strip()[len("cmd:") :])
     name, *parts = spec.strip().split(":")
     if name not in _REGISTRY:
         raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(agent_names())}")
@@ -148,6 +158,8 @@ __all__ = [
     "HumanAgent",
     "ISMCTSAgent",
     "NetworkAgent",
+    "ProgramAgent",
+    "TextAgent",
     "agent_descriptions",
     "agent_names",
     "as_game",
@@ -155,4 +167,5 @@ __all__ = [
     "make_agent",
     "parse_agent_spec",
     "register_agent",
+    "text_agent",
 ]

@@ -15,6 +15,13 @@ tournament can play its games inside one compiled call
 ``reset(seed)`` restarts the agent's random generator (the tournament calls it
 before every game, so that a game's result never depends on what was played
 before it in the same process).
+
+Optional hooks: an agent that also defines ``observe_events(seat, events, step)``
+or ``game_over(seat, outcome, scores)`` follows the whole game, not only its turns:
+the play loop (``Game.play``: tournaments, ``uno play``, ``uno serve``, the
+Gymnasium env's opponents) tells it every step's events as its seat saw them and
+the game's end (:mod:`uno_env.engine.observers`; :class:`uno_env.agents.following.FollowingAgent`
+keeps them for a subclass). Agents without them cost nothing.
 """
 
 from __future__ import annotations

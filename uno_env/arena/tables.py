@@ -16,6 +16,7 @@ from uno_env.engine import Game, IllegalActionError
 from uno_env.engine import kernels as K
 from uno_env.engine.game import seed_to_rng
 from uno_env.engine.layout import P_I_OUTCOME, P_I_SCORE, S_LAST_WINNER, S_ROUND, S_STEP, S_TRUNCATED
+from uno_env.engine.observers import HOOKS, with_hooks
 from uno_env.engine.record import Recorder, save
 from uno_env.replay import to_html
 
@@ -120,7 +121,7 @@ class TablePlayer:
         P = game.params
         n = game.num_players
         game_seed, policy_seed = job_seeds(self.seed, job)
-        state = game.new_state(1, events=False)
+        state = game.new_state(1, events=self.follows(lineup))  # events only for agents that follow them
         game.reset(state, seed=game_seed, dealer=n - 1)
         prng = np.array([seed_to_rng(policy_seed)], dtype=np.uint64)
         agent_seconds = np.zeros(n)
@@ -135,7 +136,7 @@ class TablePlayer:
                 agent_seconds[seat] += time.perf_counter() - t
                 return action
 
-            return act
+            return with_hooks(act, agent)
 
         players = []
         for seat, e in enumerate(lineup):
@@ -151,6 +152,7 @@ class TablePlayer:
             labels = [self.entrants[e].label for e in lineup]
             recorder = Recorder(game, state, agents=labels, start={"seed": game_seed, "dealer": n - 1})
         start = time.perf_counter()
+        failed = self.failure_counts(lineup)
         try:
             game.play(state, players, on_step=recorder.on_step if recorder is not None else None)
         except IllegalActionError as err:
@@ -161,8 +163,27 @@ class TablePlayer:
         rec["seconds"][0] = time.perf_counter() - start
         rec["agent_seconds"][0] = agent_seconds
         if recorder is not None:
+            self.note_failures(recorder, lineup, failed)
             rec["record"] = recorder.record()
         return rec
+
+    def failure_counts(self, lineup: tuple[int, ...]) -> list[int]:
+        """The failures of each seat's program so far (:mod:`uno_env.agents.program`), for :meth:`note_failures`."""
+        return [len(getattr(self.agents.get((e, seat)), "failures", ())) for seat, e in enumerate(lineup)]
+
+    def note_failures(self, recorder, lineup: tuple[int, ...], before: list[int]) -> None:
+        """Say in the game record what went wrong with a program since ``before``, at the step it missed."""
+        for seat, e in enumerate(lineup):
+            for failure in getattr(self.agents.get((e, seat)), "failures", [])[before[seat] :]:
+                if failure["step"] is not None and failure["step"] < len(recorder.annotations):
+                    recorder.annotations[failure["step"]] = {"failure": f"{failure['what']}: {failure['detail']}"}
+
+    def follows(self, lineup: tuple[int, ...]) -> bool:
+        """Whether an agent of the lineup follows the game's events (:mod:`uno_env.engine.observers`)."""
+        return any(
+            self.entrants[e].policy_id is None and any(hasattr(self.agent(e, seat), hook) for hook in HOOKS)
+            for seat, e in enumerate(lineup)
+        )
 
 
 def save_games(config, entrants: list[Entrant], schedule: Schedule, seed: int, per_pairing: int, folder) -> list:

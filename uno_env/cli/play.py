@@ -3,6 +3,7 @@
     uno play --players 3 --opponents tactical
     uno play --players 4 --opponents keeper,tactical,ismcts --episode game
     uno play --set deck=fashion_trend --seed 7
+    uno play --players 2 --opponents 'cmd:python examples/bots/random_bot.py'   # a program (docs/PROTOCOL.md)
 
 The table is shown before each of your decisions (your hand, the others' card
 counts, top card, colour, direction, scores and what happened since your last

@@ -45,8 +45,8 @@ specs of the other seats in seat order, repeated in turn (like ``uno play --oppo
 from a browser the compiled agents, ``ppo`` (no ``weights=``: files are named on the
 command line only) and ``ismcts`` with at most its default budget (``determinizations``
 320, ``max_rollout_steps`` 2000, rollouts by tactical, keeper, naive or random_play: a
-decision in about a second), or
-exactly a spec of ``--opponents``; ``seed`` ``null`` draws one (shown in the view). The
+decision in about a second), or exactly a spec of ``--opponents`` (a program, ``cmd:...``,
+only so: the page never starts another); ``seed`` ``null`` draws one (shown in the view). The
 agents think in worker threads, at most 5 s per request (checked between decisions): a
 view with ``waiting`` true asks for ``continue``. ``notices``: what the agents' builders
 warned of (``ppo`` outside the tables it was trained for). The record and the replay are

@@ -121,6 +121,9 @@ class Table:
                 game.play(state, self.agents, on_step=step)
         except OutOfTime:
             pass
+        if game.is_over(state):  # programs (cmd: agents of --opponents) end with their game
+            for agent in self.agents.values():
+                getattr(agent, "close", lambda: None)()
 
     def resume(self) -> None:
         """``continue``: the agents play on (a refusal when they have nothing to play)."""

@@ -35,6 +35,13 @@ The dealer of every game is the last seat, so seat 0 plays first (R-SETUP-3):
 the per-seat win rates measure the first-player advantage. ``--games`` is
 rounded up so that every seating is played equally often.
 
+Programs in any language take seats with ``cmd:COMMAND`` (the agent protocol,
+docs/PROTOCOL.md): ``--agents 'cmd:python examples/bots/random_bot.py',tactical`` (quote
+the spec for the shell; there the command cannot contain a comma, which separates the
+agents). One process per seat and worker, ended when the tournament ends or is
+interrupted; ``--set illegal_action=lose`` makes a program that dies, stalls or writes
+garbage forfeit its game instead of stopping the tournament.
+
 Agents that wrap a compiled policy play inside one parallel compiled call
 (``uno_env.agents.policies.play_batch``, every numba thread); games with other agents (``ismcts``)
 run in ``--workers`` processes. ``--ray [ADDRESS]`` plays the same games as Ray
@@ -100,7 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--agents",
         default=DEFAULT_AGENTS,
-        help=f"agent specs, comma-separated (name or name:key=value...); default {DEFAULT_AGENTS}",
+        help=f"agent specs, comma-separated (name, name:key=value..., or cmd:COMMAND); default {DEFAULT_AGENTS}",
     )
     add_rule_arguments(parser, None, DEFAULT_PLAYERS)
     parser.add_argument(

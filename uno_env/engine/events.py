@@ -174,7 +174,7 @@ def _decode_one(kind: int, a: int, b: int, c: int) -> dict:
 def decode(rows: np.ndarray, count: int) -> list[dict]:
     """Dicts of the first ``count`` event rows of one game."""
     count = min(int(count), rows.shape[0])
-    return [_decode_one(*(int(v) for v in rows[i])) for i in range(count)]
+    return [_decode_one(*row) for row in rows[:count].tolist()]  # tolist: Python ints, at once
 
 
 def visible_to(event: dict, seat: int) -> dict | None:

@@ -55,6 +55,7 @@ from .layout import (
     build_params,
 )
 from .observation import PHASE_NAMES, ObservationSpec
+from .observers import listeners, tell
 from .seeding import NOT_INTEGERS, fresh_seed, seed_to_rng, seeds_to_rng  # noqa: F401  (re-exported)
 
 
@@ -563,7 +564,9 @@ class Game(K.NeedsPickleProtocol2):
         ``on_step(seat, action)`` runs after
         each step (the state's event buffer then holds that step's events). Returns the
         rewards each seat received (float64, one per seat). A refused action raises
-        :class:`IllegalActionError` with ``.seat`` set, after nothing changed."""
+        :class:`IllegalActionError` with ``.seat`` set, after nothing changed. Agents that
+        define ``observe_events`` or ``game_over`` are told the game's events and its end
+        (:mod:`uno_env.engine.observers`)."""
         index = self._index(state, index)
         if until is not None:
             until = self._seat(until, "until")
@@ -573,6 +576,9 @@ class Game(K.NeedsPickleProtocol2):
         alive = P[P_I_ALIVE]
         total = np.zeros(self.num_players)
         rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
+        listening = listeners(policies)
+        if listening:
+            tell(state, index, P, listening)
         while ints[S_PHASE] != PH_OVER:
             seat = int(ints[S_CURRENT])
             if until is not None and (seat == until or ints[alive + until] == 0):
@@ -593,6 +599,8 @@ class Game(K.NeedsPickleProtocol2):
             total += rewards[index]
             if on_step is not None:
                 on_step(seat, action)
+            if listening:
+                tell(state, index, P, listening)
         return total
 
     def _check_policies(self, policies, state: State, index: int, until: int | None) -> None:
