@@ -275,8 +275,10 @@ def settings_of(body: dict, preset: dict) -> RuleConfig:
 
 
 def check_browser_spec(spec: str) -> None:
-    """Refuse (400) an agent spec a browser may not ask for: the module docstring."""
+    """Refuse (400; 403 for a program) an agent spec a browser may not ask for: the module docstring."""
     name, options = parse_agent_spec(spec)  # ValueError: the caller's 400
+    if name == "cmd":  # a browser never starts a program
+        raise Refused(403, f"agents: {excerpt(spec)}: programs (cmd:) are named on uno serve's command line only")
     if "weights" in options:  # refused before any file is looked at: the answer says nothing of the file
         raise Refused(
             400, "agents: weights=... is refused from the browser; name network files in uno serve --opponents"
