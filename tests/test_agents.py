@@ -1,11 +1,14 @@
 """Baseline agents: the registry, legality in every variant, the documented heuristics, and
 the determinized search (samples consistent with the observation, search results)."""
 
+import importlib
 import math
+import re
 
 import numpy as np
 import pytest
 
+from uno_env import agents
 from uno_env.agents import CompiledAgent, ISMCTSAgent, agent_names, make_agent, parse_agent_spec
 from uno_env.agents import policies as policy_kernels
 from uno_env.agents.ismcts import determinized_position, forced_action
@@ -91,6 +94,46 @@ def test_registry_names_specs_and_errors():
         parse_agent_spec("ismcts:64")
     with pytest.raises(ValueError, match="RuleConfig or a Game"):
         make_agent("random", {"num_players": 2})
+
+
+def resolve(dotted: str):
+    """The object a dotted name names (the longest importable module, then attributes)."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found = importlib.import_module(".".join(parts[:cut]))
+        except ModuleNotFoundError:
+            continue
+        for name in parts[cut:]:
+            found = getattr(found, name)
+        return found
+    raise ModuleNotFoundError(dotted)
+
+
+def test_the_registry_page_names_every_agent_and_where_its_logic_lives():
+    """uno_env.agents' docstring gives each built-in agent one line naming what holds its
+    logic; every name there exists, and a compiled policy's function decides as its id does."""
+    lines = {line.split()[0]: line for line in (agents.__doc__ or "").splitlines() if line.startswith("    ")}
+    assert sorted(name for name in lines if name in agents._BUILTIN) == sorted(agents._BUILTIN)
+    game = Game(num_players=2)
+    state = game.init(seed=3)
+    decisions = []
+    for k in range(60):
+        if game.is_over(state):
+            state = game.init(seed=4 + k)
+        mask = game.legal_mask(state)
+        decisions.append((game.observe(state, game.current_player(state)), mask))
+        game.step(state, int(np.flatnonzero(mask)[len(decisions) % mask.sum()]))
+    for name in agents._BUILTIN:
+        named = [resolve(dotted) for dotted in re.findall(r"uno_env\.agents\.[\w.]+\w", lines[name])]
+        assert named, name
+        if "compiled policy" not in lines[name]:
+            continue
+        policy_id = policy_kernels.POLICY_IDS[name]
+        for obs, mask in decisions:
+            by_id, by_name = np.array([seed_to_rng(5)], dtype=np.uint64), np.array([seed_to_rng(5)], dtype=np.uint64)
+            expected = policy_kernels.policy_act(policy_id, obs, mask, game.params, by_id, 0)
+            assert named[0](obs, mask, game.params, by_name, 0) == expected, name
 
 
 def test_agent_inputs_are_checked_and_batches_match_single_calls():

@@ -168,11 +168,11 @@ def test_tournament_help_lists_every_registered_agent(monkeypatch):
 def test_ppo_outside_its_training_tables_warns_once_naming_them(monkeypatch):
     import warnings
 
-    from uno_env.agents import neural as shipped_networks
     from uno_env.agents import ppo as agent_neural
+    from uno_env.agents.neural import network as networks
     from uno_env.engine import RuleConfig
 
-    monkeypatch.setattr(shipped_networks, "_WARNED", set())
+    monkeypatch.setattr(networks, "_WARNED", set())
     with pytest.warns(agent_neural.TrainingMismatchWarning, match=r"trained for 4 players, one hand.*num_players=5"):
         agents.make_agent("ppo", RuleConfig(num_players=5, episode="round"))
     with warnings.catch_warnings():

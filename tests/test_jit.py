@@ -1,19 +1,22 @@
 """The compiled functions run without numba's reference counting, and nothing leaks."""
 
+import importlib
 import json
 import os
 import pathlib
+import pkgutil
 import subprocess
 import sys
 
 from numba.core.registry import CPUDispatcher
 
 import uno_env.agents.ismcts as ismcts
-from uno_env.agents import neural, policies
+from uno_env.agents.neural import colours, forward_pass, shipped
+from uno_env.agents.policies import choices, dispatch, play, simple, tactical
 from uno_env.engine import kernels, numba_cache, readers
 from uno_env.vector import fused
 
-MODULES = (kernels, readers, policies, neural, fused, ismcts)
+MODULES = (kernels, readers, choices, simple, tactical, dispatch, play, forward_pass, colours, shipped, fused, ismcts)
 # the functions that allocate arrays keep the counting (uno_env.engine.jit.allocating)
 ALLOCATING = {
     "play_batch_serial",
@@ -54,6 +57,23 @@ def test_every_compiled_function_says_whether_it_counts_references():
         assert options.get("forceinline") in (True, False), name  # inherited when unset
     assert {"step_game", "legal_mask", "observe", "play_game", "ADVANCE[1]", "rollout_value"} <= seen
     assert seen >= ALLOCATING
+
+
+def test_every_module_of_compiled_agents_is_checked_here():
+    """MODULES holds every module of ``uno_env.agents`` and ``uno_env.vector`` that defines compiled
+    functions (a module split off one of them joins the checks above and below)."""
+    import uno_env.agents
+    import uno_env.vector
+
+    found = set()
+    for package in (uno_env.agents, uno_env.vector):
+        for info in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if info.name.endswith("sb3_adapter"):
+                continue  # needs stable-baselines3 (the train extra); no compiled functions
+            module = importlib.import_module(info.name)
+            if any(isinstance(v, CPUDispatcher) and v.__module__ == module.__name__ for v in vars(module).values()):
+                found.add(module.__name__)
+    assert found == {m.__name__ for m in MODULES if m not in (kernels, readers)}
 
 
 def test_every_module_with_compiled_functions_is_hashed_for_the_cache():

@@ -11,9 +11,14 @@ import numpy as np
 import pytest
 
 from uno_env.agents import make_agent, neural
+from uno_env.agents.neural import fileformat as neural_fileformat
+from uno_env.agents.neural import forward_pass as neural_forward
+from uno_env.agents.neural import network as neural_network
+from uno_env.agents.neural import shipped as neural_shipped
 from uno_env.engine import Game
 from uno_env.engine.cards import COLOUR_PERMUTATIONS
 from uno_env.engine.layout import NUM_PARAMS, P_A_UNO, P_NUM_ACTIONS, P_O_FIRST, P_O_SIZE, ObsSlot
+from uno_env.engine.observation import SLICE_NAMES
 from uno_env.vector import UnoVectorEnv
 
 from . import variants
@@ -639,6 +644,16 @@ def test_a_slice_labelled_otherwise_is_not_supported(tmp_path):
     assert neural.load_network(neural.SHIPPED_PATH).supports(game)
 
 
+def patch_everywhere(monkeypatch, name: str, value) -> None:
+    """Set ``name`` to ``value`` in the neural package and in each of its modules that holds it
+    (each module reads the names it imported itself)."""
+    modules = (neural, neural_fileformat, neural_forward, neural_network, neural_shipped)
+    holders = [m for m in modules if hasattr(m, name)]
+    assert holders, name
+    for module in holders:
+        monkeypatch.setattr(module, name, value)
+
+
 def test_the_kernel_tables_follow_a_changed_layout(monkeypatch):
     """Simulate an engine whose P is laid out otherwise: three new entries before the action
     kinds, the action kinds in reverse order, two more entries, the observation slices in
@@ -652,8 +667,8 @@ def test_the_kernel_tables_follow_a_changed_layout(monkeypatch):
         moved[i] = P_O_FIRST + 3 + len(old_slots) - 1 - k
     moved[P_O_SIZE] = max(moved.values()) + 1
     first = moved[P_O_SIZE] + 3
-    names = tuple(reversed(neural.SLICE_NAMES))
-    for j, name in enumerate(neural.SLICE_NAMES):
+    names = tuple(reversed(SLICE_NAMES))
+    for j, name in enumerate(SLICE_NAMES):
         moved[P_O_FIRST + j] = first + names.index(name)
     assert len(moved) == NUM_PARAMS and len(set(moved.values())) == NUM_PARAMS
     size = first + len(names)
@@ -673,16 +688,16 @@ def test_the_kernel_tables_follow_a_changed_layout(monkeypatch):
         neural.network_logits(o, m, games[0].params, *before.arrays(), row)
 
     compiled_output_index = neural.output_index
-    monkeypatch.setattr(neural, "SLICE_NAMES", names)
-    monkeypatch.setattr(neural, "P_O_FIRST", first)
-    monkeypatch.setattr(neural, "NUM_PARAMS", size)
-    monkeypatch.setattr(neural, "ACTION_BLOCKS", {k: moved[v] for k, v in neural.ACTION_BLOCKS.items()})
-    monkeypatch.setattr(neural, "ACTION_SLOTS", tuple(moved[s] for s in neural.ACTION_SLOTS))
+    patch_everywhere(monkeypatch, "SLICE_NAMES", names)
+    patch_everywhere(monkeypatch, "P_O_FIRST", first)
+    patch_everywhere(monkeypatch, "NUM_PARAMS", size)
+    patch_everywhere(monkeypatch, "ACTION_BLOCKS", {k: moved[v] for k, v in neural.ACTION_BLOCKS.items()})
+    patch_everywhere(monkeypatch, "ACTION_SLOTS", tuple(moved[s] for s in neural.ACTION_SLOTS))
     for name in ("P_A_W", "P_A_FT", "P_A_PASS", "P_NUM_ACTIONS"):
-        monkeypatch.setattr(neural, name, moved[getattr(neural, name)])
+        patch_everywhere(monkeypatch, name, moved[getattr(neural_forward, name)])
     # the Python functions, which read the patched globals
-    for name in ("block_end", "output_index", "read_inputs", "relabelled_logits", "forward"):
-        monkeypatch.setattr(neural, name, getattr(neural, name).py_func)
+    for name in ("block_end", "output_index", "read_inputs", "relabelled_logits", "output_layer", "forward"):
+        patch_everywhere(monkeypatch, name, getattr(neural_forward, name).py_func)
 
     after = neural.load_network(neural.SHIPPED_PATH)
     assert after.gather[:, 0].tolist() == [moved[i] for i in before.gather[:, 0]] != before.gather[:, 0].tolist()
@@ -740,10 +755,10 @@ def test_an_action_kind_unknown_to_the_network_takes_the_pass_logit(monkeypatch)
     P = np.append(game.params, game.num_actions)  # the new block's first id
     P[P_NUM_ACTIONS] += 3  # three actions of the new kind
     compiled_output_index = neural.output_index
-    monkeypatch.setattr(neural, "NUM_PARAMS", NUM_PARAMS + 1)
-    monkeypatch.setattr(neural, "ACTION_SLOTS", (*neural.ACTION_SLOTS, new_slot))
+    patch_everywhere(monkeypatch, "NUM_PARAMS", NUM_PARAMS + 1)
+    patch_everywhere(monkeypatch, "ACTION_SLOTS", (*neural.ACTION_SLOTS, new_slot))
     for name in ("block_end", "output_index"):
-        monkeypatch.setattr(neural, name, getattr(neural, name).py_func)
+        patch_everywhere(monkeypatch, name, getattr(neural_forward, name).py_func)
     network = neural.load_network(neural.SHIPPED_PATH)
     assert network.params[new_slot] == -1
     pass_output = Game(num_players=2).string_to_action("pass")
@@ -830,7 +845,7 @@ def test_ppo_plays_the_network_of_its_table_or_the_nearest_below_and_says_so(rec
         label, network = neural.shipped_network(Game(num_players=players, episode="round"))
         assert network is neural.SHIPPED_NETWORKS[players] and label == f"ppo ({neural.SHIPPED_PATHS[players].name})"
         assert network.meta["config"]["num_players"] == players
-    neural._WARNED.clear()
+    neural_network._WARNED.clear()
     make_agent("ppo", Game(num_players=UNSHIPPED, episode="round"))
     (warning,) = [w for w in recwarn.list if issubclass(w.category, agent_neural.TrainingMismatchWarning)]
     text = str(warning.message)
@@ -842,7 +857,7 @@ def test_ppo_plays_the_network_of_its_table_or_the_nearest_below_and_says_so(rec
     assert len([w for w in recwarn.list if issubclass(w.category, agent_neural.TrainingMismatchWarning)]) == 1
     assert make_agent("ppo", Game(num_players=below, episode="round")).notice is None
     monkeypatch = pytest.MonkeyPatch()
-    monkeypatch.setattr(neural, "SHIPPED_NETWORKS", {4: neural.SHIPPED_NETWORKS[max(SHIPPED_TABLES)]})
+    patch_everywhere(monkeypatch, "SHIPPED_NETWORKS", {4: neural.SHIPPED_NETWORKS[max(SHIPPED_TABLES)]})
     with pytest.raises(ValueError, match=r"no shipped network plays 3 players \(shipped: 4 players\)"):
         neural.shipped_network(Game(num_players=3))
     monkeypatch.undo()
@@ -874,7 +889,7 @@ def test_ppo_plays_a_tables_own_network_where_one_is_shipped(case, recwarn):
     assert network is networks[players]
     assert label == f"ppo ({paths[players].name})"
     assert all(network.meta["config"][key] == value for key, value in settings.items())
-    neural._WARNED.clear()
+    neural_network._WARNED.clear()
     compiled = make_agent("ppo", game)
     assert not [w for w in recwarn.list if issubclass(w.category, agent_neural.TrainingMismatchWarning)]
     found = observations_by_phase(game, per_phase=40, seed=5)
@@ -915,7 +930,7 @@ def test_every_door_that_seats_ppo_warns_off_its_tables():
         "make_agent": lambda: make_agent("ppo", Game(num_players=n)),
     }
     for door, build in doors.items():
-        neural._WARNED.clear()
+        neural_network._WARNED.clear()
         with pytest.warns(neural.TrainingMismatchWarning, match=f"the shipped network nearest {n} players") as caught:
             build()
         assert len(caught) == 1, door

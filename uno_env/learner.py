@@ -77,13 +77,7 @@ def opponents_per_seat(num_players: int, learner_seat: int | None, opponents) ->
     list, not a dict. ValueError names what does not fit."""
     count = num_players - 1
     if isinstance(opponents, Mapping):
-        if learner_seat is None:
-            raise ValueError("opponents: a dict seat -> policy needs a fixed learner_seat (not 'random')")
-        others = [s for s in range(num_players) if s != learner_seat]
-        for seat in opponents:
-            if not _is_seat(seat, num_players) or seat == learner_seat:
-                raise ValueError(f"opponents: {seat!r} is not a seat other than the learner's ({others})")
-        return [opponents.get(s, "random") for s in others]
+        return _opponents_by_seat(num_players, learner_seat, opponents)
     if _is_single(opponents):
         return [opponents] * count
     if isinstance(opponents, Sequence) and not isinstance(opponents, (str, bytes)):
@@ -96,6 +90,17 @@ def opponents_per_seat(num_players: int, learner_seat: int | None, opponents) ->
         "opponents must be a policy (a compiled policy name, a CompiledPolicy, an agent or a callable "
         f"policy(observation, mask)), a list with one per other seat, or a dict seat -> policy; got {opponents!r}"
     )
+
+
+def _opponents_by_seat(num_players: int, learner_seat: int | None, opponents: Mapping) -> list:
+    """:func:`opponents_per_seat` of a dict seat -> policy (seats left out play ``random``)."""
+    if learner_seat is None:
+        raise ValueError("opponents: a dict seat -> policy needs a fixed learner_seat (not 'random')")
+    others = [s for s in range(num_players) if s != learner_seat]
+    for seat in opponents:
+        if not _is_seat(seat, num_players) or seat == learner_seat:
+            raise ValueError(f"opponents: {seat!r} is not a seat other than the learner's ({others})")
+    return [opponents.get(s, "random") for s in others]
 
 
 def compiled_policy_id(spec, where: str) -> int:

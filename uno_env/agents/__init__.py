@@ -1,20 +1,39 @@
-"""Baseline agents for UNO and their registry.
+"""Every agent of uno_env, compiled or not, and their registry (:func:`make_agent`).
 
 >>> from uno_env.agents import make_agent
 >>> from uno_env.engine import RuleConfig
 >>> agent = make_agent("tactical", RuleConfig(num_players=4), seed=0)
 >>> action = agent(observation, mask)  # doctest: +SKIP
 
-Names: ``random``, ``naive``, ``keeper``, ``tactical`` and ``random_play``
-(compiled policies of :mod:`uno_env.agents.policies`, see their docstrings there),
-``ppo`` (the shipped trained policy network, or any network file with
-``ppo:weights=PATH``, :mod:`uno_env.agents.ppo`), ``ismcts`` (determinized search,
-:mod:`uno_env.agents.ismcts`), ``human`` (a person
-at the terminal, :mod:`uno_env.agents.human`) and ``cmd`` (any program that speaks the
-agent protocol, docs/PROTOCOL.md: ``cmd:python my_bot.py``, :mod:`uno_env.agents.program`).
+An agent maps the acting player's observation and legal mask to an action id (the
+protocol: :mod:`.base`). The agents by the names :func:`make_agent` knows, what they are
+and where their logic lives (one line each; what each plays: :func:`agent_descriptions`)::
+
+    random       compiled policy   uno_env.agents.policies.simple.random_policy
+    random_play  compiled policy   uno_env.agents.policies.simple.random_play_policy
+    naive        compiled policy   uno_env.agents.policies.simple.naive_policy
+    keeper       compiled policy   uno_env.agents.policies.simple.keeper_policy
+    tactical     compiled policy   uno_env.agents.policies.tactical.tactical_policy
+    ppo          compiled policy   uno_env.agents.neural.shipped.shipped_policy (the shipped networks)
+    ismcts       Python, compiled  uno_env.agents.ismcts.ISMCTSAgent (its search: uno_env.agents.ismcts.search)
+    human        Python            uno_env.agents.human.HumanAgent
+    cmd          another program   uno_env.agents.program.ProgramAgent (the protocol: docs/PROTOCOL.md)
+
+A compiled policy plays one decision from Python (:class:`CompiledAgent`) or whole games
+inside compiled code, by its id (``policies.POLICY_IDS``: tournaments, the vector env's
+seats, the search's rollouts). ``ppo:weights=PATH`` plays any network file through
+:class:`NetworkAgent` (:mod:`.ppo`). The rest of this folder: :mod:`.base` (``Agent``,
+``CompiledAgent``), :mod:`.inputs` (the checks of what a policy is handed; ``CompiledPolicy``),
+:mod:`.policies` (the compiled policies, their dispatch by id and the compiled play loops)
+and :mod:`.neural` (network files, the compiled forward pass, the shipped networks);
+:mod:`.following`, :mod:`.protocol` and :mod:`.program` (agents that follow the game's
+events; the protocol's messages; programs as agents), :mod:`.text` (the decision in words,
+and :func:`~uno_env.agents.text.text_agent`: any function ``text -> text`` as an agent).
+
 An agent *spec* is a name with options, ``name:key=value:key=value`` (e.g.
-``ismcts:determinizations=64``), as the tournament's ``--agents`` takes them; ``cmd:`` is
-followed by the command, verbatim. Language agents: :func:`uno_env.agents.text.text_agent`.
+``ismcts:determinizations=64``), as the tournament's ``--agents`` takes them (``cmd:`` is
+followed by the command, verbatim: ``cmd:python my_bot.py``); an agent of one's own joins
+with :func:`register_agent`.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ import sys
 import numpy as np
 
 from uno_env.engine import Game, RuleConfig
-from uno_env.engine.cards import COLOUR_NAMES, COLOURS, card_to_str, parse_card
+from uno_env.engine.cards import COLOUR_NAMES, RANKS_PER_COLOUR, card_to_str, parse_card
 
 from .base import Agent, as_game
 
@@ -79,13 +79,28 @@ class HumanAgent(Agent):
         return f"P{absolute}" + (" (you)" if relative == 0 else "")
 
     def render(self, observation: np.ndarray) -> str:
-        """The table as the person sees it."""
+        """The table as the person sees it: what happened since its last move, the top
+        card and the seats, its hand and what it was shown, the house rules' public
+        facts, and what it must decide."""
         view = self.game.obs_spec.to_dict(np.asarray(observation, dtype=np.float32))
-        n = self.game.num_players
         lines = []
         if self.recent:
             lines.append("since your last move:")
             lines += [f"  {line}" for line in self.recent[-14:]]
+        lines.append("-" * 60)
+        lines.append(self.pile_line(view))
+        lines += [self.seat_line(view, r) for r in range(self.game.num_players)]
+        lines += self.hand_lines(view)
+        lines += self.house_lines(view)
+        phase_name = self.game.obs_spec.by_name["phase"].labels[int(np.argmax(view["phase"]))]
+        if view["uno_called"][0]:
+            lines.append("you have called UNO this turn")
+        lines.append(PHASE_PROMPTS.get(phase_name, phase_name) + "   (type 'help' for your options)")
+        return "\n".join(lines)
+
+    def pile_line(self, view: dict) -> str:
+        """The top card, the colour in force, the direction of play (and who is next) and the draw pile."""
+        n = self.game.num_players
         top = int(np.argmax(view["top_card"])) if view["top_card"].any() else -1
         colour = int(np.argmax(view["colour"])) if view["colour"].any() else -1
         direction = "clockwise" if view["direction"][0] >= 0 else "counter-clockwise"
@@ -94,51 +109,65 @@ class HumanAgent(Agent):
             (r for k in range(1, n) if view["alive"][(r := (k * step) % n)] > 0),
             0,
         )
-        lines.append("-" * 60)
         top_text = card_to_str(top) if top >= 0 else "-"
         colour_text = COLOUR_NAMES[colour] if colour >= 0 else "not named yet"
-        lines.append(
+        return (
             f"top card {top_text}   colour {colour_text}   direction {direction} "
             f"(next: {self.seat_name(following)})   draw pile {int(view['draw_pile_size'][0])}"
         )
-        team = self.config.partners
-        for r in range(n):
-            if not view["alive"][r]:
-                lines.append(f"  {self.seat_name(r):10s} out of the game")
-                continue
-            size = int(view["hand_sizes"][r])
-            marks = []
-            if view["acting"][r]:
-                marks.append("to act")
-            if view["dealer"][r]:
-                marks.append("dealer")
-            if view["exposed"][r]:
-                marks.append("did not call UNO!")
-            if team and r == n // 2:
-                marks.append("partner")
-            extra = f"  ({', '.join(marks)})" if marks else ""
-            lines.append(
-                f"  {self.seat_name(r):10s} {size:3d} card{'s' if size != 1 else ' '}   "
-                f"score {int(view['scores'][r])}{extra}"
-            )
+
+    def seat_line(self, view: dict, r: int) -> str:
+        """The seat ``r`` places clockwise: its cards, score and marks (to act, dealer, exposed, partner)."""
+        if not view["alive"][r]:
+            return f"  {self.seat_name(r):10s} out of the game"
+        size = int(view["hand_sizes"][r])
+        marks = []
+        if view["acting"][r]:
+            marks.append("to act")
+        if view["dealer"][r]:
+            marks.append("dealer")
+        if view["exposed"][r]:
+            marks.append("did not call UNO!")
+        if self.config.partners and r == self.game.num_players // 2:
+            marks.append("partner")
+        extra = f"  ({', '.join(marks)})" if marks else ""
+        return (
+            f"  {self.seat_name(r):10s} {size:3d} card{'s' if size != 1 else ' '}   "
+            f"score {int(view['scores'][r])}{extra}"
+        )
+
+    def hand_lines(self, view: dict) -> list[str]:
+        """The person's hand, the card it drew, and the cards shown to it (a challenge, a Fashion Trend)."""
         hand = [card_to_str(f) for f in range(len(view["hand"])) for _ in range(int(view["hand"][f]))]
-        lines.append(f"your hand: {' '.join(hand) if hand else '(empty)'}")
+        lines = [f"your hand: {' '.join(hand) if hand else '(empty)'}"]
         if view["drawn_card"].any():
             lines.append(f"you drew: {card_to_str(int(np.argmax(view['drawn_card'])))}")
-        if view["challenge_reveal_seat"].any():
-            owner = int(np.argmax(view["challenge_reveal_seat"]))
-            shown = [card_to_str(f) for f in range(len(view["hand"])) for _ in range(int(view["challenge_reveal"][f]))]
-            lines.append(f"{self.seat_name(owner)} showed you (challenge): {' '.join(shown) or '(nothing)'}")
-        if "trend_colour" in view and view["trend_colour"].any():
-            trend = int(np.argmax(view["trend_colour"]))
-            shown = [
-                f"{self.seat_name(r)} {COLOURS[trend]}{'0123456789'[k] if k < 10 else ('S', 'R', '+2')[k - 10]}"
-                for r in range(n)
-                for k in range(13)
-                if view["trend_shown"][r, k]
-            ]
-            if shown:
-                lines.append(f"shown to you for your Fashion Trend: {', '.join(shown)}")
+        return lines + self.challenge_lines(view) + self.trend_lines(view)
+
+    def challenge_lines(self, view: dict) -> list[str]:
+        """The hand a challenged Wild Draw Four's player showed the person."""
+        if not view["challenge_reveal_seat"].any():
+            return []
+        owner = int(np.argmax(view["challenge_reveal_seat"]))
+        shown = [card_to_str(f) for f in range(len(view["hand"])) for _ in range(int(view["challenge_reveal"][f]))]
+        return [f"{self.seat_name(owner)} showed you (challenge): {' '.join(shown) or '(nothing)'}"]
+
+    def trend_lines(self, view: dict) -> list[str]:
+        """The cards of the trend's colour the other seats showed the person for its Fashion Trend."""
+        if "trend_colour" not in view or not view["trend_colour"].any():
+            return []
+        trend = int(np.argmax(view["trend_colour"]))
+        shown = [
+            f"{self.seat_name(r)} {card_to_str(trend * RANKS_PER_COLOUR + k)}"
+            for r in range(self.game.num_players)
+            for k in range(RANKS_PER_COLOUR)
+            if view["trend_shown"][r, k]
+        ]
+        return [f"shown to you for your Fashion Trend: {', '.join(shown)}"] if shown else []
+
+    def house_lines(self, view: dict) -> list[str]:
+        """The house rules' public facts: a pending draw penalty, the last Seven-O swap, whose turn follows."""
+        lines = []
         if "pending_penalty" in view and view["pending_penalty"][0] > 0:
             lines.append(f"pending draw penalty: {int(view['pending_penalty'][0])} cards")
         if "last_swap" in view and view["last_swap"].any():
@@ -146,11 +175,7 @@ class HumanAgent(Agent):
             lines.append(f"last 7 swap: {' and '.join(pair)}")
         if "next_turn" in view and view["next_turn"].any():
             lines.append(f"then it is {self.seat_name(int(np.argmax(view['next_turn'])))}'s turn")
-        phase_name = self.game.obs_spec.by_name["phase"].labels[int(np.argmax(view["phase"]))]
-        if view["uno_called"][0]:
-            lines.append("you have called UNO this turn")
-        lines.append(PHASE_PROMPTS.get(phase_name, phase_name) + "   (type 'help' for your options)")
-        return "\n".join(lines)
+        return lines
 
     def legal_texts(self, mask: np.ndarray) -> list[tuple[int, str]]:
         return [(int(a), self.game.action_to_string(int(a))) for a in np.flatnonzero(mask)]

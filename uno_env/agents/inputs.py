@@ -75,16 +75,20 @@ class PolicyInputs:
             raise ValueError(f"{self.who}: expected the {what} as an array of {wanted}, got {_shown(value)}") from None
         if array.dtype.kind not in kinds:
             raise ValueError(f"{self.who}: expected a numeric {what} ({kinds!r} dtypes), got dtype {array.dtype}")
-        if rows is None:
-            shape: tuple | None = (array.shape[0], size) if array.ndim == 2 else None
-        else:
-            shape = (*rows, size)
-        if array.shape != shape:
+        if array.shape != _expected_shape(array, size, rows):
             raise ValueError(f"{self.who}: expected the {what} of shape {wanted}, got {array.shape}")
         if array.dtype.kind in "iu" and kinds == "biu" and ((array < 0) | (array > 1)).any():
             values = np.unique(array)[:6].tolist()
             raise ValueError(f"{self.who}: a mask holds zeros and ones only, got values {values}")
         return np.ascontiguousarray(array, dtype=dtype)
+
+
+def _expected_shape(array: np.ndarray, size: int, rows) -> tuple | None:
+    """The shape ``array`` must have: ``(*rows, size)``, or with ``rows`` None ``(B, size)`` for
+    any B (None: no shape fits an array that is not two-dimensional)."""
+    if rows is None:
+        return (array.shape[0], size) if array.ndim == 2 else None
+    return (*rows, size)
 
 
 def _shown(value) -> str:

@@ -152,97 +152,140 @@ def search(
     samples). ``draw_inference``: see :func:`~uno_env.engine.readers.determinize`.
     Returns the chosen action."""
     n = P[P_NUM_PLAYERS]
-    cards = np.zeros((2, P[P_C_SIZE]), dtype=np.int8)
-    ints = np.zeros((2, P[P_I_SIZE]), dtype=np.int32)
-    rng = np.zeros(2, dtype=np.uint64)
-    roll_prng = np.zeros(2, dtype=np.uint64)
+    # two games: row 0 the sampled position, row 1 a candidate played out from it
+    games = (
+        np.zeros((2, P[P_C_SIZE]), dtype=np.int8),
+        np.zeros((2, P[P_I_SIZE]), dtype=np.int32),
+        np.zeros(2, dtype=np.uint64),
+        np.zeros(2, dtype=np.uint64),
+    )
+    scratch = (
+        np.empty(P[P_O_SIZE], dtype=np.float32),
+        np.empty(P[P_NUM_ACTIONS], dtype=np.int8),
+        np.zeros((2, n), dtype=np.float32),
+        np.zeros((2, n), dtype=np.float32),
+        np.zeros((2, 0, 4), dtype=np.int32),
+        np.zeros(2, dtype=np.int32),
+    )
     seat_policies = np.full(n, opponent_policy, dtype=np.int64)
-    for s in range(n):
-        if s == 0 or is_partner(P, s):
-            seat_policies[s] = rollout_policy
-    scratch_obs = np.empty(P[P_O_SIZE], dtype=np.float32)
-    scratch_mask = np.empty(P[P_NUM_ACTIONS], dtype=np.int8)
-    step_rw = np.zeros((2, n), dtype=np.float32)
-    rw = np.zeros((2, n), dtype=np.float32)
-    ev = np.zeros((2, 0, 4), dtype=np.int32)
-    evn = np.zeros(2, dtype=np.int32)
+    team_seats(P, rollout_policy, seat_policies)
     count = candidates.shape[0]
     samples = np.zeros((count, determinizations), dtype=np.float64)
     counts = np.zeros(count, dtype=np.int64)
     active = np.ones(count, dtype=np.bool_)
-    # typed rows, not literal constants, so that the callees compiled for the tournaments and
-    # the agents (int64 rows) serve here too instead of compiling again for the literal 0 or 1
-    row0, row1 = np.int64(0), np.int64(1)
-    default = policy_kernels.policy_act(rollout_policy, obs, mask, P, prng, row0)
-    base = -1
-    for k in range(count):
-        if candidates[k] == default:
-            base = k
+    # a typed row, not a literal constant, so that the callees compiled for the tournaments and
+    # the agents (int64 rows) serve here too instead of compiling again for the literal 0
+    row0 = np.int64(0)
+    base = index_of(candidates, policy_kernels.policy_act(rollout_policy, obs, mask, P, prng, row0))
     done = 0
     for trial in range(determinizations):
+        cards, ints, rng = games[0], games[1], games[2]
         if not determinize(obs, P, prng, row0, cards, ints, rng, row0, bluff_prior, np.int64(20), draw_inference):
             continue
-        base_rng = fresh_rng(prng, row0)
-        base_prng = fresh_rng(prng, row0)
-        for k in range(count):
-            if not active[k]:
-                continue
-            for i in range(P[P_C_SIZE]):
-                cards[1, i] = cards[0, i]
-            for i in range(P[P_I_SIZE]):
-                ints[1, i] = ints[0, i]
-            rng[1] = base_rng
-            roll_prng[1] = base_prng
-            K.step_game(cards, ints, rng, P, row1, candidates[k], step_rw, ev, evn)
-            samples[k, counts[k]] = rollout_value(
-                cards,
-                ints,
-                rng,
-                roll_prng,
-                P,
-                seat_policies,
-                max_steps,
-                scratch_obs,
-                scratch_mask,
-                step_rw,
-                rw,
-                ev,
-                evn,
-            )
-            counts[k] += 1
+        play_candidates(P, prng, games, scratch, seat_policies, candidates, max_steps, samples, counts, active)
         done += 1
-        if base >= 0 and done % SEARCH_ROUND == 0 and trial + 1 < determinizations:
-            left = 0
-            for k in range(count):
-                if k != base and active[k]:
-                    mean, stderr = _paired_advantage(samples, counts, k, base)
-                    if mean + stderr < 0.0:
-                        active[k] = False
-                    else:
-                        left += 1
-            if left == 0:
-                break
-    for k in range(count):
+        racing = base >= 0 and done % SEARCH_ROUND == 0 and trial + 1 < determinizations
+        if racing and race(samples, counts, active, base) == 0:  # no alternative left
+            break
+    mean_values(samples, counts, values)
+    if base < 0:  # the rollout policy's choice is not searched: the best mean
+        return candidates[best_mean(values, count)]
+    return candidates[best_alternative(samples, counts, active, base, confidence)]
+
+
+@kernel
+def team_seats(P, rollout_policy, seat_policies):
+    """``rollout_policy`` at the searcher's seat (0) and its partner's in ``seat_policies``."""
+    for s in range(P[P_NUM_PLAYERS]):
+        if s == 0 or is_partner(P, s):
+            seat_policies[s] = rollout_policy
+
+
+@kernel
+def index_of(candidates, action):
+    """The place of ``action`` among the candidates, -1 when it is not one."""
+    found = -1
+    for k in range(candidates.shape[0]):
+        if candidates[k] == action:
+            found = k
+    return found
+
+
+@kernel
+def play_candidates(P, prng, games, scratch, seat_policies, candidates, max_steps, samples, counts, active):
+    """One sample of every candidate still racing: from the sampled position (row 0 of
+    ``games``), the candidate applied and the hand played out in row 1, every candidate
+    with the same generators (common random numbers); its value goes to ``samples``."""
+    cards, ints, rng, roll_prng = games
+    obs, mask, step_rw, rw, ev, evn = scratch
+    row0, row1 = np.int64(0), np.int64(1)
+    base_rng = fresh_rng(prng, row0)
+    base_prng = fresh_rng(prng, row0)
+    for k in range(candidates.shape[0]):
+        if not active[k]:
+            continue
+        for i in range(P[P_C_SIZE]):
+            cards[1, i] = cards[0, i]
+        for i in range(P[P_I_SIZE]):
+            ints[1, i] = ints[0, i]
+        rng[1] = base_rng
+        roll_prng[1] = base_prng
+        K.step_game(cards, ints, rng, P, row1, candidates[k], step_rw, ev, evn)
+        samples[k, counts[k]] = rollout_value(
+            cards, ints, rng, roll_prng, P, seat_policies, max_steps, obs, mask, step_rw, rw, ev, evn
+        )
+        counts[k] += 1
+
+
+@kernel
+def race(samples, counts, active, base):
+    """Drop each alternative whose paired advantage over the default (``base``) is below zero
+    by more than one standard error; returns how many are left."""
+    left = 0
+    for k in range(active.shape[0]):
+        if k != base and active[k]:
+            mean, stderr = _paired_advantage(samples, counts, k, base)
+            if mean + stderr < 0.0:
+                active[k] = False
+            else:
+                left += 1
+    return left
+
+
+@kernel
+def mean_values(samples, counts, values):
+    """``values[k]``: the mean of candidate k's samples (0 without any)."""
+    for k in range(counts.shape[0]):
         total = 0.0
         for d in range(counts[k]):
             total += samples[k, d]
         values[k] = total / max(counts[k], 1)
-    if base < 0:  # the rollout policy's choice is not searched: the best mean
-        best = 0
-        for k in range(count):
-            if values[k] > values[best]:
-                best = k
-        return candidates[best]
+
+
+@kernel
+def best_mean(values, count):
+    """The candidate of highest mean value (the first on ties)."""
+    best = 0
+    for k in range(count):
+        if values[k] > values[best]:
+            best = k
+    return best
+
+
+@kernel
+def best_alternative(samples, counts, active, base, confidence):
+    """The alternative of best mean advantage over the default (``base``) among those whose
+    advantage less ``confidence`` standard errors is positive; ``base`` when there is none."""
     best = base
     best_gain = 0.0
-    for k in range(count):
+    for k in range(active.shape[0]):
         if k == base or not active[k]:
             continue
         mean, stderr = _paired_advantage(samples, counts, k, base)
         if mean - confidence * stderr > 0.0 and mean > best_gain:
             best = k
             best_gain = mean
-    return candidates[best]
+    return best
 
 
 @kernel
@@ -271,6 +314,21 @@ def search_candidates(mask: np.ndarray, params) -> np.ndarray:
     return legal[legal != uno].astype(np.int64)
 
 
+def positive_integer(value, option: str) -> int:
+    """``value`` if it is a positive integer (not a bool), else ValueError naming the option."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"ismcts: {option} must be a positive integer, got {value!r}")
+    return value
+
+
+def rollout_policy_id(policy, option: str) -> int:
+    """The id of the compiled policy ``policy`` that an option names, else ValueError naming both."""
+    try:
+        return policy_kernels.policy_id_of(policy)
+    except ValueError as err:
+        raise ValueError(f"ismcts: unknown {option} policy {policy!r} ({err})") from None
+
+
 class ISMCTSAgent(Agent):
     """Determinized search over the observation (module docstring). Options:
     ``determinizations`` (budget per decision, default 320), ``rollout`` (compiled
@@ -296,30 +354,16 @@ class ISMCTSAgent(Agent):
         confidence: float = 1.0,
         draw_inference: float = 0.0,
     ):
-        if isinstance(determinizations, bool) or not isinstance(determinizations, int) or determinizations < 1:
-            raise ValueError(f"ismcts: determinizations must be a positive integer, got {determinizations!r}")
-        try:
-            rollout_id = policy_kernels.policy_id_of(rollout)
-        except ValueError as err:
-            raise ValueError(f"ismcts: unknown rollout policy {rollout!r} ({err})") from None
-        if opponent_rollout is None:
-            opponent_rollout = rollout
-        try:
-            opponent_id = policy_kernels.policy_id_of(opponent_rollout)
-        except ValueError as err:
-            raise ValueError(f"ismcts: unknown opponent_rollout policy {opponent_rollout!r} ({err})") from None
-        if isinstance(max_rollout_steps, bool) or not isinstance(max_rollout_steps, int) or max_rollout_steps < 1:
-            raise ValueError(f"ismcts: max_rollout_steps must be a positive integer, got {max_rollout_steps!r}")
+        self.determinizations = positive_integer(determinizations, "determinizations")
+        self.rollout = rollout
+        self.rollout_id = rollout_policy_id(rollout, "rollout")
+        self.opponent_rollout = rollout if opponent_rollout is None else opponent_rollout
+        self.opponent_id = rollout_policy_id(self.opponent_rollout, "opponent_rollout")
+        self.max_rollout_steps = positive_integer(max_rollout_steps, "max_rollout_steps")
         if bluff_prior is None:
             bluff_prior = float(policy_kernels.TACTICAL_WEIGHTS[policy_kernels.WEIGHT_PRIOR])
         if not 0.0 <= float(bluff_prior) <= 1.0:
             raise ValueError(f"ismcts: bluff_prior must be within 0..1, got {bluff_prior!r}")
-        self.determinizations = determinizations
-        self.rollout = rollout
-        self.rollout_id = rollout_id
-        self.opponent_rollout = opponent_rollout
-        self.opponent_id = opponent_id
-        self.max_rollout_steps = max_rollout_steps
         self.bluff_prior = float(bluff_prior)
         if not float(confidence) >= 0.0:
             raise ValueError(f"ismcts: confidence must be >= 0, got {confidence!r}")

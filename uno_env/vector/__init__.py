@@ -22,8 +22,9 @@ from .gym_adapter import UnoGymVectorEnv
 
 
 def __getattr__(name):
-    if name == "UnoSB3VecEnv":  # stable-baselines3 is an optional dependency
-        from .sb3_adapter import UnoSB3VecEnv
+    """``UnoSB3VecEnv`` imported on first use: its module needs stable-baselines3, an optional dependency."""
+    if name == "UnoSB3VecEnv":
+        from .sb3_adapter import UnoSB3VecEnv  # stable-baselines3: the train extra
 
         return UnoSB3VecEnv
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -58,7 +58,7 @@ from ..engine import kernels as K
 from ..engine.config import RuleConfig
 from ..engine.events import EVENT_WIDTH
 from ..engine.game import Game, IllegalActionError, State, action_ids, check_buffer
-from ..engine.layout import P_C_SIZE, P_I_SIZE, S_CURRENT
+from ..engine.layout import S_CURRENT
 from ..engine.seeding import (
     NOT_INTEGERS,
     check_seed,
@@ -67,6 +67,16 @@ from ..engine.seeding import (
     policy_seeds,
     seed_to_rng,
     seeds_to_rng,
+)
+from ..render import render_image, render_text
+from .arguments import (
+    check_batch,
+    check_count,
+    check_memory,
+    game_index,
+    learner_seats,
+    policy_id,
+    seat_policies_for,
 )
 from .fused import (
     ADVANCE,
@@ -97,80 +107,6 @@ SAMPLE_PARALLEL_THRESHOLD = 8192
 """``sample_actions`` runs on all cores (on the parallel path) from this size on only: it costs
 about 60 ns a game, and handing a part to another thread costs about 200 us here, so below
 this size one core is faster."""
-
-_EXTERNAL_NAMES = (None, "external", "agent", "learner")
-
-
-def policy_id(policy) -> int:
-    """The id of a compiled policy given by name or id; ValueError naming the known ones."""
-    return policy_kernels.policy_id_of(policy)
-
-
-def seat_policies_for(num_players: int, seats) -> np.ndarray:
-    """Per seat: ``EXTERNAL`` for a seat the caller plays, else a compiled policy id.
-
-    ``seats``: None (the caller plays every seat), a sequence with one entry per seat
-    (None / "external" / "agent" / "learner" for a seat of the caller's, else a policy
-    name or id), or a dict seat -> policy (seats not named are the caller's)."""
-    out = np.full(num_players, EXTERNAL, dtype=np.int64)
-    if seats is None:
-        return out
-    if isinstance(seats, dict):
-        for seat, policy in seats.items():
-            if isinstance(seat, (bool, np.bool_)) or not isinstance(seat, (int, np.integer)):
-                raise ValueError(f"seats: a seat must be an integer, got {seat!r}")
-            if not 0 <= seat < num_players:
-                raise ValueError(f"seats: seat {seat} out of range 0..{num_players - 1}")
-            out[seat] = EXTERNAL if policy in _EXTERNAL_NAMES else policy_id(policy)
-    elif isinstance(seats, Sequence) and not isinstance(seats, str):
-        if len(seats) != num_players:
-            raise ValueError(f"seats: expected one entry per seat ({num_players}), got {len(seats)}")
-        for seat, policy in enumerate(seats):
-            out[seat] = EXTERNAL if policy in _EXTERNAL_NAMES else policy_id(policy)
-    else:
-        raise ValueError(f"seats must be None, a sequence with one entry per seat or a dict, got {seats!r}")
-    if not (out == EXTERNAL).any():
-        raise ValueError("seats: at least one seat must be played by the caller (None / 'external')")
-    return out
-
-
-def bytes_per_game(game: Game, final_seats: int) -> int:
-    """The bytes one game of a :class:`UnoVectorEnv` keeps (state, buffers, ``final_seats``
-    final observations), for the size check before anything is allocated."""
-    P, n = game.params, game.num_players
-    state = int(P[P_C_SIZE]) + 4 * int(P[P_I_SIZE]) + 8 + 8 + 8 + 4
-    buffers = 4 * game.observation_size * (1 + final_seats) + game.num_actions + 8 * n + 4 * n + n + 8 + 4 + 8 + 4
-    return state + buffers
-
-
-def physical_memory() -> int:
-    """Bytes of memory of this machine (0 where the system does not say)."""
-    try:
-        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (AttributeError, ValueError, OSError):
-        return 0
-
-
-def _game_index(index, num_envs: int, what: str = "index") -> int:
-    """``index`` as a game of the batch: an integer (not a bool) in ``0..num_envs - 1``."""
-    if isinstance(index, NOT_INTEGERS) or not isinstance(index, (int, np.integer)):
-        kind = type(index).__name__
-        raise TypeError(f"{what} must be an integer game index 0..{num_envs - 1}, got {index!r} ({kind})")
-    if not 0 <= index < num_envs:
-        raise ValueError(f"{what} must be a game 0..{num_envs - 1}, got {index!r}")
-    return int(index)
-
-
-def learner_seats(num_players: int, learner_seat: int, opponents) -> list:
-    """The ``seats`` of a one-learner env: None at ``learner_seat``, compiled policies elsewhere.
-
-    ``opponents``: one policy for every other seat, a sequence with one policy per other
-    seat in seat order, or a dict seat -> policy (others: random); a policy is a compiled
-    policy's name or id, or an object with a ``policy_id`` (a ``CompiledPolicy``, an agent
-    of ``uno_env.agents.make_agent``). The one parser of :mod:`uno_env.learner`."""
-    from ..learner import compiled_opponent_seats
-
-    return compiled_opponent_seats(num_players, learner_seat, opponents)
 
 
 class VectorStep(NamedTuple):
@@ -215,37 +151,34 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
         final_observation: bool = True,
         **settings,
     ):
-        if isinstance(num_envs, NOT_INTEGERS) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
-            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if not (isinstance(parallel, bool) or (isinstance(parallel, str) and parallel == "auto")):
-            raise ValueError(f"parallel must be 'auto', True or False, got {parallel!r}")
-        if not isinstance(final_observation, bool):
-            raise ValueError(f"final_observation must be True or False, got {final_observation!r}")
+        check_batch(num_envs, parallel, final_observation)
         self.game = Game(config, **settings)
         self.seat_policies = seat_policies_for(self.game.num_players, seats)
         if (self.seat_policies == policy_kernels.PPO).any():
             neural.check_shipped(self.game)
         E = int((self.seat_policies == EXTERNAL).sum())
-        needed = int(num_envs) * bytes_per_game(self.game, E if final_observation else 0)
-        memory = physical_memory()
-        if memory and needed > memory:
-            raise ValueError(
-                f"num_envs={num_envs}: the buffers of that many games need about {needed / 2**30:.1f} GiB, more than "
-                f"this machine's {memory / 2**30:.1f} GiB of memory"
-            )
+        check_memory(int(num_envs), self.game, E if final_observation else 0)
         self.config = self.game.config
         self.params = self.game.params
         self.num_envs = N = int(num_envs)
-        self.num_players = n = self.game.num_players
-        self.num_actions = A = self.game.num_actions
-        self.observation_size = O = self.game.observation_size
+        self.num_players = self.game.num_players
+        self.num_actions = self.game.num_actions
+        self.observation_size = self.game.observation_size
         self.external_seats = tuple(int(s) for s in np.flatnonzero(self.seat_policies == EXTERNAL))
-        E = len(self.external_seats)
         if parallel == "auto":
             parallel = N >= PARALLEL_THRESHOLD and numba.get_num_threads() > 1
         self.parallel = bool(parallel)
         self._with_policies = bool((self.seat_policies != EXTERNAL).any())  # ADVANCE's variant
+        self._allocate(final_observation)
+        self._ready = False  # the buffers hold the current decisions (step() may follow)
+        self._started = False  # the games have been reset at least once
+        if seed is not None:
+            self.reset(seed=seed)
 
+    def _allocate(self, final_observation: bool) -> None:
+        """The games' state, the policies' generators, scratch and the buffers a step returns."""
+        N, n, A, O = self.num_envs, self.num_players, self.num_actions, self.observation_size
+        E = len(self.external_seats)
         state = self.game.new_state(N, events=False)
         self.cards, self.ints, self.rng = state.cards, state.ints, state.rng
         self._ev = np.zeros((N, 0, EVENT_WIDTH), dtype=np.int32)
@@ -271,10 +204,6 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
             "final_steps": self.final_steps,
             "status": self.status,
         }
-        self._ready = False  # the buffers hold the current decisions (step() may follow)
-        self._started = False  # the games have been reset at least once
-        if seed is not None:
-            self.reset(seed=seed)
 
     def __repr__(self) -> str:
         return f"UnoVectorEnv({self.num_envs}, {self.config!r}, parallel={self.parallel})"
@@ -363,40 +292,8 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
         (game i: seed s + i, like ``Game.init(seed=s + i)``) or a sequence of N
         integers / None. ``which``: a boolean mask of the games to reset (default
         all); the others keep their state and buffers, rewards and flags are zeroed."""
-        N = self.num_envs
-        if which is None:
-            which = np.ones(N, dtype=bool)
-        else:
-            which = np.ascontiguousarray(which)
-            if which.dtype != bool or which.shape != (N,):
-                raise ValueError(f"which must be a boolean array of shape ({N},), got {which.dtype} {which.shape}")
-            if not self._started and not which.all():
-                raise ValueError("the first reset must start every game (leave which out)")
-        seeded = np.zeros(N, dtype=bool)
-        if seed is None:
-            unseeded = which & (self.rng == 0)
-            if unseeded.any():
-                self.rng[unseeded] = seeds_to_rng(fresh_seed(), N)[unseeded]
-                seeded |= unseeded
-        elif isinstance(seed, (int, np.integer)) and not isinstance(seed, NOT_INTEGERS):
-            self.rng[which] = seeds_to_rng(seed, N)[which]  # checks seed .. seed + N - 1 first
-            seeded = which.copy()
-        elif (isinstance(seed, Sequence) and not isinstance(seed, (str, bytes))) or isinstance(seed, np.ndarray):
-            if isinstance(seed, np.ndarray) and seed.ndim != 1:
-                raise ValueError(f"seed: expected an integer or {N} seeds, got an array of shape {seed.shape}")
-            if len(seed) != N:
-                raise ValueError(f"seed: expected an integer or {N} seeds, got {len(seed)}")
-            states = [None if s is None else seed_to_rng(check_seed(s, f"seed[{i}]")) for i, s in enumerate(seed)]
-            for i, rng in enumerate(states):  # every seed checked: now the games change
-                if rng is not None and which[i]:
-                    self.rng[i] = rng
-                    seeded[i] = True
-            unseeded = which & ~seeded & (self.rng == 0)
-            if unseeded.any():
-                self.rng[unseeded] = seeds_to_rng(fresh_seed(), N)[unseeded]
-                seeded |= unseeded
-        else:
-            raise ValueError(f"seed must be None, an integer or a sequence of {N} integers, got {seed!r}")
+        which = self._games_to_reset(which)
+        seeded = self._seed_games(seed, which)
         if seeded.any():  # a seeded game starts from a fresh state, like Game.init
             self.cards[seeded] = 0
             self.ints[seeded] = 0
@@ -410,6 +307,52 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
             self._raise_problems(None)
         self._ready = self._started = True
         return self._result()
+
+    def _games_to_reset(self, which) -> np.ndarray:
+        """``which`` of :meth:`reset` as a boolean array of the games (default all), checked."""
+        N = self.num_envs
+        if which is None:
+            return np.ones(N, dtype=bool)
+        which = np.ascontiguousarray(which)
+        if which.dtype != bool or which.shape != (N,):
+            raise ValueError(f"which must be a boolean array of shape ({N},), got {which.dtype} {which.shape}")
+        if not self._started and not which.all():
+            raise ValueError("the first reset must start every game (leave which out)")
+        return which
+
+    def _seed_games(self, seed, which: np.ndarray) -> np.ndarray:
+        """Set the generators of the games of ``which`` that ``seed`` of :meth:`reset` seeds (a
+        game never seeded gets a fresh seed); returns which games were seeded. Every seed is
+        checked before any game changes."""
+        if seed is None:
+            return self._fresh_seeds(which & (self.rng == 0))
+        if isinstance(seed, (int, np.integer)) and not isinstance(seed, NOT_INTEGERS):
+            self.rng[which] = seeds_to_rng(seed, self.num_envs)[which]  # checks seed .. seed + N - 1 first
+            return which.copy()
+        if (isinstance(seed, Sequence) and not isinstance(seed, (str, bytes))) or isinstance(seed, np.ndarray):
+            return self._seed_each(seed, which)
+        raise ValueError(f"seed must be None, an integer or a sequence of {self.num_envs} integers, got {seed!r}")
+
+    def _seed_each(self, seed, which: np.ndarray) -> np.ndarray:
+        """:meth:`_seed_games` for a sequence of one seed (or None) per game."""
+        N = self.num_envs
+        if isinstance(seed, np.ndarray) and seed.ndim != 1:
+            raise ValueError(f"seed: expected an integer or {N} seeds, got an array of shape {seed.shape}")
+        if len(seed) != N:
+            raise ValueError(f"seed: expected an integer or {N} seeds, got {len(seed)}")
+        states = [None if s is None else seed_to_rng(check_seed(s, f"seed[{i}]")) for i, s in enumerate(seed)]
+        seeded = np.zeros(N, dtype=bool)
+        for i, rng in enumerate(states):  # every seed checked: now the games change
+            if rng is not None and which[i]:
+                self.rng[i] = rng
+                seeded[i] = True
+        return seeded | self._fresh_seeds(which & ~seeded & (self.rng == 0))
+
+    def _fresh_seeds(self, unseeded: np.ndarray) -> np.ndarray:
+        """Seed the games of ``unseeded`` from one seed drawn from the OS; returns ``unseeded``."""
+        if unseeded.any():
+            self.rng[unseeded] = seeds_to_rng(fresh_seed(), self.num_envs)[unseeded]
+        return unseeded
 
     # ------------------------------------------------------------------ step
     def step(self, actions) -> VectorStep:
@@ -471,7 +414,7 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
         """Put game ``source_index`` of an engine :class:`State` (same rules) into slot ``index``,
         e.g. a position from ``Game.from_position``; its generator comes along. A seat of the
         caller's must be the one to act. Rewards and flags of the slot are cleared."""
-        index = _game_index(index, self.num_envs)
+        index = game_index(index, self.num_envs)
         if not isinstance(state, State):
             raise TypeError(f"load_state: state must be an engine State, got {type(state).__name__}")
         try:
@@ -530,20 +473,10 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
         taken and ``episodes`` finished. Games continue where they are (finished ones
         restart); call :meth:`reset` before the next :meth:`step`."""
         n, N = self.num_players, self.num_envs
-        limit = np.iinfo(np.int64).max
-        for name, value in (("max_decisions", max_decisions), ("max_episodes", max_episodes)):
-            if value is None and name == "max_episodes":
-                continue
-            if isinstance(value, NOT_INTEGERS) or not isinstance(value, (int, np.integer)) or not 1 <= value <= limit:
-                raise ValueError(f"{name} must be an integer 1..{limit}, got {value!r}")
-        if policies is None:
-            row = np.where(self.seat_policies == EXTERNAL, policy_kernels.RANDOM, self.seat_policies)
-        else:
-            if len(policies) != n:
-                raise ValueError(f"policies: expected one per seat ({n}), got {len(policies)}")
-            row = np.array([policy_id(p) for p in policies], dtype=np.int64)
-            if (row == policy_kernels.PPO).any():
-                neural.check_shipped(self.game)
+        check_count(max_decisions, "max_decisions")
+        if max_episodes is not None:
+            check_count(max_episodes, "max_episodes")
+        row = self._play_policies(policies)
         if not self._started:
             raise RuntimeError("call reset() before play()")
         max_episodes = np.iinfo(np.int64).max if max_episodes is None else int(max_episodes)
@@ -579,9 +512,21 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
             raise RuntimeError(f"game {bad[0]}: a compiled policy chose an action the engine refused")
         return {"totals": totals, "wins": wins, "decisions": decisions, "episodes": episodes}
 
+    def _play_policies(self, policies) -> np.ndarray:
+        """The compiled policy of each seat of :meth:`play` (``policies``: names or ids, one per seat;
+        None: the env's seat policies, ``random`` at the caller's seats)."""
+        if policies is None:
+            return np.where(self.seat_policies == EXTERNAL, policy_kernels.RANDOM, self.seat_policies)
+        if len(policies) != self.num_players:
+            raise ValueError(f"policies: expected one per seat ({self.num_players}), got {len(policies)}")
+        row = np.array([policy_id(p) for p in policies], dtype=np.int64)
+        if (row == policy_kernels.PPO).any():
+            neural.check_shipped(self.game, stacklevel=5)  # the warning names the caller of play()
+        return row
+
     def game_state(self, index: int) -> State:
         """A copy of game ``index`` as a one-game engine :class:`State` (for positions, rendering)."""
-        index = _game_index(index, self.num_envs)
+        index = game_index(index, self.num_envs)
         return State(
             self.cards[index : index + 1].copy(),
             self.ints[index : index + 1].copy(),
@@ -594,8 +539,6 @@ class UnoVectorEnv(K.NeedsPickleProtocol2):
     def render_games(self, mode: str, viewer: int | None = None) -> list:
         """Each game drawn from ``viewer``'s seat (None: every hand): ``"ansi"`` text or
         ``"rgb_array"`` images (:mod:`uno_env.render`)."""
-        from ..render import render_image, render_text
-
         if mode not in ("ansi", "rgb_array"):
             raise ValueError(f"mode must be 'ansi' or 'rgb_array', got {mode!r}")
         if viewer is not None and (

@@ -34,7 +34,8 @@ from ..engine.config import RuleConfig
 from ..engine.game import Game
 from ..engine.kernels import NeedsPickleProtocol2
 from ..learner import ILLEGAL_ACTION
-from .core import UnoVectorEnv, learner_seats
+from .arguments import learner_seats
+from .core import UnoVectorEnv
 
 RENDER_MODES = ("ansi", "rgb_array")
 

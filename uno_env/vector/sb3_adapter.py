@@ -33,7 +33,8 @@ from ..engine.config import RuleConfig
 from ..engine.game import Game, action_ids
 from ..engine.seeding import seeds_to_rng
 from ..learner import ILLEGAL_ACTION
-from .core import UnoVectorEnv, learner_seats
+from .arguments import learner_seats
+from .core import UnoVectorEnv
 from .gym_adapter import RENDER_MODES, learner_spaces
 
 

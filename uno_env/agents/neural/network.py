@@ -1,0 +1,298 @@
+"""A policy network in memory (:class:`Network`): its weights, what it reads and answers by
+name, and the numeric tables the kernels read, rebuilt for the current layout; what a
+game's configuration offers a network (:func:`input_slices`, :func:`action_blocks`,
+:func:`input_scale`), whether a network can play it (:meth:`Network.mismatches`) and was
+trained for it (:func:`training_mismatch`), and the network moved to another table
+(:func:`transplant`)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...engine.config import RuleConfig
+from ...engine.game import Game
+from ...engine.layout import NUM_PARAMS, P_NUM_ACTIONS, P_O_FIRST
+from ...engine.observation import SLICE_NAMES
+from .colours import colour_relabellings
+from .fileformat import (
+    ACTION_BLOCKS,
+    FORMAT,
+    FORMAT_VERSION,
+    PLAY_BLOCK,
+    WEIGHTS,
+    ActionBlock,
+    InputSlice,
+    NetworkArrays,
+    check_actions,
+    check_inputs,
+    check_seat_order,
+    seat_width,
+)
+from .forward_pass import output_index
+
+
+class Network:
+    """Weights and input layout of a policy network, as contiguous numpy arrays.
+
+    ``w1`` (inputs, hidden1), ``w2`` (hidden1, hidden2): input-major, so a non-zero input
+    adds one contiguous row; ``w3`` (actions, hidden2): one contiguous row per action, so
+    only the legal actions' logits are computed. ``scale`` (inputs,) multiplies the
+    gathered observation. ``inputs`` (:class:`InputSlice`) and ``actions``
+    (:class:`ActionBlock`): the training configuration's observation slices and action
+    blocks, by name; ``seat_order`` (of :data:`SEAT_ORDERS`): how it reads the per-seat slices.
+    Rebuilt from them for the current layout: ``gather`` (slices, 4): per slice the index of its
+    offset in ``P``, its offset in the network input, its size and its entries per seat when
+    read in the order of play (0: read as given);
+    ``params`` (a vector like ``P``, -1 but at the ``P_A_*`` entries): the first output of
+    each action block, and ``P_NUM_ACTIONS`` the number of outputs. ``meta``: a dict (training
+    configuration, command, seed, figures)."""
+
+    # the arrays of ARRAYS, set in __init__
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+    w3: np.ndarray
+    b3: np.ndarray
+    scale: np.ndarray
+    gather: np.ndarray
+    params: np.ndarray
+    recolour_in: np.ndarray
+    recolour_out: np.ndarray
+
+    def __init__(
+        self,
+        weights: dict,
+        inputs: Sequence[InputSlice],
+        actions: Sequence[ActionBlock],
+        meta: dict | None = None,
+        seat_order: str = "clockwise",
+    ):
+        missing = [k for k in WEIGHTS if k not in weights]
+        if missing:
+            raise ValueError(f"network: missing arrays {', '.join(missing)}")
+        for name in WEIGHTS:
+            setattr(self, name, np.ascontiguousarray(weights[name], dtype=np.float32))
+        self.meta = dict(meta or {})
+        n_inputs, hidden1 = self.w1.shape
+        if self.w2.shape[0] != hidden1 or self.w3.shape[1] != self.w2.shape[1]:
+            raise ValueError(f"network: layer shapes do not chain: {self.w1.shape}, {self.w2.shape}, {self.w3.shape}")
+        if self.scale.shape != (n_inputs,):
+            raise ValueError("network: scale must have one entry per input")
+        self.inputs = tuple(inputs)
+        self.actions = tuple(actions)
+        check_inputs(self.inputs, n_inputs)
+        check_actions(self.actions, self.w3.shape[0])
+        self.seat_order = check_seat_order(seat_order, self.inputs)
+        self.gather = kernel_gather(self.inputs, self.seat_order)
+        self.params = kernel_outputs(self.actions)
+        self.recolour_in, self.recolour_out = colour_relabellings(self.inputs, self.actions)
+
+    def arrays(self) -> NetworkArrays:
+        """The arrays in the order of ARRAYS (the kernels' argument order)."""
+        return (self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.scale, self.gather, self.params)
+
+    def policy_arrays(self) -> tuple[np.ndarray, ...]:
+        """The policy kernels' arrays: those of :meth:`arrays`, then ``recolour_in`` and
+        ``recolour_out`` (also rebuilt on load)."""
+        return (*self.arrays(), self.recolour_in, self.recolour_out)
+
+    def header(self) -> dict:
+        """The ``network`` entry of the file: format, version, inputs and actions by name."""
+
+        def record(item: InputSlice | ActionBlock) -> dict:
+            fields = {k: v for k, v in vars(item).items() if k != "labels"}
+            return fields if item.labels is None else {**fields, "labels": list(item.labels)}
+
+        return {
+            "format": FORMAT,
+            "version": FORMAT_VERSION,
+            "seat_order": self.seat_order,
+            "inputs": [record(s) for s in self.inputs],
+            "actions": [record(b) for b in self.actions],
+        }
+
+    def mismatches(self, game: Game) -> list[str]:
+        """Why the network cannot play ``game``'s configuration (empty: it can): a slice it
+        reads that the observation lacks, has smaller, or labels otherwise; an action
+        block whose actions the configuration names otherwise."""
+        return input_mismatches(self.inputs, game) + action_mismatches(self.actions, game)
+
+    def supports(self, game: Game) -> bool:
+        """Every slice the network reads exists in ``game``'s observation, is large enough
+        and labels its entries alike, and the action blocks they share name their actions
+        alike (:meth:`mismatches` says what differs)."""
+        return not self.mismatches(game)
+
+
+def input_mismatches(inputs: Sequence[InputSlice], game: Game) -> list[str]:
+    """The slices a network reads that ``game``'s observation lacks, has smaller, or labels otherwise."""
+    problems = []
+    for s in inputs:
+        have = game.obs_spec.by_name.get(s.name)
+        if have is None:
+            problems.append(f"the observation has no slice {s.name!r}")
+        elif have.size < s.size:
+            problems.append(f"the observation's slice {s.name!r} has {have.size} entries, the network reads {s.size}")
+        elif s.labels is not None and tuple(have.labels[: s.size]) != s.labels:
+            problems.append(f"the observation's slice {s.name!r} labels its entries otherwise")
+    return problems
+
+
+def action_mismatches(actions: Sequence[ActionBlock], game: Game) -> list[str]:
+    """The action blocks a network answers whose actions ``game``'s configuration names otherwise
+    (where both record their names)."""
+    blocks = action_blocks(game, check=False)
+    problems = []
+    for b in actions:
+        here = next((a for a in blocks if a.name == b.name), None)
+        if here is None or here.labels is None or b.labels is None:
+            continue
+        if here.labels[: b.size] != b.labels[: here.size]:
+            problems.append(f"the action block {b.name!r} names its actions otherwise")
+    return problems
+
+
+def kernel_gather(inputs: Sequence[InputSlice], seat_order: str = "clockwise") -> np.ndarray:
+    """The kernels' ``gather`` table for the current layout: per slice, the index in ``P``
+    of its offset (``P_O_FIRST`` + its place in ``SLICE_NAMES``), its offset in the network
+    input, its size and, read in the order of play, its entries per seat (0: as given)."""
+    play = seat_order == "play"
+    rows = [
+        [P_O_FIRST + SLICE_NAMES.index(s.name), s.offset, s.size, seat_width(s.labels) if play else 0] for s in inputs
+    ]
+    return np.array(rows, dtype=np.int64).reshape(len(rows), 4)
+
+
+def kernel_outputs(actions: Sequence[ActionBlock]) -> np.ndarray:
+    """The kernels' ``params`` for the current layout: a vector like ``P``, -1 but the first
+    output of each action block at its ``P_A_*`` entry and the number of outputs at
+    ``P_NUM_ACTIONS`` (the coloured plays start at output 0)."""
+    params = np.full(NUM_PARAMS, -1, dtype=np.int64)
+    for b in actions:
+        if b.name != PLAY_BLOCK:
+            params[ACTION_BLOCKS[b.name]] = b.first
+    params[P_NUM_ACTIONS] = sum(b.size for b in actions)
+    return params
+
+
+def play_order_index(game: Game) -> np.ndarray:
+    """Per entry of ``game``'s observation, the entry a network reading the seats in the
+    order of play (``seat_order="play"``) reads there when play runs counter-clockwise:
+    seat k of a per-seat slice is read from seat n - k (mod n). The training script's torch
+    network gathers with it; :func:`network_logits` computes the same."""
+    index = np.arange(game.observation_size, dtype=np.int64)
+    n = game.num_players
+    for s in game.obs_spec.slices:
+        width = seat_width(s.labels)
+        for k in range(s.size if width else 0):
+            seat, entry = divmod(k, width)
+            index[s.offset + k] = s.offset + ((n - seat) % n) * width + entry
+    return index
+
+
+def input_scale(game: Game) -> np.ndarray:
+    """Per observation entry, the factor that brings it to about 0..1 for the network:
+    counts of cards and seats' hand sizes by 1/10, scores by 1/target score, the rest by
+    the inverse of its upper bound (one-hot slices stay 0/1)."""
+    spec = game.obs_spec
+    scale = np.empty(spec.size, dtype=np.float32)
+    for s in spec.slices:
+        if s.name in ("hand_sizes", "draw_pile_size"):
+            factor = np.full(s.size, 0.1, dtype=np.float32)
+        elif s.name == "scores":
+            factor = np.full(s.size, 1.0 / game.config.target_score, dtype=np.float32)
+        else:
+            factor = 1.0 / np.maximum(s.high, 1.0)
+        scale[s.offset : s.stop] = factor
+    return scale
+
+
+def input_slices(game: Game) -> tuple[InputSlice, ...]:
+    """The inputs of a network trained on ``game``'s configuration: the whole observation,
+    slice by slice."""
+    return tuple(InputSlice(s.name, s.offset, s.size, tuple(s.labels)) for s in game.obs_spec.slices)
+
+
+def action_blocks(game: Game, check: bool = True) -> tuple[ActionBlock, ...]:
+    """The action blocks of ``game``'s configuration, in id order: ``play`` (the coloured
+    plays), then the blocks of ``ActionTable.offsets``. ``check``: a block name missing
+    from :data:`ACTION_BLOCKS` is a ValueError (a network file could not name it)."""
+    table = game.actions
+    blocks = table.blocks()
+    if check:
+        for name, _, _ in blocks:
+            if name != PLAY_BLOCK and name not in ACTION_BLOCKS:
+                raise ValueError(f"the action block {name!r} has no entry in uno_env.agents.neural.ACTION_BLOCKS")
+    return tuple(
+        ActionBlock(name, first, stop - first, tuple(table.strings[first:stop])) for name, first, stop in blocks
+    )
+
+
+def transplant(network: Network, game: Game) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The network as three (weight, bias) pairs in torch's ``nn.Linear`` layout (weight:
+    out x in) over ``game``'s whole observation (scaled by :func:`input_scale`) and action
+    table: the same logits for every legal action as the compiled forward pass gives at
+    ``game``'s table (inputs the network does not read get zero weights; each action's
+    output row is the one :func:`output_index` maps it to). A network trained at another
+    table (or rule variant) thus starts a training run there exactly as it plays there.
+    ValueError when the network cannot play ``game`` (:meth:`Network.mismatches`)."""
+    problems = network.mismatches(game)
+    if problems:
+        raise ValueError(f"the network cannot play this configuration: {'; '.join(problems)}")
+    scale = input_scale(game)
+    w1 = np.zeros((network.w1.shape[1], game.observation_size), dtype=np.float32)
+    for s in network.inputs:
+        here = game.obs_spec.by_name[s.name].offset
+        source = network.w1[s.offset : s.offset + s.size] * network.scale[s.offset : s.offset + s.size, None]
+        w1[:, here : here + s.size] = (source / scale[here : here + s.size, None]).T
+    rows = np.array([output_index(game.params, network.params, a) for a in range(game.num_actions)], dtype=np.int64)
+    return [(w1, network.b1.copy()), (network.w2.T.copy(), network.b2.copy()), (network.w3[rows], network.b3[rows])]
+
+
+class TrainingMismatchWarning(UserWarning):
+    """A trained agent plays tables other than those it was trained for (it still plays)."""
+
+
+PLAY_IRRELEVANT = ("max_steps", "reward", "illegal_action")
+"""Settings that do not change what a legal-action policy faces."""
+
+_WARNED: set[tuple] = set()
+
+
+def training_mismatch(network: Network, game: Game) -> str | None:
+    """How ``game``'s settings differ from those ``network`` was trained on (None: they do
+    not, or the file does not record them)."""
+    trained = network.meta.get("config") if isinstance(network.meta, dict) else None
+    if not isinstance(trained, dict):
+        return None
+    try:  # settings the file predates (the house rules) were at their defaults
+        trained_config = RuleConfig.from_kwargs(**{**RuleConfig().to_dict(), **trained})
+    except (TypeError, ValueError):
+        return None
+    here = game.config.to_dict()
+    changed = [
+        f"{key}={here[key]!r} (trained: {value!r})"
+        for key, value in trained_config.to_dict().items()
+        if key not in PLAY_IRRELEVANT and here.get(key) != value
+    ]
+    if not changed:
+        return None
+    return f"trained for {trained_config.in_words()}; here {', '.join(changed)}"
+
+
+def warn_outside_training(label: str, network: Network, game: Game, stacklevel: int = 3) -> str | None:
+    """Warn once per process per agent and difference that ``label`` plays untrained tables.
+    Returns the warning's text every time (None: the tables match), for a caller that shows
+    it elsewhere (``uno serve``'s page: ``Agent.notice``)."""
+    mismatch = training_mismatch(network, game)
+    if mismatch is None:
+        return None
+    text = f"{label}: {mismatch}; it plays, but outside the tables it learned on"
+    if (label, mismatch) not in _WARNED:
+        _WARNED.add((label, mismatch))
+        warnings.warn(text, TrainingMismatchWarning, stacklevel=stacklevel)
+    return text
