@@ -26,6 +26,16 @@ longer passes every array field by field through the stack. Unlike numba's own
 first compilation where it was (docs/VECTOR.md, fifth round). Every other function
 sets it False: numba would otherwise inherit it from the caller too.
 
+``accessor``: the named places of the state arrays (:mod:`~uno_env.engine.state`) are
+plain Python functions that numba inlines into each compiled caller (numba's typed
+inlining: ``register_jitable(inline="always")``), as ``kernel(inline="always")`` does
+for ``rel_seat``. The compiled code is what the index expression written out in place
+compiles to (no call, no second signature per argument type), and Python calls the
+same functions on numpy arrays (a view is a numpy view), so that the interpreted
+kernels and the engine's Python code read the state through them too. They compile
+with reference counting only for typing (``_nrt=True`` lets one return a view of its
+argument); inlined into a kernel, they take the kernel's setting.
+
 ``describe(__name__, what, seconds)``: each module of compiled functions says what it
 compiles, printed once on stderr when numba really compiles (:mod:`compile_notice`).
 """
@@ -35,10 +45,11 @@ from __future__ import annotations
 from typing import Any
 
 from numba import njit
+from numba.extending import register_jitable
 
 from .compile_notice import describe
 
-__all__ = ["allocating", "describe", "kernel"]
+__all__ = ["accessor", "allocating", "describe", "kernel"]
 
 
 def kernel(*args: Any, **options: Any) -> Any:
@@ -53,6 +64,12 @@ def allocating(*args: Any, **options: Any) -> Any:
     numba's reference counting whatever their caller compiles with."""
     options.setdefault("_nrt", True)
     return _njit(args, options)
+
+
+def accessor(function: Any) -> Any:
+    """``function`` itself, callable from compiled code too, where numba inlines it
+    (``register_jitable(inline="always")``; see the module's text)."""
+    return register_jitable(inline="always", _nrt=True)(function)
 
 
 def _njit(args: tuple, options: dict) -> Any:

@@ -111,25 +111,11 @@ from .layout import (
     P_A_UNO,
     P_A_W,
     P_A_W4,
-    P_C_DISCARD,
-    P_C_DISCARD_COUNTS,
-    P_C_DRAW,
-    P_C_HANDS,
-    P_C_REVEAL,
-    P_C_SIZE,
     P_DECK_SIZE,
     P_DRAW_UNTIL_PLAYABLE,
     P_EPISODE,
     P_FACES,
     P_FORCE_PLAY,
-    P_I_ALIVE,
-    P_I_DREW_ON,
-    P_I_HAND_SIZE,
-    P_I_NAMED,
-    P_I_OUTCOME,
-    P_I_SCORE,
-    P_I_SIZE,
-    P_I_TREND,
     P_ILLEGAL,
     P_JUMP_IN,
     P_MAX_STEPS,
@@ -194,6 +180,40 @@ from .layout import (
     UNO_AUTO,
     UNO_OFF,
 )
+from .state import (
+    add_discard_count,
+    add_score,
+    alive,
+    clear_cards,
+    clear_ints,
+    discard_counts,
+    discard_pile,
+    draw_pile,
+    draw_pile_card,
+    drew_on_bits,
+    give_card,
+    hand,
+    hand_count,
+    hand_size,
+    hand_sizes,
+    is_alive,
+    mark_drew_on,
+    named_colour,
+    outcome,
+    revealed,
+    score,
+    scores,
+    set_alive,
+    set_discard_pile_card,
+    set_drew_on_bits,
+    set_hand_size,
+    set_named_colour,
+    set_outcome,
+    set_shown_to_trend,
+    shown_to_trend,
+    take_card,
+    top_face,
+)
 
 HAND_START = 7  # R-SETUP-2
 
@@ -240,12 +260,13 @@ def rng_below(rng, b, n):
 
 
 @kernel
-def shuffle_segment(cards, rng, b, start, count):
+def shuffle_segment(pile, rng, b, start, count):
+    """Shuffle ``pile[start:start + count]`` with game b's generator."""
     for i in range(count - 1, 0, -1):
         j = rng_below(rng, b, i + 1)
-        tmp = cards[b, start + i]
-        cards[b, start + i] = cards[b, start + j]
-        cards[b, start + j] = tmp
+        tmp = pile[start + i]
+        pile[start + i] = pile[start + j]
+        pile[start + j] = tmp
 
 
 # ---------------------------------------------------------------- small helpers
@@ -266,11 +287,10 @@ def emit(ev, evn, b, kind, x, y, z):
 def next_alive(ints, P, b, seat, direction):
     """The next seat in play from ``seat`` in ``direction``."""
     n = P[P_NUM_PLAYERS]
-    alive = P[P_I_ALIVE]
     s = seat
     for _ in range(n):
         s = (s + direction) % n
-        if ints[b, alive + s] != 0:
+        if is_alive(ints, P, b, s):
             return s
     return seat
 
@@ -286,11 +306,6 @@ def same_team(P, s, t):
         half = P[P_NUM_PLAYERS] // 2
         return s % half == t % half
     return s == t
-
-
-@kernel(inline="always")
-def top_face(cards, ints, P, b):
-    return cards[b, P[P_C_DISCARD] + ints[b, S_DISCARD_COUNT] - 1]
 
 
 @kernel(inline="always")
@@ -313,19 +328,26 @@ def matches(cards, ints, P, b, face):
 def holds_colour(cards, P, b, seat, colour):
     if colour < 0:
         return False
-    base = P[P_C_HANDS] + seat * P[P_FACES] + colour * RANKS_PER_COLOUR
+    held = hand(cards, P, b, seat)
+    first = colour * RANKS_PER_COLOUR
     for r in range(RANKS_PER_COLOUR):
-        if cards[b, base + r] > 0:
+        if held[first + r] > 0:
             return True
     return False
 
 
+@kernel(inline="always")
+def holds_card(cards, P, b, seat, face):
+    """``seat`` holds a copy of ``face`` (a face of the deck)."""
+    return face < P[P_FACES] and hand_count(cards, P, b, seat, face) > 0
+
+
 @kernel
 def hand_value(cards, P, b, seat):
-    base = P[P_C_HANDS] + seat * P[P_FACES]
+    held = hand(cards, P, b, seat)
     total = 0
     for f in range(P[P_FACES]):
-        c = cards[b, base + f]
+        c = held[f]
         if c > 0:
             total += CARD_VALUES[f] * c
     return total
@@ -333,13 +355,11 @@ def hand_value(cards, P, b, seat):
 
 @kernel
 def has_legal_play(cards, ints, P, b, seat):
-    F = P[P_FACES]
-    base = P[P_C_HANDS] + seat * F
-    hand = cards[b, base : base + F]
+    held = hand(cards, P, b, seat)
     colour = ints[b, S_COLOUR]
     top = top_face(cards, ints, P, b)
-    for f in range(F):
-        if hand[f] > 0 and matches_on(f, colour, top):
+    for f in range(P[P_FACES]):
+        if held[f] > 0 and matches_on(f, colour, top):
             return True
     return False
 
@@ -363,12 +383,12 @@ def stackable(cards, ints, P, b, face):
 
 @kernel
 def has_stackable(cards, ints, P, b, seat):
-    base = P[P_C_HANDS] + seat * P[P_FACES]
+    held = hand(cards, P, b, seat)
     for c in range(4):
         f = c * RANKS_PER_COLOUR + RANK_DRAW_TWO
-        if cards[b, base + f] > 0 and stackable(cards, ints, P, b, f):
+        if held[f] > 0 and stackable(cards, ints, P, b, f):
             return True
-    return cards[b, base + WILD_DRAW_FOUR] > 0 and stackable(cards, ints, P, b, WILD_DRAW_FOUR)
+    return held[WILD_DRAW_FOUR] > 0 and stackable(cards, ints, P, b, WILD_DRAW_FOUR)
 
 
 @kernel(forceinline=True)
@@ -377,7 +397,7 @@ def uno_available(cards, ints, P, b):
     if P[P_UNO] == UNO_OFF or ints[b, S_UNO_CALLED] != 0:
         return False
     p = ints[b, S_CURRENT]
-    if ints[b, P[P_I_HAND_SIZE] + p] != 2:
+    if hand_size(ints, P, b, p) != 2:
         return False
     phase = ints[b, S_PHASE]
     if phase == PH_DRAWN or phase == PH_JUMP:  # a jump-in decision is asked only of a holder
@@ -401,13 +421,13 @@ def next_jumper(cards, ints, P, b, after):
     would begin (``S_FOLLOWING``), that holds the top card and did not play it; -1 if none."""
     following = ints[b, S_FOLLOWING]
     origin = ints[b, S_TOP_PLAYER]
-    index = P[P_C_HANDS] + top_face(cards, ints, P, b)
+    top = top_face(cards, ints, P, b)
     s = after
     for _ in range(P[P_NUM_PLAYERS]):
         s = next_alive(ints, P, b, s, ints[b, S_DIRECTION])
         if s == following:
             return -1
-        if s != origin and cards[b, index + s * P[P_FACES]] > 0:
+        if s != origin and hand_count(cards, P, b, s, top) > 0:
             return s
     return -1
 
@@ -435,21 +455,19 @@ def begin_next(cards, ints, P, b, seat):
 def exchange_hands(cards, ints, P, b, s, t):
     """Seats ``s`` and ``t`` exchange their hands (Seven-O); what each drew on or named no
     longer describes the hand it holds."""
-    F = P[P_FACES]
-    hs = P[P_C_HANDS] + s * F
-    ht = P[P_C_HANDS] + t * F
-    for f in range(F):
-        tmp = cards[b, hs + f]
-        cards[b, hs + f] = cards[b, ht + f]
-        cards[b, ht + f] = tmp
-    sizes = P[P_I_HAND_SIZE]
-    tmp = ints[b, sizes + s]
-    ints[b, sizes + s] = ints[b, sizes + t]
-    ints[b, sizes + t] = tmp
-    ints[b, P[P_I_DREW_ON] + s] = 0
-    ints[b, P[P_I_DREW_ON] + t] = 0
-    ints[b, P[P_I_NAMED] + s] = -1
-    ints[b, P[P_I_NAMED] + t] = -1
+    hs = hand(cards, P, b, s)
+    ht = hand(cards, P, b, t)
+    for f in range(P[P_FACES]):
+        tmp = hs[f]
+        hs[f] = ht[f]
+        ht[f] = tmp
+    size = hand_size(ints, P, b, s)
+    set_hand_size(ints, P, b, s, hand_size(ints, P, b, t))
+    set_hand_size(ints, P, b, t, size)
+    set_drew_on_bits(ints, P, b, s, 0)
+    set_drew_on_bits(ints, P, b, t, 0)
+    set_named_colour(ints, P, b, s, -1)
+    set_named_colour(ints, P, b, t, -1)
 
 
 @kernel
@@ -475,9 +493,9 @@ def rotate_hands(cards, ints, P, b, player, direction, ev, evn):
 @kernel(inline="always")
 def push_discard(cards, ints, P, b, face):
     k = ints[b, S_DISCARD_COUNT]
-    cards[b, P[P_C_DISCARD] + k] = face
+    set_discard_pile_card(cards, P, b, k, face)
     ints[b, S_DISCARD_COUNT] = k + 1
-    cards[b, P[P_C_DISCARD_COUNTS] + face] += 1
+    add_discard_count(cards, P, b, face, 1)
 
 
 @kernel
@@ -486,17 +504,18 @@ def reshuffle(cards, ints, rng, P, b, ev, evn):
     count = ints[b, S_DISCARD_COUNT]
     if count <= 1:
         return
-    discard = P[P_C_DISCARD]
-    draw = P[P_C_DRAW] + ints[b, S_DRAW_COUNT]
-    dcount = P[P_C_DISCARD_COUNTS]
+    discard = discard_pile(cards, P, b)
+    pile = draw_pile(cards, P, b)
+    counts = discard_counts(cards, P, b)
+    start = ints[b, S_DRAW_COUNT]
     moved = count - 1
     for i in range(moved):
-        f = cards[b, discard + i]
-        cards[b, draw + i] = f
-        cards[b, dcount + f] -= 1
-    cards[b, discard] = cards[b, discard + moved]
+        f = discard[i]
+        pile[start + i] = f
+        counts[f] -= 1
+    discard[0] = discard[moved]
     ints[b, S_DISCARD_COUNT] = 1
-    shuffle_segment(cards, rng, b, draw, moved)
+    shuffle_segment(pile, rng, b, start, moved)
     ints[b, S_DRAW_COUNT] += moved
     emit(ev, evn, b, EV_RESHUFFLE, moved, 0, 0)
 
@@ -509,10 +528,9 @@ def draw_one(cards, ints, rng, P, b, seat, reason, ev, evn):
         if ints[b, S_DRAW_COUNT] == 0:
             return -1
     k = ints[b, S_DRAW_COUNT] - 1
-    face = np.int64(cards[b, P[P_C_DRAW] + k])
+    face = np.int64(draw_pile_card(cards, P, b, k))
     ints[b, S_DRAW_COUNT] = k
-    cards[b, P[P_C_HANDS] + seat * P[P_FACES] + face] += 1
-    ints[b, P[P_I_HAND_SIZE] + seat] += 1
+    give_card(cards, ints, P, b, seat, face)
     emit(ev, evn, b, EV_DRAW, seat, face, reason)
     return face
 
@@ -550,21 +568,22 @@ def clear_round_info(cards, ints, P, b):
     ints[b, S_SWAP_FROM] = -1
     ints[b, S_SWAP_TO] = -1
     for s in range(n):
-        ints[b, P[P_I_TREND] + s] = -1
-        ints[b, P[P_I_DREW_ON] + s] = 0
-        ints[b, P[P_I_NAMED] + s] = -1
+        set_shown_to_trend(ints, P, b, s, -1)
+        set_drew_on_bits(ints, P, b, s, 0)
+        set_named_colour(ints, P, b, s, -1)
+    shown = revealed(cards, P, b)
     for f in range(P[P_FACES]):
-        cards[b, P[P_C_REVEAL] + f] = 0
+        shown[f] = 0
 
 
 @kernel
-def fill_deck(cards, P, b, start):
-    """Write the whole deck in face order at ``start``; returns the card count."""
+def fill_deck(pile, P):
+    """Write the whole deck in face order into ``pile``; returns the card count."""
     k = 0
     for f in range(P[P_FACES]):
         copies = FACE_COPIES[f]
         for _ in range(copies):
-            cards[b, start + k] = f
+            pile[k] = f
             k += 1
     return k
 
@@ -572,18 +591,19 @@ def fill_deck(cards, P, b, start):
 @kernel
 def gather_and_shuffle(cards, ints, rng, P, b):
     """All cards back into the draw pile, shuffled (R-SETUP-5)."""
-    n = P[P_NUM_PLAYERS]
-    hands = P[P_C_HANDS]
-    for i in range(n * P[P_FACES]):
-        cards[b, hands + i] = 0
-    for s in range(n):
-        ints[b, P[P_I_HAND_SIZE] + s] = 0
+    for s in range(P[P_NUM_PLAYERS]):
+        held = hand(cards, P, b, s)
+        for f in range(P[P_FACES]):
+            held[f] = 0
+        set_hand_size(ints, P, b, s, 0)
+    counts = discard_counts(cards, P, b)
     for f in range(P[P_FACES]):
-        cards[b, P[P_C_DISCARD_COUNTS] + f] = 0
+        counts[f] = 0
     ints[b, S_DISCARD_COUNT] = 0
-    count = fill_deck(cards, P, b, P[P_C_DRAW])
+    pile = draw_pile(cards, P, b)
+    count = fill_deck(pile, P)
     ints[b, S_DRAW_COUNT] = count
-    shuffle_segment(cards, rng, b, P[P_C_DRAW], count)
+    shuffle_segment(pile, rng, b, 0, count)
 
 
 @kernel
@@ -593,24 +613,21 @@ def deal_and_start(cards, ints, rng, P, b, dealer, ev, evn):
     clear_round_info(cards, ints, P, b)
     ints[b, S_DEALER] = dealer
     emit(ev, evn, b, EV_DEAL, dealer, ints[b, S_ROUND], 0)
-    draw = P[P_C_DRAW]
-    hands = P[P_C_HANDS]
-    F = P[P_FACES]
+    pile = draw_pile(cards, P, b)
     for _ in range(HAND_START):
         seat = dealer
         for _ in range(ints[b, S_N_ALIVE]):
             seat = next_alive(ints, P, b, seat, 1)
             k = ints[b, S_DRAW_COUNT] - 1
-            face = cards[b, draw + k]
+            face = pile[k]
             ints[b, S_DRAW_COUNT] = k
-            cards[b, hands + seat * F + face] += 1
-            ints[b, P[P_I_HAND_SIZE] + seat] += 1
+            give_card(cards, ints, P, b, seat, face)
     while True:
         k = ints[b, S_DRAW_COUNT] - 1
-        face = np.int64(cards[b, draw + k])
+        face = np.int64(pile[k])
         if face == WILD_DRAW_FOUR:  # back into the pile, reshuffle, turn up another
             emit(ev, evn, b, EV_STARTER_RETURNED, face, 0, 0)
-            shuffle_segment(cards, rng, b, draw, k + 1)
+            shuffle_segment(pile, rng, b, 0, k + 1)
             continue
         ints[b, S_DRAW_COUNT] = k
         push_discard(cards, ints, P, b, face)
@@ -652,9 +669,9 @@ def start_round(cards, ints, rng, P, b, dealer, ev, evn):
 def choose_dealer(cards, ints, rng, P, b, ev, evn):
     """R-SETUP-1 / D-DEALER: highest number deals, action cards count 0, ties redraw."""
     n = P[P_NUM_PLAYERS]
-    count = fill_deck(cards, P, b, P[P_C_DRAW])
-    start = P[P_C_DRAW]
-    shuffle_segment(cards, rng, b, start, count)
+    pile = draw_pile(cards, P, b)
+    count = fill_deck(pile, P)
+    shuffle_segment(pile, rng, b, 0, count)
     # seat s's drawn value (0..9) in bits 4s..4s+3 and its tie in bit s: no arrays to
     # allocate, so the engine compiles without numba's reference counting
     tied = (1 << n) - 1
@@ -665,10 +682,10 @@ def choose_dealer(cards, ints, rng, P, b, ev, evn):
         for s in range(n):
             if tied >> s & 1:
                 if pos == 0:
-                    shuffle_segment(cards, rng, b, start, count)
+                    shuffle_segment(pile, rng, b, 0, count)
                     pos = count
                 pos -= 1
-                face = np.int64(cards[b, start + pos])
+                face = np.int64(pile[pos])
                 emit(ev, evn, b, EV_DEALER_DRAW, s, face, 0)
                 value = face % RANKS_PER_COLOUR if face < WILD and face % RANKS_PER_COLOUR < 10 else 0
                 values |= value << (4 * s)
@@ -692,17 +709,14 @@ def reset_game(cards, ints, rng, P, b, dealer, deck_given, ev, evn):
     pile as written (top last) instead of shuffling."""
     n = P[P_NUM_PLAYERS]
     episodes = ints[b, S_EPISODES]
-    for i in range(P[P_I_SIZE]):
-        ints[b, i] = 0
+    clear_ints(ints, P, b)
     ints[b, S_EPISODES] = episodes
     for s in range(n):
-        ints[b, P[P_I_ALIVE] + s] = 1
+        set_alive(ints, P, b, s, 1)
     ints[b, S_N_ALIVE] = n
     ints[b, S_LAST_WINNER] = -1
     ints[b, S_FORFEIT] = -1
-    for i in range(P[P_C_SIZE]):
-        if not deck_given or i < P[P_C_DRAW] or i >= P[P_C_DRAW] + P[P_DECK_SIZE]:
-            cards[b, i] = 0
+    clear_cards(cards, P, b, deck_given)
     if deck_given:
         ints[b, S_DRAW_COUNT] = P[P_DECK_SIZE]
         deal_and_start(cards, ints, rng, P, b, max(dealer, 0), ev, evn)
@@ -717,10 +731,10 @@ def finish_game(ints, P, b, rw, ev, evn):
     """Terminal bookkeeping once outcomes are set: rewards (R-SCORE-2) and the over phase."""
     n = P[P_NUM_PLAYERS]
     for s in range(n):
-        o = ints[b, P[P_I_OUTCOME] + s]
+        o = outcome(ints, P, b, s)
         if o > 0:
             emit(ev, evn, b, EV_GAME_END, s, 0, 0)
-        if P[P_REWARD] == REWARD_WIN and ints[b, P[P_I_ALIVE] + s] != 0:
+        if P[P_REWARD] == REWARD_WIN and is_alive(ints, P, b, s):
             rw[b, s] += o
     ints[b, S_TERMINATED] = 1
     ints[b, S_PHASE] = PH_OVER
@@ -732,27 +746,25 @@ def score_round(cards, ints, P, b, winner, rw, ev, evn):
     """R-SCORE-1/3, R-VAR-ALT: the round's points. Standard scoring credits the winner's
     side with the cards left in the other hands; the alternative charges each hand its own."""
     n = P[P_NUM_PLAYERS]
-    alive = P[P_I_ALIVE]
-    score = P[P_I_SCORE]
     if P[P_SCORING] == SCORING_STANDARD:
         points = 0
         for s in range(n):
-            if ints[b, alive + s] != 0 and not same_team(P, s, winner):
+            if is_alive(ints, P, b, s) and not same_team(P, s, winner):
                 points += hand_value(cards, P, b, s)
         emit(ev, evn, b, EV_ROUND_END, winner, points, 0)
         for s in range(n):
             if same_team(P, s, winner):
-                ints[b, score + s] += points
-                emit(ev, evn, b, EV_SCORE, s, points, ints[b, score + s])
+                add_score(ints, P, b, s, points)
+                emit(ev, evn, b, EV_SCORE, s, points, score(ints, P, b, s))
                 if P[P_REWARD] == REWARD_POINTS:
                     rw[b, s] += points
         return
     emit(ev, evn, b, EV_ROUND_END, winner, 0, 0)
     for s in range(n):
-        if ints[b, alive + s] != 0:
+        if is_alive(ints, P, b, s):
             points = hand_value(cards, P, b, s)
-            ints[b, score + s] += points
-            emit(ev, evn, b, EV_SCORE, s, points, ints[b, score + s])
+            add_score(ints, P, b, s, points)
+            emit(ev, evn, b, EV_SCORE, s, points, score(ints, P, b, s))
             if P[P_REWARD] == REWARD_POINTS:
                 rw[b, s] -= points
 
@@ -761,17 +773,16 @@ def score_round(cards, ints, P, b, winner, rw, ev, evn):
 def lowest_score_wins(ints, P, b):
     """R-VAR-ALT: once a score reaches the target, the lowest score wins. Whether it is over."""
     n = P[P_NUM_PLAYERS]
-    score = P[P_I_SCORE]
     lowest = 1 << 30
     reached = False
     for s in range(n):
-        v = ints[b, score + s]
+        v = score(ints, P, b, s)
         reached = reached or v >= P[P_TARGET]
         lowest = min(lowest, v)
     if not reached:
         return False
     for s in range(n):
-        ints[b, P[P_I_OUTCOME] + s] = 1 if ints[b, score + s] == lowest else -1
+        set_outcome(ints, P, b, s, 1 if score(ints, P, b, s) == lowest else -1)
     return True
 
 
@@ -780,21 +791,19 @@ def eliminate_at_target(ints, P, b, rw, ev, evn):
     """R-VAR-CHALLENGE: everyone at the target is out at once; the last seat left wins.
     Whether it is over."""
     n = P[P_NUM_PLAYERS]
-    alive = P[P_I_ALIVE]
-    outcome = P[P_I_OUTCOME]
     for s in range(n):
-        if ints[b, alive + s] != 0 and ints[b, P[P_I_SCORE] + s] >= P[P_TARGET]:
-            ints[b, alive + s] = 0
+        if is_alive(ints, P, b, s) and score(ints, P, b, s) >= P[P_TARGET]:
+            set_alive(ints, P, b, s, 0)
             ints[b, S_N_ALIVE] -= 1
-            ints[b, outcome + s] = -1
+            set_outcome(ints, P, b, s, -1)
             if P[P_REWARD] == REWARD_WIN:
                 rw[b, s] -= 1
             emit(ev, evn, b, EV_ELIMINATED, s, 0, 0)
     if ints[b, S_N_ALIVE] != 1:
         return False
     for s in range(n):
-        if ints[b, alive + s] != 0:
-            ints[b, outcome + s] = 1
+        if is_alive(ints, P, b, s):
+            set_outcome(ints, P, b, s, 1)
     return True
 
 
@@ -803,11 +812,11 @@ def settle_outcomes(ints, P, b, winner, rw, ev, evn):
     """R-END-1, R-SCORE-2, R-VAR-*: whether the game ends with this round, its outcomes set if so."""
     scoring = P[P_SCORING]
     if P[P_EPISODE] == EPISODE_ROUND or scoring == SCORING_STANDARD:
-        if P[P_EPISODE] != EPISODE_ROUND and ints[b, P[P_I_SCORE] + winner] < P[P_TARGET]:
+        if P[P_EPISODE] != EPISODE_ROUND and score(ints, P, b, winner) < P[P_TARGET]:
             return False
         for s in range(P[P_NUM_PLAYERS]):
-            if ints[b, P[P_I_ALIVE] + s] != 0:
-                ints[b, P[P_I_OUTCOME] + s] = 1 if same_team(P, s, winner) else -1
+            if is_alive(ints, P, b, s):
+                set_outcome(ints, P, b, s, 1 if same_team(P, s, winner) else -1)
         return True
     if scoring == SCORING_ALTERNATIVE:
         return lowest_score_wins(ints, P, b)
@@ -862,24 +871,23 @@ def fashion_trend(cards, ints, rng, P, b, player, colour, ev, evn):
     the colour to the player; the first who cannot draws 2 and the trend stops."""
     n = P[P_NUM_PLAYERS]
     for s in range(n):
-        ints[b, P[P_I_TREND] + s] = -1
+        set_shown_to_trend(ints, P, b, s, -1)
     ints[b, S_TREND_VIEWER] = player
     ints[b, S_TREND_COLOUR] = colour
     direction = ints[b, S_DIRECTION]
-    base = P[P_C_HANDS]
-    F = P[P_FACES]
     s = next_alive(ints, P, b, player, direction)
     while s != player:
         shown = -1
+        held = hand(cards, P, b, s)
         for r in range(RANKS_PER_COLOUR):
-            if cards[b, base + s * F + colour * RANKS_PER_COLOUR + r] > 0:
+            if held[colour * RANKS_PER_COLOUR + r] > 0:
                 shown = colour * RANKS_PER_COLOUR + r
                 break
         if shown < 0:
             emit(ev, evn, b, EV_TREND_FAIL, s, 0, 0)
             draw_cards(cards, ints, rng, P, b, s, 2, R_TREND, ev, evn)
             return
-        ints[b, P[P_I_TREND] + s] = shown
+        set_shown_to_trend(ints, P, b, s, shown)
         emit(ev, evn, b, EV_TREND_SHOW, s, shown, player)
         s = next_alive(ints, P, b, s, direction)
 
@@ -890,13 +898,11 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     n_alive = ints[b, S_N_ALIVE]
     previous = ints[b, S_COLOUR]
     guilty = face == WILD_DRAW_FOUR and holds_colour(cards, P, b, player, previous)
-    cards[b, P[P_C_HANDS] + player * P[P_FACES] + face] -= 1
-    size = ints[b, P[P_I_HAND_SIZE] + player] - 1
-    ints[b, P[P_I_HAND_SIZE] + player] = size
+    size = take_card(cards, ints, P, b, player, face)
     push_discard(cards, ints, P, b, face)
     ints[b, S_PREV_COLOUR] = previous
     ints[b, S_DRAWN] = -1
-    ints[b, P[P_I_DREW_ON] + player] = 0
+    set_drew_on_bits(ints, P, b, player, 0)
     ints[b, S_TOP_PLAYER] = player
     emit(ev, evn, b, EV_PLAY, player, face, colour if face >= WILD else -1)
     went_out = size == 0
@@ -908,7 +914,7 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     stacking = P[P_STACKING] != STACKING_OFF
     if face >= WILD:
         ints[b, S_COLOUR] = colour
-        ints[b, P[P_I_NAMED] + player] = colour  # public: the colour this seat named
+        set_named_colour(ints, P, b, player, colour)  # public: the colour this seat named
         if face == WILD_DRAW_FOUR:  # the target decides first (R-WD4-3, R-END-2)
             ints[b, S_WD4_OFFENDER] = player
             ints[b, S_WD4_GUILTY] = 1 if guilty else 0
@@ -1049,10 +1055,10 @@ def clear_wild_draw_four(ints, b):
 @kernel(inline="always")
 def reveal_hand(cards, ints, P, b, viewer, owner):
     """R-WD4-4: ``owner``'s hand as it is now, shown to ``viewer`` only."""
-    F = P[P_FACES]
-    base = P[P_C_HANDS] + owner * F
-    for f in range(F):
-        cards[b, P[P_C_REVEAL] + f] = cards[b, base + f]
+    held = hand(cards, P, b, owner)
+    shown = revealed(cards, P, b)
+    for f in range(P[P_FACES]):
+        shown[f] = held[f]
     ints[b, S_REVEAL_VIEWER] = viewer
     ints[b, S_REVEAL_OWNER] = owner
 
@@ -1090,7 +1096,7 @@ def forfeit(ints, P, b, player, face, rw, ev, evn):
     """illegal_action="lose": the offender loses and the game ends (PettingZoo's classic rule)."""
     emit(ev, evn, b, EV_FORFEIT, player, face, 0)
     ints[b, S_FORFEIT] = player
-    ints[b, P[P_I_OUTCOME] + player] = -1
+    set_outcome(ints, P, b, player, -1)
     rw[b, player] = -1.0
     ints[b, S_TERMINATED] = 1
     ints[b, S_PHASE] = PH_OVER
@@ -1118,7 +1124,7 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     phase = ints[b, S_PHASE]
     if phase == PH_PLAY or phase == PH_DRAWN:
         if kind == KIND_PLAY:
-            if face >= P[P_FACES] or cards[b, P[P_C_HANDS] + player * P[P_FACES] + face] == 0:
+            if not holds_card(cards, P, b, player, face):
                 return ST_NOT_HELD
             if phase == PH_PLAY:
                 legal = face == WILD_DRAW_FOUR or matches(cards, ints, P, b, face)
@@ -1150,7 +1156,7 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
         if kind != KIND_COLOUR:
             return ST_NOT_AVAILABLE
         ints[b, S_COLOUR] = colour
-        ints[b, P[P_I_NAMED] + player] = colour
+        set_named_colour(ints, P, b, player, colour)
         emit(ev, evn, b, EV_COLOR, player, colour, 0)
         begin_turn(ints, b, player)
         return ST_OK
@@ -1183,7 +1189,7 @@ def draw_on_turn(cards, ints, rng, P, b, player, rw, ev, evn):
     """R-TURN-2/3, D-DRAWN: draw instead of playing (until a card can be played with
     ``draw_until_playable``, R-HOUSE-DRAW-1); a playable drawn card is then decided on
     (played at once when ``force_play`` leaves no other action, R-HOUSE-FORCE-1)."""
-    ints[b, P[P_I_DREW_ON] + player] |= 1 << ints[b, S_COLOUR]  # public: drew instead of playing
+    mark_drew_on(ints, P, b, player, ints[b, S_COLOUR])  # public: drew instead of playing
     drawn = draw_one(cards, ints, rng, P, b, np.int64(player), np.int64(R_CHOICE), ev, evn)
     while drawn >= 0 and not matches(cards, ints, P, b, drawn) and P[P_DRAW_UNTIL_PLAYABLE] != 0:
         drawn = draw_one(cards, ints, rng, P, b, np.int64(player), np.int64(R_CHOICE), ev, evn)
@@ -1212,7 +1218,7 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
         if kind != KIND_SWAP:
             return ST_NOT_AVAILABLE
         other = (player + colour) % P[P_NUM_PLAYERS]
-        if ints[b, P[P_I_ALIVE] + other] == 0:
+        if not is_alive(ints, P, b, other):
             return ST_NOT_AVAILABLE
         swap_hands(cards, ints, P, b, player, other, ev, evn)
         begin_next(cards, ints, P, b, ints[b, S_FOLLOWING])
@@ -1231,7 +1237,7 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
             return ST_OK
         if kind != KIND_PLAY:
             return ST_NOT_AVAILABLE
-        if face >= P[P_FACES] or cards[b, P[P_C_HANDS] + player * P[P_FACES] + face] == 0:
+        if not holds_card(cards, P, b, player, face):
             return ST_NOT_HELD
         if face != top_face(cards, ints, P, b):
             return ST_NOT_AVAILABLE
@@ -1245,7 +1251,7 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
         return ST_OK
     if kind != KIND_PLAY:
         return ST_NOT_AVAILABLE
-    if face >= P[P_FACES] or cards[b, P[P_C_HANDS] + player * P[P_FACES] + face] == 0:
+    if not holds_card(cards, P, b, player, face):
         return ST_NOT_HELD
     if stackable(cards, ints, P, b, face):
         play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
@@ -1329,10 +1335,9 @@ def rel_seat(seat, observer, n):
 
 
 @kernel(inline="always")
-def copy_counts(cards, b, start, out, offset, count):
-    """``out[offset:offset + count] = cards[b, start:start + count]`` (int8 counts to float32),
-    as a loop over views from 0 that compiles to a tight loop."""
-    src = cards[b, start : start + count]
+def copy_counts(src, out, offset, count):
+    """``out[offset:offset + count] = src[:count]`` (int8 counts to float32), as a loop
+    over views from 0 that compiles to a tight loop."""
     dst = out[offset : offset + count]
     for i in range(count):
         dst[i] = src[i]
@@ -1345,10 +1350,10 @@ def house_mask(cards, ints, P, b, phase, out):
     n = P[P_NUM_PLAYERS]
     if phase == PH_SWAP:
         for k in range(1, n):
-            if ints[b, P[P_I_ALIVE] + (player + k) % n] != 0:
+            if is_alive(ints, P, b, (player + k) % n):
                 out[P[P_A_SWAP] + k - 1] = 1
         return
-    base = P[P_C_HANDS] + player * P[P_FACES]
+    held = hand(cards, P, b, player)
     top = top_face(cards, ints, P, b)
     if phase == PH_JUMP:
         out[top] = 1
@@ -1359,9 +1364,9 @@ def house_mask(cards, ints, P, b, phase, out):
             out[P[P_A_CHALLENGE]] = 1
         for c in range(4):
             f = c * RANKS_PER_COLOUR + RANK_DRAW_TWO
-            if cards[b, base + f] > 0 and stackable(cards, ints, P, b, f):
+            if held[f] > 0 and stackable(cards, ints, P, b, f):
                 out[f] = 1
-        if cards[b, base + WILD_DRAW_FOUR] > 0 and stackable(cards, ints, P, b, WILD_DRAW_FOUR):
+        if held[WILD_DRAW_FOUR] > 0 and stackable(cards, ints, P, b, WILD_DRAW_FOUR):
             allow_play(P, WILD_DRAW_FOUR, out)
     if uno_available(cards, ints, P, b):
         out[P[P_A_UNO]] = 1
@@ -1394,14 +1399,13 @@ def legal_mask(cards, ints, P, b, out):
     # and reads nothing that its writes to ``out`` could change (measured 1.3x faster)
     player = ints[b, S_CURRENT]
     F = P[P_FACES]
-    base = P[P_C_HANDS] + player * F
-    hand = cards[b, base : base + F]
+    held = hand(cards, P, b, player)
     colour = ints[b, S_COLOUR]
     top = top_face(cards, ints, P, b)
     if phase == PH_DRAWN:
         out[P[P_A_PASS]] = P[P_FORCE_PLAY] == 0
         drawn = ints[b, S_DRAWN]
-        if hand[drawn] > 0 and matches_on(drawn, colour, top):
+        if held[drawn] > 0 and matches_on(drawn, colour, top):
             allow_play(P, drawn, out)
     else:
         # R-TURN-1 face by face would scan all F faces; only three groups can match: the
@@ -1411,12 +1415,12 @@ def legal_mask(cards, ints, P, b, out):
         if colour >= 0:  # written without branches: the loop vectorizes
             first = colour * RANKS_PER_COLOUR
             for f in range(first, first + RANKS_PER_COLOUR):
-                out[f] = hand[f] > 0
+                out[f] = held[f] > 0
         if top < WILD:
             for f in range(top % RANKS_PER_COLOUR, WILD, RANKS_PER_COLOUR):
-                out[f] |= hand[f] > 0
+                out[f] |= held[f] > 0
         for f in range(WILD, F):
-            if hand[f] > 0:
+            if held[f] > 0:
                 allow_play(P, f, out)
     if uno_available(cards, ints, P, b):
         out[P[P_A_UNO]] = 1
@@ -1429,8 +1433,8 @@ def observe(cards, ints, P, b, observer, out):
         out[i] = 0.0
     n = P[P_NUM_PLAYERS]
     F = P[P_FACES]
-    copy_counts(cards, b, P[P_C_HANDS] + observer * F, out, P[O_HAND], F)
-    copy_counts(cards, b, P[P_C_DISCARD_COUNTS], out, P[O_DISCARD_PILE], F)
+    copy_counts(hand(cards, P, b, observer), out, P[O_HAND], F)
+    copy_counts(discard_counts(cards, P, b), out, P[O_DISCARD_PILE], F)
     if ints[b, S_DISCARD_COUNT] > 0:
         out[P[O_TOP_CARD] + top_face(cards, ints, P, b)] = 1.0
     if ints[b, S_COLOUR] >= 0:
@@ -1450,12 +1454,12 @@ def observe(cards, ints, P, b, observer, out):
         out[P[O_ACTING] + rel_seat(current, observer, n)] = 1.0
     out[P[O_DEALER] + rel_seat(ints[b, S_DEALER], observer, n)] = 1.0
     o_sizes, o_scores, o_alive = P[O_HAND_SIZES], P[O_SCORES], P[O_ALIVE]
-    i_sizes, i_scores, i_alive = P[P_I_HAND_SIZE], P[P_I_SCORE], P[P_I_ALIVE]
+    sizes, points, in_game = hand_sizes(ints, P, b), scores(ints, P, b), alive(ints, P, b)
     for s in range(n):
         r = rel_seat(s, observer, n)
-        out[o_sizes + r] = ints[b, i_sizes + s]
-        out[o_scores + r] = ints[b, i_scores + s]
-        out[o_alive + r] = ints[b, i_alive + s]
+        out[o_sizes + r] = sizes[s]
+        out[o_scores + r] = points[s]
+        out[o_alive + r] = in_game[s]
     out[P[O_DRAW_PILE_SIZE]] = ints[b, S_DRAW_COUNT]
     if phase == PH_DRAWN and current == observer:
         out[P[O_DRAWN_CARD] + ints[b, S_DRAWN]] = 1.0
@@ -1466,17 +1470,17 @@ def observe(cards, ints, P, b, observer, out):
     elif phase == PH_CHALLENGE and ints[b, S_WD4_EXPOSED] != 0:
         out[P[O_EXPOSED] + rel_seat(ints[b, S_WD4_OFFENDER], observer, n)] = 1.0
     for s in range(n):
-        bits = ints[b, P[P_I_DREW_ON] + s]
+        bits = drew_on_bits(ints, P, b, s)
         if bits != 0:
             base = P[O_DREW_ON] + 4 * rel_seat(s, observer, n)
             for c in range(4):
                 if bits & (1 << c):
                     out[base + c] = 1.0
-        named = ints[b, P[P_I_NAMED] + s]
+        named = named_colour(ints, P, b, s)
         if named >= 0:
             out[P[O_NAMED_COLOUR] + 4 * rel_seat(s, observer, n) + named] = 1.0
     if ints[b, S_REVEAL_VIEWER] == observer:
-        copy_counts(cards, b, P[P_C_REVEAL], out, P[O_CHALLENGE_REVEAL], F)
+        copy_counts(revealed(cards, P, b), out, P[O_CHALLENGE_REVEAL], F)
         out[P[O_CHALLENGE_REVEAL_SEAT] + rel_seat(ints[b, S_REVEAL_OWNER], observer, n)] = 1.0
     if P[O_PENDING_PENALTY] >= 0:
         out[P[O_PENDING_PENALTY]] = ints[b, S_PENDING]
@@ -1490,7 +1494,7 @@ def observe(cards, ints, P, b, observer, out):
     if P[O_TREND_COLOUR] >= 0 and ints[b, S_TREND_VIEWER] == observer:
         out[P[O_TREND_COLOUR] + ints[b, S_TREND_COLOUR]] = 1.0
         for s in range(n):
-            shown = ints[b, P[P_I_TREND] + s]
+            shown = shown_to_trend(ints, P, b, s)
             if shown >= 0:
                 out[P[O_TREND_SHOWN] + rel_seat(s, observer, n) * RANKS_PER_COLOUR + shown % RANKS_PER_COLOUR] = 1.0
 
