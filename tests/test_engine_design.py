@@ -14,7 +14,7 @@ ROOT = ENGINE.parent.parent
 def test_engine_imports_numpy_and_numba_only():
     """Besides the standard library, the engine needs numpy and numba, nothing else."""
     allowed = {"numpy", "numba"} | set(sys.stdlib_module_names)
-    for path in ENGINE.glob("*.py"):
+    for path in ENGINE.rglob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -92,20 +92,25 @@ def test_numba_cache_is_cleared_when_a_source_it_depends_on_changes(tmp_path):
     files = cache_files()
     (tmp_path / "uno_env" / "env.py").write_text("import numpy\n")  # no compiled code: caches stay
     assert numba_cache.refresh(tmp_path) is False and all(f.exists() for f in files)
+    # a module of the engine's, however deep, counts without importing numba (constants compiled in)
+    (tmp_path / "uno_env" / "engine" / "kernels").mkdir()
+    (tmp_path / "uno_env" / "engine" / "kernels" / "codes.py").write_text("ST_OK = 0\n")
+    assert numba_cache.refresh(tmp_path) is True and not any(f.exists() for f in files)
 
 
 def test_numba_cache_dir_has_its_own_stamp(tmp_path, monkeypatch):
     from uno_env.engine import numba_cache
 
-    (tmp_path / "uno_env" / "engine").mkdir(parents=True)
-    (tmp_path / "uno_env" / "engine" / "kernels.py").write_text("from numba import njit\n")
+    (tmp_path / "uno_env" / "engine" / "kernels").mkdir(parents=True)
+    source = tmp_path / "uno_env" / "engine" / "kernels" / "step.py"
+    source.write_text("from numba import njit\n")
     assert numba_cache.refresh(tmp_path) is True
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "other-cache"))
-    stamp_file, folder = numba_cache.cache_locations(tmp_path, tmp_path / "uno_env" / "engine" / "kernels.py")[1]
+    stamp_file, folder = numba_cache.cache_locations(tmp_path, source)[1]
     folder.mkdir(parents=True)
-    (folder / "kernels.step-3.py311.nbi").write_bytes(b"stale")
+    (folder / "step.step_game-3.py311.nbi").write_bytes(b"stale")
     assert numba_cache.refresh(tmp_path) is True  # the in-tree stamp is current, this one is not
-    assert not (folder / "kernels.step-3.py311.nbi").exists() and stamp_file.exists()
+    assert not (folder / "step.step_game-3.py311.nbi").exists() and stamp_file.exists()
     assert numba_cache.refresh(tmp_path) is False
 
 

@@ -1,5 +1,6 @@
 """The compiled functions run without numba's reference counting, and nothing leaks."""
 
+import importlib
 import json
 import os
 import pathlib
@@ -13,7 +14,8 @@ from uno_env import neural, policies
 from uno_env.engine import kernels, numba_cache, readers
 from uno_env.vector import fused
 
-MODULES = (kernels, readers, policies, neural, fused, ismcts)
+KERNEL_MODULES = tuple(importlib.import_module(f"{kernels.__name__}.{name}") for name in kernels.MODULES)
+MODULES = (*KERNEL_MODULES, readers, policies, neural, fused, ismcts)
 # the functions that allocate arrays keep the counting (uno_env.engine.jit.allocating)
 ALLOCATING = {
     "play_batch_serial",
@@ -59,7 +61,7 @@ def test_every_compiled_function_says_whether_it_counts_references():
 def test_every_module_with_compiled_functions_is_hashed_for_the_cache():
     """``numba_cache`` clears the cached kernels when a source they may compile in changes:
     a module that compiles through ``uno_env.engine.jit`` without importing numba counts."""
-    root = pathlib.Path(kernels.__file__).resolve().parents[2]
+    root = pathlib.Path(numba_cache.__file__).resolve().parents[2]
     hashed = set(numba_cache.project_sources(root))
     for module in MODULES:
         assert pathlib.Path(module.__file__).resolve() in hashed, module.__name__
