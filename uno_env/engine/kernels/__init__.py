@@ -31,7 +31,7 @@ from ..layout import PH_OVER, S_CURRENT, S_PHASE  # read as K.S_CURRENT above th
 from ..pickling import LOWEST_PICKLE_PROTOCOL, NeedsPickleProtocol2
 from .basics import emit, rng_below, shuffle_segment
 from .batch import mask_batch, observe_batch, reset_batch, reset_from_deck, step_batch, step_parallel
-from .challenge import clear_wild_draw_four, resolve_challenge, resolve_penalty, reveal_hand
+from .challenge import clear_wild_draw_four, resolve_challenge, resolve_penalty, reveal_hand, wild_draw_four_played
 from .codes import (
     KIND_ACCEPT,
     KIND_CATCH,
@@ -62,11 +62,31 @@ from .deal import (
     start_round,
 )
 from .draw import draw_cards, draw_one, push_discard, reshuffle
-from .house import apply_house_decision
+from .house import apply_house_decision, decide_jump, decide_penalty, decide_swap
 from .legality import has_legal_play, has_stackable, holds_card, holds_colour, matches, matches_on, stackable
 from .mask import allow_play, house_mask, legal_mask
-from .observe import copy_counts, observe, observe_and_mask, rel_seat
-from .play import exchange_hands, fashion_trend, play_card, rotate_hands, swap_hands
+from .observe import (
+    copy_counts,
+    observe,
+    observe_and_mask,
+    observe_cards,
+    observe_decision,
+    observe_house_rules,
+    observe_seats,
+    observe_shown,
+    rel_seat,
+)
+from .play import (
+    coloured_effects,
+    exchange_hands,
+    fashion_trend,
+    play_card,
+    rank_effects,
+    rotate_hands,
+    stack_draw_two,
+    swap_hands,
+    wild_effects,
+)
 from .scoring import (
     eliminate_at_target,
     end_round,
@@ -89,9 +109,9 @@ from .step import (
     step_game,
     step_summary,
 )
-from .turn import draw_on_turn, refuse_wrong_card
+from .turn import decide_colour, decide_turn, draw_on_turn, play_from_hand, refuse_wrong_card
 from .turn_order import begin_next, begin_turn, next_alive, next_jumper, same_team
-from .uno import close_window, finish_turn, uno_available
+from .uno import call_uno, close_window, decide_catch, finish_turn, uno_available
 
 MODULES = (
     "codes",
@@ -127,8 +147,6 @@ __all__ = [
     "LOWEST_PICKLE_PROTOCOL",
     "NeedsPickleProtocol2",
     "PH_OVER",
-    "S_CURRENT",
-    "S_PHASE",
     "ST_GAME_OVER",
     "ST_NOT_AVAILABLE",
     "ST_NOT_HELD",
@@ -143,17 +161,27 @@ __all__ = [
     "SUMMARY_SEAT",
     "SUMMARY_STATUS",
     "SUMMARY_STATUS_BIAS",
+    "S_CURRENT",
+    "S_PHASE",
     "allow_play",
     "apply_action",
     "apply_house_decision",
     "begin_next",
     "begin_turn",
+    "call_uno",
     "choose_dealer",
     "clear_round_info",
     "clear_wild_draw_four",
     "close_window",
+    "coloured_effects",
     "copy_counts",
     "deal_and_start",
+    "decide_catch",
+    "decide_colour",
+    "decide_jump",
+    "decide_penalty",
+    "decide_swap",
+    "decide_turn",
     "decode_action",
     "draw_cards",
     "draw_on_turn",
@@ -184,8 +212,15 @@ __all__ = [
     "observe",
     "observe_and_mask",
     "observe_batch",
+    "observe_cards",
+    "observe_decision",
+    "observe_house_rules",
+    "observe_seats",
+    "observe_shown",
     "play_card",
+    "play_from_hand",
     "push_discard",
+    "rank_effects",
     "refuse_wrong_card",
     "rel_seat",
     "reset_batch",
@@ -201,6 +236,7 @@ __all__ = [
     "score_round",
     "settle_outcomes",
     "shuffle_segment",
+    "stack_draw_two",
     "stackable",
     "start_round",
     "step_batch",
@@ -209,4 +245,6 @@ __all__ = [
     "step_summary",
     "swap_hands",
     "uno_available",
+    "wild_draw_four_played",
+    "wild_effects",
 ]

@@ -16,15 +16,20 @@ from ..events import (
 from ..jit import describe, kernel
 from ..layout import (
     P_FACES,
+    P_STACKING,
+    PH_CHALLENGE,
     S_CURRENT,
     S_DIRECTION,
     S_PENDING,
+    S_PHASE,
     S_REVEAL_OWNER,
     S_REVEAL_VIEWER,
+    S_UNO_CALLED,
     S_WD4_EXPOSED,
     S_WD4_GUILTY,
     S_WD4_OFFENDER,
     S_WD4_OUT,
+    STACKING_OFF,
 )
 from ..state import hand, revealed
 from .basics import emit
@@ -34,6 +39,26 @@ from .turn_order import begin_next, next_alive
 from .uno import finish_turn
 
 describe(__name__, "the rules engine's kernels", seconds=45)
+
+
+@kernel(forceinline=True)
+def wild_draw_four_played(cards, ints, rng, P, b, player, guilty, went_out, exposed, ev, evn):
+    """R-WD4-3, R-END-2: the target of a Wild Draw Four decides first, whether or not it
+    was its player's last card; ``guilty``: its player held a card of the previous colour.
+    Under stacking its 4 join the pending penalty, decided on after the catch window
+    (R-HOUSE-STACK-3)."""
+    ints[b, S_WD4_OFFENDER] = player
+    ints[b, S_WD4_GUILTY] = 1 if guilty else 0
+    ints[b, S_WD4_OUT] = 1 if went_out else 0
+    target = next_alive(ints, P, b, player, ints[b, S_DIRECTION])
+    if P[P_STACKING] != STACKING_OFF:
+        ints[b, S_PENDING] += 4
+        finish_turn(cards, ints, rng, P, b, player, target, exposed, ev, evn)
+        return
+    ints[b, S_WD4_EXPOSED] = 1 if exposed else 0
+    ints[b, S_PHASE] = PH_CHALLENGE
+    ints[b, S_CURRENT] = target
+    ints[b, S_UNO_CALLED] = 0
 
 
 @kernel(inline="always")

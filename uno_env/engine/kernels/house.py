@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..cards import WILD_DRAW_FOUR
-from ..events import EV_JUMP_IN, EV_JUMP_PASS, EV_UNO, EV_WRONG, R_PENALTY, R_WRONG_CARD
+from ..events import EV_JUMP_IN, EV_JUMP_PASS, EV_WRONG, R_PENALTY, R_WRONG_CARD
 from ..jit import describe, kernel
 from ..layout import (
     P_NUM_PLAYERS,
@@ -14,7 +14,6 @@ from ..layout import (
     S_FOLLOWING,
     S_PENDING,
     S_PHASE,
-    S_UNO_CALLED,
     S_WD4_OFFENDER,
     S_WD4_OUT,
 )
@@ -39,7 +38,7 @@ from .play import play_card, swap_hands
 from .scoring import end_round
 from .turn import refuse_wrong_card
 from .turn_order import begin_next, begin_turn, next_alive, next_jumper
-from .uno import uno_available
+from .uno import call_uno, uno_available
 
 describe(__name__, "the rules engine's kernels", seconds=45)
 
@@ -52,41 +51,64 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
     if kind == KIND_UNO and phase != PH_SWAP:
         if not uno_available(cards, ints, P, b):
             return ST_NOT_AVAILABLE
-        ints[b, S_UNO_CALLED] = 1
-        emit(ev, evn, b, EV_UNO, player, 0, 0)
+        call_uno(ints, b, player, ev, evn)
         return ST_OK
     if phase == PH_SWAP:
-        if kind != KIND_SWAP:
-            return ST_NOT_AVAILABLE
-        other = (player + colour) % P[P_NUM_PLAYERS]
-        if not is_alive(ints, P, b, other):
-            return ST_NOT_AVAILABLE
-        swap_hands(cards, ints, P, b, player, other, ev, evn)
-        begin_next(cards, ints, P, b, ints[b, S_FOLLOWING])
+        return decide_swap(cards, ints, P, b, kind, colour, ev, evn)
+    if phase == PH_JUMP:
+        return decide_jump(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
+    return decide_penalty(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
+
+
+@kernel
+def decide_swap(cards, ints, P, b, kind, seat, ev, evn):
+    """R-HOUSE-SEVENO-1: the 7's player swaps hands with the seat ``seat`` places after it
+    (in play), then the turn passes on."""
+    if kind != KIND_SWAP:
+        return ST_NOT_AVAILABLE
+    player = ints[b, S_CURRENT]
+    other = (player + seat) % P[P_NUM_PLAYERS]
+    if not is_alive(ints, P, b, other):
+        return ST_NOT_AVAILABLE
+    swap_hands(cards, ints, P, b, player, other, ev, evn)
+    begin_next(cards, ints, P, b, ints[b, S_FOLLOWING])
+    return ST_OK
+
+
+@kernel
+def decide_jump(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
+    """R-HOUSE-JUMP-3/4: the asked holder plays the identical card out of turn, or passes the
+    window on to the next holder; nobody left, the turn that was due begins."""
+    player = ints[b, S_CURRENT]
+    if kind == KIND_PASS:
+        emit(ev, evn, b, EV_JUMP_PASS, player, 0, 0)
+        jumper = next_jumper(cards, ints, P, b, player)
+        if jumper >= 0:
+            begin_turn(ints, b, jumper)
+            ints[b, S_PHASE] = PH_JUMP
+        else:  # nobody jumped in: the window closes
+            following = ints[b, S_FOLLOWING]
+            ints[b, S_FOLLOWING] = -1
+            begin_turn(ints, b, following)
         return ST_OK
-    if phase == PH_JUMP:  # R-HOUSE-JUMP-3/4
-        if kind == KIND_PASS:
-            emit(ev, evn, b, EV_JUMP_PASS, player, 0, 0)
-            jumper = next_jumper(cards, ints, P, b, player)
-            if jumper >= 0:
-                begin_turn(ints, b, jumper)
-                ints[b, S_PHASE] = PH_JUMP
-            else:  # nobody jumped in: the window closes
-                following = ints[b, S_FOLLOWING]
-                ints[b, S_FOLLOWING] = -1
-                begin_turn(ints, b, following)
-            return ST_OK
-        if kind != KIND_PLAY:
-            return ST_NOT_AVAILABLE
-        if not holds_card(cards, P, b, player, face):
-            return ST_NOT_HELD
-        if face != top_face(cards, ints, P, b):
-            return ST_NOT_AVAILABLE
-        ints[b, S_FOLLOWING] = -1
-        emit(ev, evn, b, EV_JUMP_IN, player, 0, 0)
-        play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
-        return ST_OK
-    # the penalty decision of a stack (R-HOUSE-STACK)
+    if kind != KIND_PLAY:
+        return ST_NOT_AVAILABLE
+    if not holds_card(cards, P, b, player, face):
+        return ST_NOT_HELD
+    if face != top_face(cards, ints, P, b):
+        return ST_NOT_AVAILABLE
+    ints[b, S_FOLLOWING] = -1
+    emit(ev, evn, b, EV_JUMP_IN, player, 0, 0)
+    play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
+    return ST_OK
+
+
+@kernel
+def decide_penalty(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
+    """R-HOUSE-STACK: the target of a pending penalty accepts it, challenges the Wild Draw
+    Four on top, or answers with a card that stacks; a card that does not is a wrong card
+    (R-HOUSE-STACK-6)."""
+    player = ints[b, S_CURRENT]
     if kind == KIND_ACCEPT or (kind == KIND_CHALLENGE and top_face(cards, ints, P, b) == WILD_DRAW_FOUR):
         resolve_penalty(cards, ints, rng, P, b, kind == KIND_CHALLENGE, rw, ev, evn)
         return ST_OK

@@ -105,10 +105,22 @@ def copy_counts(src, out, offset, count):
 
 @kernel(forceinline=True)
 def observe(cards, ints, P, b, observer, out):
-    """Write what ``observer`` knows into ``out`` (length = observation size)."""
+    """Write what ``observer`` knows into ``out`` (length = observation size): the cards it
+    sees, the decision under way, each seat's public facts, what was shown to it alone and
+    the house rules' public facts."""
     for i in range(P[P_O_SIZE]):
         out[i] = 0.0
-    n = P[P_NUM_PLAYERS]
+    observe_cards(cards, ints, P, b, observer, out)
+    observe_decision(ints, P, b, observer, out)
+    observe_seats(ints, P, b, observer, out)
+    observe_shown(cards, ints, P, b, observer, out)
+    observe_house_rules(ints, P, b, observer, out)
+
+
+@kernel(forceinline=True)
+def observe_cards(cards, ints, P, b, observer, out):
+    """The observer's hand, the discard pile (its counts and its top card), the colour in
+    force and the one before it, the direction and the draw pile's size."""
     F = P[P_FACES]
     copy_counts(hand(cards, P, b, observer), out, P[O_HAND], F)
     copy_counts(discard_counts(cards, P, b), out, P[O_DISCARD_PILE], F)
@@ -119,6 +131,15 @@ def observe(cards, ints, P, b, observer, out):
     if ints[b, S_PREV_COLOUR] >= 0:
         out[P[O_PREVIOUS_COLOUR] + ints[b, S_PREV_COLOUR]] = 1.0
     out[P[O_DIRECTION]] = ints[b, S_DIRECTION]
+    out[P[O_DRAW_PILE_SIZE]] = ints[b, S_DRAW_COUNT]
+
+
+@kernel(forceinline=True)
+def observe_decision(ints, P, b, observer, out):
+    """The decision under way: its phase, who acts, the dealer, the observer's drawn card,
+    the UNO call and the catch window's seats. A jump-in decision is shown only to the seat
+    asked; the others see the turn that follows (R-HOUSE-JUMP-2)."""
+    n = P[P_NUM_PLAYERS]
     phase = ints[b, S_PHASE]
     current = ints[b, S_CURRENT]
     uno_called = ints[b, S_UNO_CALLED]
@@ -130,14 +151,6 @@ def observe(cards, ints, P, b, observer, out):
     if current >= 0:
         out[P[O_ACTING] + rel_seat(current, observer, n)] = 1.0
     out[P[O_DEALER] + rel_seat(ints[b, S_DEALER], observer, n)] = 1.0
-    o_sizes, o_scores, o_alive = P[O_HAND_SIZES], P[O_SCORES], P[O_ALIVE]
-    sizes, points, in_game = hand_sizes(ints, P, b), scores(ints, P, b), alive(ints, P, b)
-    for s in range(n):
-        r = rel_seat(s, observer, n)
-        out[o_sizes + r] = sizes[s]
-        out[o_scores + r] = points[s]
-        out[o_alive + r] = in_game[s]
-    out[P[O_DRAW_PILE_SIZE]] = ints[b, S_DRAW_COUNT]
     if phase == PH_DRAWN and current == observer:
         out[P[O_DRAWN_CARD] + ints[b, S_DRAWN]] = 1.0
     out[P[O_UNO_CALLED]] = uno_called
@@ -146,6 +159,20 @@ def observe(cards, ints, P, b, observer, out):
         out[P[O_AFTER_WINDOW] + rel_seat(ints[b, S_AFTER_WINDOW], observer, n)] = 1.0
     elif phase == PH_CHALLENGE and ints[b, S_WD4_EXPOSED] != 0:
         out[P[O_EXPOSED] + rel_seat(ints[b, S_WD4_OFFENDER], observer, n)] = 1.0
+
+
+@kernel(forceinline=True)
+def observe_seats(ints, P, b, observer, out):
+    """Each seat's public facts: hand size, score, whether it is in the game, the colours it
+    drew on and the colour it named last."""
+    n = P[P_NUM_PLAYERS]
+    o_sizes, o_scores, o_alive = P[O_HAND_SIZES], P[O_SCORES], P[O_ALIVE]
+    sizes, points, in_game = hand_sizes(ints, P, b), scores(ints, P, b), alive(ints, P, b)
+    for s in range(n):
+        r = rel_seat(s, observer, n)
+        out[o_sizes + r] = sizes[s]
+        out[o_scores + r] = points[s]
+        out[o_alive + r] = in_game[s]
     for s in range(n):
         bits = drew_on_bits(ints, P, b, s)
         if bits != 0:
@@ -156,24 +183,39 @@ def observe(cards, ints, P, b, observer, out):
         named = named_colour(ints, P, b, s)
         if named >= 0:
             out[P[O_NAMED_COLOUR] + 4 * rel_seat(s, observer, n) + named] = 1.0
+
+
+@kernel(forceinline=True)
+def observe_shown(cards, ints, P, b, observer, out):
+    """What was shown to the observer alone: the hand its challenge revealed (R-WD4-4), the
+    cards shown to its Fashion Trend (R-VAR-FASHION)."""
+    n = P[P_NUM_PLAYERS]
     if ints[b, S_REVEAL_VIEWER] == observer:
-        copy_counts(revealed(cards, P, b), out, P[O_CHALLENGE_REVEAL], F)
+        copy_counts(revealed(cards, P, b), out, P[O_CHALLENGE_REVEAL], P[P_FACES])
         out[P[O_CHALLENGE_REVEAL_SEAT] + rel_seat(ints[b, S_REVEAL_OWNER], observer, n)] = 1.0
-    if P[O_PENDING_PENALTY] >= 0:
-        out[P[O_PENDING_PENALTY]] = ints[b, S_PENDING]
-    if P[O_TOP_CARD_PLAYER] >= 0 and ints[b, S_TOP_PLAYER] >= 0:
-        out[P[O_TOP_CARD_PLAYER] + rel_seat(ints[b, S_TOP_PLAYER], observer, n)] = 1.0
-    if P[O_NEXT_TURN] >= 0 and ints[b, S_CURRENT] == observer and phase >= PH_SWAP:
-        out[P[O_NEXT_TURN] + rel_seat(ints[b, S_FOLLOWING], observer, n)] = 1.0
-    if P[O_LAST_SWAP] >= 0 and ints[b, S_SWAP_FROM] >= 0:
-        out[P[O_LAST_SWAP] + rel_seat(ints[b, S_SWAP_FROM], observer, n)] = 1.0
-        out[P[O_LAST_SWAP] + rel_seat(ints[b, S_SWAP_TO], observer, n)] = 1.0
     if P[O_TREND_COLOUR] >= 0 and ints[b, S_TREND_VIEWER] == observer:
         out[P[O_TREND_COLOUR] + ints[b, S_TREND_COLOUR]] = 1.0
         for s in range(n):
             shown = shown_to_trend(ints, P, b, s)
             if shown >= 0:
                 out[P[O_TREND_SHOWN] + rel_seat(s, observer, n) * RANKS_PER_COLOUR + shown % RANKS_PER_COLOUR] = 1.0
+
+
+@kernel(forceinline=True)
+def observe_house_rules(ints, P, b, observer, out):
+    """The house rules' public facts, in the slices present when their rule is on: the
+    pending penalty, who played the top card, whose turn follows the observer's Seven-O
+    choice or jump-in decision, the last swap."""
+    n = P[P_NUM_PLAYERS]
+    if P[O_PENDING_PENALTY] >= 0:
+        out[P[O_PENDING_PENALTY]] = ints[b, S_PENDING]
+    if P[O_TOP_CARD_PLAYER] >= 0 and ints[b, S_TOP_PLAYER] >= 0:
+        out[P[O_TOP_CARD_PLAYER] + rel_seat(ints[b, S_TOP_PLAYER], observer, n)] = 1.0
+    if P[O_NEXT_TURN] >= 0 and ints[b, S_CURRENT] == observer and ints[b, S_PHASE] >= PH_SWAP:
+        out[P[O_NEXT_TURN] + rel_seat(ints[b, S_FOLLOWING], observer, n)] = 1.0
+    if P[O_LAST_SWAP] >= 0 and ints[b, S_SWAP_FROM] >= 0:
+        out[P[O_LAST_SWAP] + rel_seat(ints[b, S_SWAP_FROM], observer, n)] = 1.0
+        out[P[O_LAST_SWAP] + rel_seat(ints[b, S_SWAP_TO], observer, n)] = 1.0
 
 
 @kernel

@@ -34,10 +34,8 @@ from ..layout import (
     P_SEVEN_O,
     P_STACKING,
     P_UNO,
-    PH_CHALLENGE,
     PH_SWAP,
     S_COLOUR,
-    S_CURRENT,
     S_DIRECTION,
     S_DRAWN,
     S_FOLLOWING,
@@ -51,16 +49,12 @@ from ..layout import (
     S_TREND_COLOUR,
     S_TREND_VIEWER,
     S_UNO_CALLED,
-    S_WD4_EXPOSED,
-    S_WD4_GUILTY,
-    S_WD4_OFFENDER,
-    S_WD4_OUT,
     STACKING_OFF,
     UNO_OFF,
 )
 from ..state import hand, hand_size, set_drew_on_bits, set_hand_size, set_named_colour, set_shown_to_trend, take_card
 from .basics import emit
-from .challenge import clear_wild_draw_four
+from .challenge import clear_wild_draw_four, wild_draw_four_played
 from .draw import draw_cards, push_discard
 from .legality import holds_colour
 from .scoring import end_round
@@ -138,8 +132,9 @@ def fashion_trend(cards, ints, rng, P, b, player, colour, ev, evn):
 
 @kernel(forceinline=True)
 def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
-    """A legal play and all its effects (R-TURN, R-ACT, R-WD4, R-2P, R-END)."""
-    n_alive = ints[b, S_N_ALIVE]
+    """A legal play and all its effects (R-TURN, R-ACT, R-WD4, R-2P, R-END): the card goes
+    from the hand onto the discard pile, then its effects (:func:`wild_effects`,
+    :func:`coloured_effects`). ``colour``: the colour a wild-type card names."""
     previous = ints[b, S_COLOUR]
     guilty = face == WILD_DRAW_FOUR and holds_colour(cards, P, b, player, previous)
     size = take_card(cards, ints, P, b, player, face)
@@ -154,72 +149,97 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     swaps = P[P_SEVEN_O] != 0 and (rank == RANK_SEVEN or rank == RANK_ZERO)
     # D-HOUSE-SEVENO-UNO: a 7 or 0 played as the next-to-last card exposes nobody
     exposed = size == 1 and ints[b, S_UNO_CALLED] == 0 and P[P_UNO] != UNO_OFF and not swaps
-    direction = ints[b, S_DIRECTION]
-    stacking = P[P_STACKING] != STACKING_OFF
     if face >= WILD:
-        ints[b, S_COLOUR] = colour
-        set_named_colour(ints, P, b, player, colour)  # public: the colour this seat named
-        if face == WILD_DRAW_FOUR:  # the target decides first (R-WD4-3, R-END-2)
-            ints[b, S_WD4_OFFENDER] = player
-            ints[b, S_WD4_GUILTY] = 1 if guilty else 0
-            ints[b, S_WD4_OUT] = 1 if went_out else 0
-            if stacking:  # R-HOUSE-STACK-3: the catch window, then the target's penalty decision
-                ints[b, S_PENDING] += 4
-                finish_turn(cards, ints, rng, P, b, player, next_alive(ints, P, b, player, direction), exposed, ev, evn)
-                return
-            ints[b, S_WD4_EXPOSED] = 1 if exposed else 0
-            ints[b, S_PHASE] = PH_CHALLENGE
-            ints[b, S_CURRENT] = next_alive(ints, P, b, player, direction)
-            ints[b, S_UNO_CALLED] = 0
-            return
-        if went_out:
-            end_round(cards, ints, rng, P, b, player, rw, ev, evn)
-            return
-        if face == FASHION_TREND:
-            fashion_trend(cards, ints, rng, P, b, player, colour, ev, evn)
-        finish_turn(cards, ints, rng, P, b, player, next_alive(ints, P, b, player, direction), exposed, ev, evn)
+        wild_effects(cards, ints, rng, P, b, player, face, colour, guilty, went_out, exposed, rw, ev, evn)
+    else:
+        coloured_effects(cards, ints, rng, P, b, player, face, went_out, exposed, swaps, rw, ev, evn)
+
+
+@kernel(forceinline=True)
+def wild_effects(cards, ints, rng, P, b, player, face, colour, guilty, went_out, exposed, rw, ev, evn):
+    """A wild-type card names ``colour`` (public: each seat's named colour is shown); a Wild
+    Draw Four's target decides first (:func:`wild_draw_four_played`), Fashion Trend asks each
+    other player to show a card of the colour (R-VAR-FASHION)."""
+    ints[b, S_COLOUR] = colour
+    set_named_colour(ints, P, b, player, colour)
+    if face == WILD_DRAW_FOUR:
+        wild_draw_four_played(cards, ints, rng, P, b, player, guilty, went_out, exposed, ev, evn)
         return
-    ints[b, S_COLOUR] = face // RANKS_PER_COLOUR
-    if rank == RANK_DRAW_TWO and stacking:  # R-HOUSE-STACK-1/5
-        clear_wild_draw_four(ints, b)  # a Wild Draw Four under it can no longer be challenged
-        ints[b, S_PENDING] += 2
-        target = next_alive(ints, P, b, player, direction)
-        if went_out:
-            draw_cards(cards, ints, rng, P, b, target, ints[b, S_PENDING], R_PENALTY, ev, evn)
-            ints[b, S_PENDING] = 0
-            end_round(cards, ints, rng, P, b, player, rw, ev, evn)
-            return
-        finish_turn(cards, ints, rng, P, b, player, target, exposed, ev, evn)
-        return
-    if swaps and went_out:  # R-HOUSE-SEVENO-3: the round ends, nothing is swapped
+    if went_out:
         end_round(cards, ints, rng, P, b, player, rw, ev, evn)
         return
-    if rank == RANK_SKIP:
-        skipped = next_alive(ints, P, b, player, direction)
-        emit(ev, evn, b, EV_SKIP, skipped, 0, 0)
-        following = next_alive(ints, P, b, skipped, direction)
-    elif rank == RANK_REVERSE:
-        direction = -direction
-        ints[b, S_DIRECTION] = direction
-        emit(ev, evn, b, EV_REVERSE, player, direction, 0)
-        following = player if n_alive == 2 else next_alive(ints, P, b, player, direction)
-    elif rank == RANK_DRAW_TWO:
-        target = next_alive(ints, P, b, player, direction)
-        draw_cards(cards, ints, rng, P, b, target, 2, R_DRAW_TWO, ev, evn)
-        emit(ev, evn, b, EV_SKIP, target, 0, 0)
-        following = next_alive(ints, P, b, target, direction)
-    else:
-        following = next_alive(ints, P, b, player, direction)
-        if swaps and rank == RANK_ZERO:
-            rotate_hands(cards, ints, P, b, player, direction, ev, evn)
-        elif swaps and n_alive == 2:  # R-HOUSE-SEVENO-1: the only other player, no decision
-            swap_hands(cards, ints, P, b, player, following, ev, evn)
-        elif swaps:  # the player chooses whom to swap with
-            begin_turn(ints, b, player)
-            ints[b, S_PHASE] = PH_SWAP
-            ints[b, S_FOLLOWING] = following
-            return
+    if face == FASHION_TREND:
+        fashion_trend(cards, ints, rng, P, b, player, colour, ev, evn)
+    finish_turn(cards, ints, rng, P, b, player, next_alive(ints, P, b, player, ints[b, S_DIRECTION]), exposed, ev, evn)
+
+
+@kernel(forceinline=True)
+def coloured_effects(cards, ints, rng, P, b, player, face, went_out, exposed, swaps, rw, ev, evn):
+    """A coloured card sets its colour; a Draw Two under stacking adds to the pending
+    penalty (:func:`stack_draw_two`), any other card's rank takes effect
+    (:func:`rank_effects`) unless it was the last card (R-END-1; a last 7 or 0 swaps
+    nothing, R-HOUSE-SEVENO-3)."""
+    ints[b, S_COLOUR] = face // RANKS_PER_COLOUR
+    rank = face % RANKS_PER_COLOUR
+    if rank == RANK_DRAW_TWO and P[P_STACKING] != STACKING_OFF:
+        stack_draw_two(cards, ints, rng, P, b, player, went_out, exposed, rw, ev, evn)
+        return
+    if swaps and went_out:
+        end_round(cards, ints, rng, P, b, player, rw, ev, evn)
+        return
+    following = rank_effects(cards, ints, rng, P, b, player, rank, swaps, ev, evn)
+    if following < 0:  # the Seven-O choice waits
+        return
     if went_out:
         end_round(cards, ints, rng, P, b, player, rw, ev, evn)
         return
     finish_turn(cards, ints, rng, P, b, player, following, exposed, ev, evn)
+
+
+@kernel(forceinline=True)
+def rank_effects(cards, ints, rng, P, b, player, rank, swaps, ev, evn):
+    """Skip, Reverse (R-2P: with two players, a Skip), Draw Two, and Seven-O's 7 and 0
+    (R-HOUSE-SEVENO-1/2); the seat whose turn follows, or -1 while the 7's player chooses
+    whom to swap hands with."""
+    direction = ints[b, S_DIRECTION]
+    if rank == RANK_SKIP:
+        skipped = next_alive(ints, P, b, player, direction)
+        emit(ev, evn, b, EV_SKIP, skipped, 0, 0)
+        return next_alive(ints, P, b, skipped, direction)
+    if rank == RANK_REVERSE:
+        direction = -direction
+        ints[b, S_DIRECTION] = direction
+        emit(ev, evn, b, EV_REVERSE, player, direction, 0)
+        return player if ints[b, S_N_ALIVE] == 2 else next_alive(ints, P, b, player, direction)
+    if rank == RANK_DRAW_TWO:
+        target = next_alive(ints, P, b, player, direction)
+        draw_cards(cards, ints, rng, P, b, target, 2, R_DRAW_TWO, ev, evn)
+        emit(ev, evn, b, EV_SKIP, target, 0, 0)
+        return next_alive(ints, P, b, target, direction)
+    following = next_alive(ints, P, b, player, direction)
+    if swaps and rank == RANK_ZERO:
+        rotate_hands(cards, ints, P, b, player, direction, ev, evn)
+    elif swaps and ints[b, S_N_ALIVE] == 2:  # the only other player: no decision
+        swap_hands(cards, ints, P, b, player, following, ev, evn)
+    elif swaps:  # the player chooses whom to swap with
+        begin_turn(ints, b, player)
+        ints[b, S_PHASE] = PH_SWAP
+        ints[b, S_FOLLOWING] = following
+        return -1
+    return following
+
+
+@kernel(forceinline=True)
+def stack_draw_two(cards, ints, rng, P, b, player, went_out, exposed, rw, ev, evn):
+    """R-HOUSE-STACK-1/5: a Draw Two adds 2 to the pending penalty of the next player, who
+    decides after the catch window; played as the last card, the target draws it all and the
+    round ends."""
+    clear_wild_draw_four(ints, b)  # a Wild Draw Four under it can no longer be challenged
+    ints[b, S_PENDING] += 2
+    target = next_alive(ints, P, b, player, ints[b, S_DIRECTION])
+    if went_out:
+        draw_cards(cards, ints, rng, P, b, target, ints[b, S_PENDING], R_PENALTY, ev, evn)
+        ints[b, S_PENDING] = 0
+        end_round(cards, ints, rng, P, b, player, rw, ev, evn)
+        return
+    finish_turn(cards, ints, rng, P, b, player, target, exposed, ev, evn)

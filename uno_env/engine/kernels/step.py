@@ -4,7 +4,7 @@ refusals, truncation at ``max_steps`` and the packed summary for Python callers.
 from __future__ import annotations
 
 from ..cards import FASHION_TREND, RANKS_PER_COLOUR, WILD, WILD_DRAW_FOUR
-from ..events import EV_CATCH, EV_COLOR, EV_DECLINE, EV_PASS, EV_TRUNCATED, EV_UNO, EV_WRONG, R_UNO_CAUGHT, R_WRONG_CARD
+from ..events import EV_TRUNCATED
 from ..jit import describe, kernel
 from ..layout import (
     ILLEGAL_LOSE,
@@ -18,7 +18,6 @@ from ..layout import (
     P_A_UNO,
     P_A_W,
     P_A_W4,
-    P_FORCE_PLAY,
     P_ILLEGAL,
     P_MAX_STEPS,
     P_NUM_ACTIONS,
@@ -31,19 +30,13 @@ from ..layout import (
     PH_PENALTY,
     PH_PLAY,
     PH_SWAP,
-    S_COLOUR,
     S_CURRENT,
-    S_DIRECTION,
-    S_DRAWN,
     S_EPISODES,
-    S_EXPOSED,
     S_N_ALIVE,
     S_PHASE,
     S_STEP,
     S_TRUNCATED,
-    S_UNO_CALLED,
 )
-from ..state import set_named_colour
 from .basics import emit
 from .challenge import resolve_challenge
 from .codes import (
@@ -62,16 +55,11 @@ from .codes import (
     ST_OK,
     ST_OUT_OF_RANGE,
     ST_WRONG_LOST,
-    ST_WRONG_PENALIZED,
 )
-from .draw import draw_cards
 from .house import apply_house_decision
-from .legality import holds_card, matches
-from .play import play_card
 from .scoring import forfeit
-from .turn import draw_on_turn, refuse_wrong_card
-from .turn_order import begin_turn, next_alive
-from .uno import close_window, uno_available
+from .turn import decide_colour, decide_turn
+from .uno import decide_catch
 
 describe(__name__, "the rules engine's kernels", seconds=45)
 
@@ -108,47 +96,11 @@ def decode_action(P, action):
 def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     """The action of the acting player in the current phase; a negative status
     refuses it before anything changes."""
-    player = ints[b, S_CURRENT]
-    direction = ints[b, S_DIRECTION]
     phase = ints[b, S_PHASE]
     if phase == PH_PLAY or phase == PH_DRAWN:
-        if kind == KIND_PLAY:
-            if not holds_card(cards, P, b, player, face):
-                return ST_NOT_HELD
-            if phase == PH_PLAY:
-                legal = face == WILD_DRAW_FOUR or matches(cards, ints, P, b, face)
-            else:
-                legal = face == ints[b, S_DRAWN]
-            if legal:
-                play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
-                return ST_OK
-            refused = refuse_wrong_card(ints, P, b, player, face, rw, ev, evn)
-            if refused != ST_OK:
-                return refused
-            emit(ev, evn, b, EV_WRONG, player, face, 0)  # R-WRONG-1: taken back, draw 2, the turn passes
-            draw_cards(cards, ints, rng, P, b, player, 2, R_WRONG_CARD, ev, evn)
-            begin_turn(ints, b, next_alive(ints, P, b, player, direction))
-            return ST_WRONG_PENALIZED
-        if kind == KIND_DRAW and phase == PH_PLAY:
-            draw_on_turn(cards, ints, rng, P, b, player, rw, ev, evn)
-            return ST_OK
-        if kind == KIND_PASS and phase == PH_DRAWN and P[P_FORCE_PLAY] == 0:
-            emit(ev, evn, b, EV_PASS, player, 0, 0)
-            begin_turn(ints, b, next_alive(ints, P, b, player, direction))
-            return ST_OK
-        if kind == KIND_UNO and uno_available(cards, ints, P, b):
-            ints[b, S_UNO_CALLED] = 1
-            emit(ev, evn, b, EV_UNO, player, 0, 0)
-            return ST_OK
-        return ST_NOT_AVAILABLE
+        return decide_turn(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
     if phase == PH_COLOR:
-        if kind != KIND_COLOUR:
-            return ST_NOT_AVAILABLE
-        ints[b, S_COLOUR] = colour
-        set_named_colour(ints, P, b, player, colour)
-        emit(ev, evn, b, EV_COLOR, player, colour, 0)
-        begin_turn(ints, b, player)
-        return ST_OK
+        return decide_colour(ints, P, b, kind, colour, ev, evn)
     if phase == PH_CHALLENGE:
         if kind != KIND_CHALLENGE and kind != KIND_ACCEPT:
             return ST_NOT_AVAILABLE
@@ -156,21 +108,7 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
         return ST_OK
     if phase == PH_PENALTY or phase == PH_SWAP or phase == PH_JUMP:
         return apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
-    if kind == KIND_CATCH:  # the catch window
-        exposed = ints[b, S_EXPOSED]
-        emit(ev, evn, b, EV_CATCH, player, exposed, 0)
-        draw_cards(cards, ints, rng, P, b, exposed, 2, R_UNO_CAUGHT, ev, evn)
-        close_window(cards, ints, P, b)
-        return ST_OK
-    if kind == KIND_PASS:
-        emit(ev, evn, b, EV_DECLINE, player, 0, 0)
-        asked = next_alive(ints, P, b, player, direction)
-        if asked == ints[b, S_EXPOSED]:
-            close_window(cards, ints, P, b)
-        else:
-            ints[b, S_CURRENT] = asked
-        return ST_OK
-    return ST_NOT_AVAILABLE
+    return decide_catch(cards, ints, rng, P, b, kind, ev, evn)
 
 
 @kernel(forceinline=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import WILD
-from ..events import EV_KEEP, R_CHOICE
+from ..cards import WILD, WILD_DRAW_FOUR
+from ..events import EV_COLOR, EV_KEEP, EV_PASS, EV_WRONG, R_CHOICE, R_WRONG_CARD
 from ..jit import describe, kernel
 from ..layout import (
     ILLEGAL_LOSE,
@@ -15,20 +15,34 @@ from ..layout import (
     P_FORCE_PLAY,
     P_ILLEGAL,
     PH_DRAWN,
+    PH_PLAY,
     S_COLOUR,
+    S_CURRENT,
     S_DIRECTION,
     S_DRAWN,
     S_PHASE,
 )
-from ..state import mark_drew_on
+from ..state import mark_drew_on, set_named_colour
 from .basics import emit
-from .codes import ST_OK, ST_WRONG_LOST, ST_WRONG_REFUSED
-from .draw import draw_one
-from .legality import matches
+from .codes import (
+    KIND_COLOUR,
+    KIND_DRAW,
+    KIND_PASS,
+    KIND_PLAY,
+    KIND_UNO,
+    ST_NOT_AVAILABLE,
+    ST_NOT_HELD,
+    ST_OK,
+    ST_WRONG_LOST,
+    ST_WRONG_PENALIZED,
+    ST_WRONG_REFUSED,
+)
+from .draw import draw_cards, draw_one
+from .legality import holds_card, matches
 from .play import play_card
 from .scoring import forfeit
 from .turn_order import begin_turn, next_alive
-from .uno import uno_available
+from .uno import call_uno, uno_available
 
 describe(__name__, "the rules engine's kernels", seconds=45)
 
@@ -42,6 +56,63 @@ def refuse_wrong_card(ints, P, b, player, face, rw, ev, evn):
     if P[P_ILLEGAL] == ILLEGAL_LOSE:
         forfeit(ints, P, b, player, face, rw, ev, evn)
         return ST_WRONG_LOST
+    return ST_OK
+
+
+@kernel(forceinline=True)
+def decide_turn(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
+    """The decisions of a turn (phase play) and on a drawn card (phase drawn): play a card,
+    draw, pass on the drawn card, call UNO."""
+    player = ints[b, S_CURRENT]
+    phase = ints[b, S_PHASE]
+    if kind == KIND_PLAY:
+        return play_from_hand(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
+    if kind == KIND_DRAW and phase == PH_PLAY:
+        draw_on_turn(cards, ints, rng, P, b, player, rw, ev, evn)
+        return ST_OK
+    if kind == KIND_PASS and phase == PH_DRAWN and P[P_FORCE_PLAY] == 0:
+        emit(ev, evn, b, EV_PASS, player, 0, 0)
+        begin_turn(ints, b, next_alive(ints, P, b, player, ints[b, S_DIRECTION]))
+        return ST_OK
+    if kind == KIND_UNO and uno_available(cards, ints, P, b):
+        call_uno(ints, b, player, ev, evn)
+        return ST_OK
+    return ST_NOT_AVAILABLE
+
+
+@kernel(forceinline=True)
+def play_from_hand(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
+    """A card played in a turn: one that matches (R-TURN-1; a Wild Draw Four always, its
+    legality judged by a challenge), or the drawn card in phase drawn; else a wrong card
+    (R-WRONG-1: taken back, two cards drawn, the turn passes)."""
+    if not holds_card(cards, P, b, player, face):
+        return ST_NOT_HELD
+    if ints[b, S_PHASE] == PH_PLAY:
+        legal = face == WILD_DRAW_FOUR or matches(cards, ints, P, b, face)
+    else:
+        legal = face == ints[b, S_DRAWN]
+    if legal:
+        play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
+        return ST_OK
+    refused = refuse_wrong_card(ints, P, b, player, face, rw, ev, evn)
+    if refused != ST_OK:
+        return refused
+    emit(ev, evn, b, EV_WRONG, player, face, 0)
+    draw_cards(cards, ints, rng, P, b, player, 2, R_WRONG_CARD, ev, evn)
+    begin_turn(ints, b, next_alive(ints, P, b, player, ints[b, S_DIRECTION]))
+    return ST_WRONG_PENALIZED
+
+
+@kernel(forceinline=True)
+def decide_colour(ints, P, b, kind, colour, ev, evn):
+    """R-SETUP-4: the first player names the colour of a starting Wild, then plays."""
+    if kind != KIND_COLOUR:
+        return ST_NOT_AVAILABLE
+    player = ints[b, S_CURRENT]
+    ints[b, S_COLOUR] = colour
+    set_named_colour(ints, P, b, player, colour)
+    emit(ev, evn, b, EV_COLOR, player, colour, 0)
+    begin_turn(ints, b, player)
     return ST_OK
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..events import EV_CATCH, EV_EXPOSED, R_UNO_CAUGHT
+from ..events import EV_CATCH, EV_DECLINE, EV_EXPOSED, EV_UNO, R_UNO_CAUGHT
 from ..jit import describe, kernel
 from ..layout import (
     P_UNO,
@@ -23,6 +23,7 @@ from ..layout import (
 )
 from ..state import hand_size
 from .basics import emit
+from .codes import KIND_CATCH, KIND_PASS, ST_NOT_AVAILABLE, ST_OK
 from .draw import draw_cards
 from .legality import has_legal_play, has_stackable
 from .turn_order import begin_next, next_alive
@@ -44,6 +45,35 @@ def uno_available(cards, ints, P, b):
     if phase == PH_PENALTY:  # D-HOUSE-STACK-UNO
         return has_stackable(cards, ints, P, b, p)
     return phase == PH_PLAY and has_legal_play(cards, ints, P, b, p)
+
+
+@kernel(inline="always")
+def call_uno(ints, b, player, ev, evn):
+    ints[b, S_UNO_CALLED] = 1
+    emit(ev, evn, b, EV_UNO, player, 0, 0)
+
+
+@kernel(forceinline=True)
+def decide_catch(cards, ints, rng, P, b, kind, ev, evn):
+    """The catch window (R-UNO-2, D-WINDOW): the asked seat catches the exposed player, who
+    draws 2, or passes the question on to the next seat; the window closes at the exposed
+    seat."""
+    player = ints[b, S_CURRENT]
+    if kind == KIND_CATCH:
+        exposed = ints[b, S_EXPOSED]
+        emit(ev, evn, b, EV_CATCH, player, exposed, 0)
+        draw_cards(cards, ints, rng, P, b, exposed, 2, R_UNO_CAUGHT, ev, evn)
+        close_window(cards, ints, P, b)
+        return ST_OK
+    if kind == KIND_PASS:
+        emit(ev, evn, b, EV_DECLINE, player, 0, 0)
+        asked = next_alive(ints, P, b, player, ints[b, S_DIRECTION])
+        if asked == ints[b, S_EXPOSED]:
+            close_window(cards, ints, P, b)
+        else:
+            ints[b, S_CURRENT] = asked
+        return ST_OK
+    return ST_NOT_AVAILABLE
 
 
 @kernel(forceinline=True)
