@@ -14,8 +14,10 @@ from uno_env import neural, policies
 from uno_env.engine import kernels, numba_cache, readers
 from uno_env.vector import fused
 
-KERNEL_MODULES = tuple(importlib.import_module(f"{kernels.__name__}.{name}") for name in kernels.MODULES)
-MODULES = (*KERNEL_MODULES, readers, policies, neural, fused, ismcts)
+PACKAGES = tuple(
+    importlib.import_module(f"{package.__name__}.{name}") for package in (kernels, readers) for name in package.MODULES
+)
+MODULES = (*PACKAGES, policies, neural, fused, ismcts)
 # the functions that allocate arrays keep the counting (uno_env.engine.jit.allocating)
 ALLOCATING = {
     "play_batch_serial",
