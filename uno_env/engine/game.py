@@ -16,7 +16,7 @@ A :class:`State` is a batch of one game: three small arrays (see
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any
 
 import numpy as np
 
@@ -27,13 +27,8 @@ from .config import RuleConfig
 from .entry import ENGINE
 from .events import EVENT_WIDTH, MAX_EVENTS, decode
 from .layout import (
-    P_C_DRAW,
     P_C_SIZE,
     P_FACES,
-    P_I_ALIVE,
-    P_I_HAND_SIZE,
-    P_I_OUTCOME,
-    P_I_SCORE,
     P_I_SIZE,
     P_NUM_PLAYERS,
     PH_CATCH,
@@ -56,9 +51,7 @@ from .layout import (
 )
 from .observation import PHASE_NAMES, ObservationSpec
 from .seeding import NOT_INTEGERS, fresh_seed, seed_to_rng, seeds_to_rng  # noqa: F401  (re-exported)
-
-if TYPE_CHECKING:
-    from ..vector.core import VectorStep
+from .state import alive, draw_pile, hand_sizes, outcomes, scores
 
 
 class IllegalActionError(ValueError):
@@ -67,8 +60,9 @@ class IllegalActionError(ValueError):
     games: np.ndarray
     """Vector env only (:meth:`uno_env.vector.UnoVectorEnv.step`): indices of the refused games.
     Not set on errors of a single game."""
-    result: VectorStep
-    """Vector env only: the step of the games that advanced. Not set on errors of a single game."""
+    result: Any
+    """Vector env only: the step of the games that advanced (a ``uno_env.vector.VectorStep``;
+    the engine does not import the layer above it). Not set on errors of a single game."""
 
     def __init__(self, message: str, status: int):
         super().__init__(message)
@@ -368,8 +362,7 @@ class Game(K.NeedsPickleProtocol2):
         dealer = max(self._check_dealer(dealer), 0)
         state = self.new_state()
         state.rng[0] = rng
-        start = self.params[P_C_DRAW]
-        state.cards[0, start : start + len(faces)] = faces[::-1]  # stack: top last
+        draw_pile(state.cards, self.params, 0)[: len(faces)] = faces[::-1]  # stack: top last
         ENGINE.reset_from_deck(state.cards, state.ints, state.rng, self.params, 0, dealer, state.ev, state.evn)
         return state
 
@@ -464,24 +457,20 @@ class Game(K.NeedsPickleProtocol2):
 
     def scores(self, state: State, index: int = 0) -> list[int]:
         index = self._index(state, index)
-        start = self.params[P_I_SCORE]
-        return [int(v) for v in state.ints[index, start : start + self.num_players]]
+        return [int(v) for v in scores(state.ints, self.params, index)]
 
     def hand_sizes(self, state: State, index: int = 0) -> list[int]:
         index = self._index(state, index)
-        start = self.params[P_I_HAND_SIZE]
-        return [int(v) for v in state.ints[index, start : start + self.num_players]]
+        return [int(v) for v in hand_sizes(state.ints, self.params, index)]
 
     def alive(self, state: State, index: int = 0) -> list[bool]:
         index = self._index(state, index)
-        start = self.params[P_I_ALIVE]
-        return [bool(v) for v in state.ints[index, start : start + self.num_players]]
+        return [bool(v) for v in alive(state.ints, self.params, index)]
 
     def outcome(self, state: State, index: int = 0) -> list[int]:
         """+1 for each winner, -1 for each loser, 0 otherwise (game not over, truncated)."""
         index = self._index(state, index)
-        start = self.params[P_I_OUTCOME]
-        return [int(v) for v in state.ints[index, start : start + self.num_players]]
+        return [int(v) for v in outcomes(state.ints, self.params, index)]
 
     def winners(self, state: State, index: int = 0) -> list[int]:
         return [s for s, o in enumerate(self.outcome(state, index)) if o > 0]
@@ -569,12 +558,12 @@ class Game(K.NeedsPickleProtocol2):
             until = self._seat(until, "until")
         P = self.params
         ints = state.ints[index]
-        alive = P[P_I_ALIVE]
+        in_game = alive(state.ints, P, index)
         total = np.zeros(self.num_players)
         rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
         while ints[S_PHASE] != PH_OVER:
             seat = int(ints[S_CURRENT])
-            if until is not None and (seat == until or ints[alive + until] == 0):
+            if until is not None and (seat == until or in_game[until] == 0):
                 break
             observation = np.empty(self.observation_size, dtype=np.float32)
             mask = np.empty(self.num_actions, dtype=np.int8)
