@@ -27,6 +27,46 @@ def test_engine_imports_numpy_and_numba_only():
                 assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
 
 
+BLOCK_OFFSET = re.compile(
+    r"\bP_(C_(HANDS|DRAW|DISCARD|DISCARD_COUNTS|REVEAL)|I_(HAND_SIZE|SCORE|ALIVE|TREND|OUTCOME|DREW_ON|NAMED))\b"
+)
+
+
+def test_the_engine_reads_piles_and_seat_blocks_through_the_state_accessors():
+    """Only engine/state.py turns the offset of a pile or a per-seat block (``P[P_C_HANDS]``,
+    ``P[P_I_HAND_SIZE]``, ...) into an index; layout.py, which sets them, aside. Every other
+    module of the engine, compiled or not, reads and writes them by name (``hand_size``)."""
+    users = {
+        str(path.relative_to(ENGINE))
+        for path in ENGINE.rglob("*.py")
+        if BLOCK_OFFSET.search(path.read_text()) and path.name not in ("state.py", "layout.py")
+    }
+    assert users == set()
+    assert BLOCK_OFFSET.search((ENGINE / "state.py").read_text())  # the pattern still finds what it looks for
+
+
+@pytest.mark.parametrize("package", ["kernels", "readers", "position"])
+def test_the_modules_of_an_engine_package_import_only_those_before_them(package):
+    """kernels/ (and readers/, position/) list their modules in layers (``MODULES``, or the
+    order below): each imports only the ones before it, so the rule areas read bottom up
+    and no import cycle can form."""
+    folder = ENGINE / package
+    order = {
+        "kernels": None,
+        "readers": None,
+        "position": ["loader", "dump", "piles", "table", "decision", "shown", "reachable", "keys"],
+    }[package]
+    if order is None:
+        init = ast.parse((folder / "__init__.py").read_text())
+        modules = next(n for n in init.body if isinstance(n, ast.Assign) and n.targets[0].id == "MODULES")
+        order = [ast.literal_eval(e) for e in modules.value.elts]
+    assert sorted(order) == sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    for k, name in enumerate(order):
+        tree = ast.parse((folder / f"{name}.py").read_text())
+        siblings = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 1}
+        assert siblings <= set(order[:k]), f"{package}/{name}.py imports {siblings - set(order[:k])}"
+
+
 def test_uno_env_never_reaches_up_to_agents_or_experiments():
     """The env package is the bottom layer: nothing in it imports the layers above, by an
     import statement or by name through importlib (the ``uno`` command lives in experiments)."""
