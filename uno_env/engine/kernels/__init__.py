@@ -17,7 +17,7 @@ them, by their names in this package (``from uno_env.engine import kernels as K`
 * ``scoring``: round end, scoring, the game's end and a forfeit;
 * ``challenge``: the Wild Draw Four's challenge and a stack's penalty decision;
 * ``play``: a card played and all its effects (Fashion Trend, Seven-O's swaps included);
-* ``turn``: drawing instead of playing, a wrong card;
+* ``turn``: the turn's decisions (play, draw, pass, UNO), a wrong card, a starting Wild's colour;
 * ``house``: the house rules' decisions (a stack's penalty, the Seven-O choice, a jump-in);
 * ``step``: an action decoded and dispatched by phase, refusals, truncation, the summary;
 * ``mask``: the legal-action mask;

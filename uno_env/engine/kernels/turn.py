@@ -1,5 +1,7 @@
-"""The turn's own decisions: drawing instead of playing (R-TURN-2/3, D-DRAWN,
-R-HOUSE-DRAW-1, R-HOUSE-FORCE-1) and what a wrong card costs (R-WRONG, ``illegal_action``)."""
+"""The turn's decisions (phases play and drawn): play a card, draw instead of playing
+(R-TURN-2/3, D-DRAWN, R-HOUSE-DRAW-1, R-HOUSE-FORCE-1), pass on the drawn card, call UNO;
+what a wrong card costs (R-WRONG, ``illegal_action``); the colour of a starting Wild
+(phase color, R-SETUP-4)."""
 
 from __future__ import annotations
 
