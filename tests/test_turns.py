@@ -28,7 +28,7 @@ def test_r_turn_1_match_by_colour_number_or_symbol_or_wild():
 
 
 def test_r_turn_1_the_python_match_rule_is_the_kernels():
-    """cards.matches_on is the one definition of R-TURN-1: the kernels compile that function
+    """cards.matches_on is the one definition of R-TURN-1: the kernels inline that function
     (kernels.matches_on), and compiled it gives what Python gives on every (face, colour in
     force, top card) triple."""
     from numba import njit
@@ -43,7 +43,7 @@ def test_r_turn_1_the_python_match_rule_is_the_kernels():
         for k in range(faces.shape[0]):
             out[k] = rule(faces[k], colours[k], tops[k])
 
-    assert rule.py_func is matches_on
+    assert rule is matches_on
     triples = np.array(
         [(f, c, t) for f in range(NUM_FASHION_FACES) for c in range(-1, 4) for t in range(NUM_FASHION_FACES)]
     )  # colour -1: no colour yet (a starting Wild)

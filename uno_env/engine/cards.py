@@ -7,8 +7,9 @@ The classic deck uses faces 0..53, the Fashion Trend deck 0..54.
 
 Notation: ``R7``, ``RS`` (skip), ``RR`` (reverse), ``R+2``, ``W``, ``W+4``, ``FT``.
 
-R-TURN-1's match (:func:`matches_on`) is defined once, here: the kernels compile this very
-function (``kernels.matches_on``), Python code (positions) calls it as it is.
+R-TURN-1's match (:func:`matches_on`) is defined once, here: the kernels inline this very
+function (an :func:`~uno_env.engine.jit.accessor`; ``kernels.matches_on``), Python code
+(positions) calls it as it is.
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+
+from .jit import accessor
 
 COLOURS = ("R", "Y", "G", "B")
 COLOUR_NAMES = ("red", "yellow", "green", "blue")
@@ -53,6 +56,7 @@ def face_rank(face: int) -> int:
     return face % RANKS_PER_COLOUR if face < WILD else -1
 
 
+@accessor
 def matches_on(face: int, colour: int, top: int) -> bool:
     """R-TURN-1: ``face`` may be played on ``top`` with ``colour`` in force: the same colour,
     the same number or symbol as a coloured top card, or a wild-type card (always)."""

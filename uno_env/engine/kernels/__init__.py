@@ -24,6 +24,13 @@ them, by their names in this package (``from uno_env.engine import kernels as K`
 * ``observe``: the observation;
 * ``batch``: the drivers over a batch, serial or with ``prange``.
 
+The hot path (``step_game``, ``apply_action``, ``play_card``, ``legal_mask``, ``observe``,
+...) is force-inlined by LLVM (``kernel(forceinline=True)``, see :mod:`~uno_env.engine.jit`).
+The pieces a long function is split into for reading, each with one caller (``play_card``'s
+effects, the decisions ``apply_action`` hands an action to, ``observe``'s parts), are
+inlined by numba (``kernel(inline="always")``), as are small helpers: the compiled function
+is the one before the split, and compiles in the same time.
+
 :mod:`~uno_env.engine.interpreted` loads the same modules a second time as plain Python.
 """
 

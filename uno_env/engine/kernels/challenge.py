@@ -41,7 +41,7 @@ from .uno import finish_turn
 describe(__name__, "the rules engine's kernels", seconds=45)
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def wild_draw_four_played(cards, ints, rng, P, b, player, guilty, went_out, exposed, ev, evn):
     """R-WD4-3, R-END-2: the target of a Wild Draw Four decides first, whether or not it
     was its player's last card; ``guilty``: its player held a card of the previous colour.

@@ -60,7 +60,7 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
     return decide_penalty(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
 
 
-@kernel
+@kernel(inline="always")
 def decide_swap(cards, ints, P, b, kind, seat, ev, evn):
     """R-HOUSE-SEVENO-1: the 7's player swaps hands with the seat ``seat`` places after it
     (in play), then the turn passes on."""
@@ -75,7 +75,7 @@ def decide_swap(cards, ints, P, b, kind, seat, ev, evn):
     return ST_OK
 
 
-@kernel
+@kernel(inline="always")
 def decide_jump(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     """R-HOUSE-JUMP-3/4: the asked holder plays the identical card out of turn, or passes the
     window on to the next holder; nobody left, the turn that was due begins."""
@@ -103,7 +103,7 @@ def decide_jump(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     return ST_OK
 
 
-@kernel
+@kernel(inline="always")
 def decide_penalty(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     """R-HOUSE-STACK: the target of a pending penalty accepts it, challenges the Wild Draw
     Four on top, or answers with a card that stacks; a card that does not is a wrong card

@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from ..cards import RANK_DRAW_TWO, RANKS_PER_COLOUR, WILD, WILD_DRAW_FOUR
-from ..cards import matches_on as face_matches
+from ..cards import RANK_DRAW_TWO, RANKS_PER_COLOUR, WILD, WILD_DRAW_FOUR, matches_on
 from ..jit import describe, kernel
 from ..layout import P_FACES, P_STACKING, S_COLOUR, S_WD4_OUT, STACKING_MIXED
 from ..state import hand, hand_count, top_face
 
 describe(__name__, "the rules engine's kernels", seconds=45)
-
-matches_on = kernel(inline="always")(face_matches)
-"""R-TURN-1 (:func:`uno_env.engine.cards.matches_on`), compiled: the one definition of the
-rule, inlined by numba where a kernel calls it."""
 
 
 @kernel(inline="always")

@@ -117,7 +117,7 @@ def observe(cards, ints, P, b, observer, out):
     observe_house_rules(ints, P, b, observer, out)
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def observe_cards(cards, ints, P, b, observer, out):
     """The observer's hand, the discard pile (its counts and its top card), the colour in
     force and the one before it, the direction and the draw pile's size."""
@@ -134,7 +134,7 @@ def observe_cards(cards, ints, P, b, observer, out):
     out[P[O_DRAW_PILE_SIZE]] = ints[b, S_DRAW_COUNT]
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def observe_decision(ints, P, b, observer, out):
     """The decision under way: its phase, who acts, the dealer, the observer's drawn card,
     the UNO call and the catch window's seats. A jump-in decision is shown only to the seat
@@ -161,7 +161,7 @@ def observe_decision(ints, P, b, observer, out):
         out[P[O_EXPOSED] + rel_seat(ints[b, S_WD4_OFFENDER], observer, n)] = 1.0
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def observe_seats(ints, P, b, observer, out):
     """Each seat's public facts: hand size, score, whether it is in the game, the colours it
     drew on and the colour it named last."""
@@ -185,7 +185,7 @@ def observe_seats(ints, P, b, observer, out):
             out[P[O_NAMED_COLOUR] + 4 * rel_seat(s, observer, n) + named] = 1.0
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def observe_shown(cards, ints, P, b, observer, out):
     """What was shown to the observer alone: the hand its challenge revealed (R-WD4-4), the
     cards shown to its Fashion Trend (R-VAR-FASHION)."""
@@ -201,7 +201,7 @@ def observe_shown(cards, ints, P, b, observer, out):
                 out[P[O_TREND_SHOWN] + rel_seat(s, observer, n) * RANKS_PER_COLOUR + shown % RANKS_PER_COLOUR] = 1.0
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def observe_house_rules(ints, P, b, observer, out):
     """The house rules' public facts, in the slices present when their rule is on: the
     pending penalty, who played the top card, whose turn follows the observer's Seven-O

@@ -155,7 +155,7 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
         coloured_effects(cards, ints, rng, P, b, player, face, went_out, exposed, swaps, rw, ev, evn)
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def wild_effects(cards, ints, rng, P, b, player, face, colour, guilty, went_out, exposed, rw, ev, evn):
     """A wild-type card names ``colour`` (public: each seat's named colour is shown); a Wild
     Draw Four's target decides first (:func:`wild_draw_four_played`), Fashion Trend asks each
@@ -173,7 +173,7 @@ def wild_effects(cards, ints, rng, P, b, player, face, colour, guilty, went_out,
     finish_turn(cards, ints, rng, P, b, player, next_alive(ints, P, b, player, ints[b, S_DIRECTION]), exposed, ev, evn)
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def coloured_effects(cards, ints, rng, P, b, player, face, went_out, exposed, swaps, rw, ev, evn):
     """A coloured card sets its colour; a Draw Two under stacking adds to the pending
     penalty (:func:`stack_draw_two`), any other card's rank takes effect
@@ -196,7 +196,7 @@ def coloured_effects(cards, ints, rng, P, b, player, face, went_out, exposed, sw
     finish_turn(cards, ints, rng, P, b, player, following, exposed, ev, evn)
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def rank_effects(cards, ints, rng, P, b, player, rank, swaps, ev, evn):
     """Skip, Reverse (R-2P: with two players, a Skip), Draw Two, and Seven-O's 7 and 0
     (R-HOUSE-SEVENO-1/2); the seat whose turn follows, or -1 while the 7's player chooses
@@ -229,7 +229,7 @@ def rank_effects(cards, ints, rng, P, b, player, rank, swaps, ev, evn):
     return following
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def stack_draw_two(cards, ints, rng, P, b, player, went_out, exposed, rw, ev, evn):
     """R-HOUSE-STACK-1/5: a Draw Two adds 2 to the pending penalty of the next player, who
     decides after the catch window; played as the last card, the target draws it all and the

@@ -61,7 +61,7 @@ def refuse_wrong_card(ints, P, b, player, face, rw, ev, evn):
     return ST_OK
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def decide_turn(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     """The decisions of a turn (phase play) and on a drawn card (phase drawn): play a card,
     draw, pass on the drawn card, call UNO."""
@@ -82,7 +82,7 @@ def decide_turn(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
     return ST_NOT_AVAILABLE
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def play_from_hand(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     """A card played in a turn: one that matches (R-TURN-1; a Wild Draw Four always, its
     legality judged by a challenge), or the drawn card in phase drawn; else a wrong card
@@ -105,7 +105,7 @@ def play_from_hand(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     return ST_WRONG_PENALIZED
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def decide_colour(ints, P, b, kind, colour, ev, evn):
     """R-SETUP-4: the first player names the colour of a starting Wild, then plays."""
     if kind != KIND_COLOUR:

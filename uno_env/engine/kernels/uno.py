@@ -53,7 +53,7 @@ def call_uno(ints, b, player, ev, evn):
     emit(ev, evn, b, EV_UNO, player, 0, 0)
 
 
-@kernel(forceinline=True)
+@kernel(inline="always")
 def decide_catch(cards, ints, rng, P, b, kind, ev, evn):
     """The catch window (R-UNO-2, D-WINDOW): the asked seat catches the exposed player, who
     draws 2, or passes the question on to the next seat; the window closes at the exposed
