@@ -224,7 +224,7 @@ def test_position_keys_table_is_generated_from_the_key_table():
     import pathlib
 
     root = pathlib.Path(uno_env.__file__).resolve().parent
-    for path in (root / "engine" / "position.py", root.parent / "README.md"):
+    for path in (root / "engine" / "position" / "__init__.py", root.parent / "README.md"):
         assert f"<!-- position-table -->\n{table}\n<!-- /position-table -->" in path.read_text()
     dumped = Game(num_players=2).position(Game(num_players=2).init(seed=0))
     assert set(dumped) == set(KEY_NAMES)  # a dump writes every key the loader knows
@@ -589,10 +589,10 @@ def loads_and_round_trips(settings: dict, position: dict) -> dict:
 
 def test_a_refused_position_draws_no_fresh_seed(monkeypatch):
     """Unseeded, a position takes a fresh seed from the OS only once it is found valid."""
-    import uno_env.engine.game as game_module
+    import uno_env.engine.seeding as seeding
 
     drawn = []
-    monkeypatch.setattr(game_module, "fresh_seed", lambda: drawn.append(1) or 12345)
+    monkeypatch.setattr(seeding, "fresh_seed", lambda: drawn.append(1) or 12345)
     game = Game(num_players=3)
     refused = [p for _, p in BAD_POSITIONS[:5]] + [p for _, s, p in UNREACHABLE_POSITIONS if not s][:5]
     for position in refused:

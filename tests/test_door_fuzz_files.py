@@ -170,11 +170,11 @@ def mutations(config, position: dict, rng: np.random.Generator) -> list[tuple[st
 
 def test_fuzz_positions(monkeypatch, capsys):
     """Impossible positions: refused naming the key, the dict untouched, no seed drawn."""
-    import uno_env.engine.game as game_module
+    import uno_env.engine.seeding as seeding
 
     drawn = []
-    real_fresh_seed = game_module.fresh_seed
-    monkeypatch.setattr(game_module, "fresh_seed", lambda: drawn.append(1) or real_fresh_seed())
+    real_fresh_seed = seeding.fresh_seed
+    monkeypatch.setattr(seeding, "fresh_seed", lambda: drawn.append(1) or real_fresh_seed())
     rng = np.random.default_rng(2021)
     counts: collections.Counter = collections.Counter()
     examples: dict = {}

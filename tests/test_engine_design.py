@@ -14,7 +14,7 @@ ROOT = ENGINE.parent.parent
 def test_engine_imports_numpy_and_numba_only():
     """Besides the standard library, the engine needs numpy and numba, nothing else."""
     allowed = {"numpy", "numba"} | set(sys.stdlib_module_names)
-    for path in ENGINE.glob("*.py"):
+    for path in ENGINE.rglob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -25,6 +25,46 @@ def test_engine_imports_numpy_and_numba_only():
                 continue
             for name in names:
                 assert name.split(".")[0] in allowed, f"{path.name} imports {name}"
+
+
+BLOCK_OFFSET = re.compile(
+    r"\bP_(C_(HANDS|DRAW|DISCARD|DISCARD_COUNTS|REVEAL)|I_(HAND_SIZE|SCORE|ALIVE|TREND|OUTCOME|DREW_ON|NAMED))\b"
+)
+
+
+def test_the_engine_reads_piles_and_seat_blocks_through_the_state_accessors():
+    """Only engine/state.py turns the offset of a pile or a per-seat block (``P[P_C_HANDS]``,
+    ``P[P_I_HAND_SIZE]``, ...) into an index; layout.py, which sets them, aside. Every other
+    module of the engine, compiled or not, reads and writes them by name (``hand_size``)."""
+    users = {
+        str(path.relative_to(ENGINE))
+        for path in ENGINE.rglob("*.py")
+        if BLOCK_OFFSET.search(path.read_text()) and path.name not in ("state.py", "layout.py")
+    }
+    assert users == set()
+    assert BLOCK_OFFSET.search((ENGINE / "state.py").read_text())  # the pattern still finds what it looks for
+
+
+@pytest.mark.parametrize("package", ["kernels", "readers", "position"])
+def test_the_modules_of_an_engine_package_import_only_those_before_them(package):
+    """kernels/ (and readers/, position/) list their modules in layers (``MODULES``, or the
+    order below): each imports only the ones before it, so the rule areas read bottom up
+    and no import cycle can form."""
+    folder = ENGINE / package
+    order = {
+        "kernels": None,
+        "readers": None,
+        "position": ["loader", "dump", "piles", "table", "decision", "shown", "reachable", "keys"],
+    }[package]
+    if order is None:
+        init = ast.parse((folder / "__init__.py").read_text())
+        modules = next(n for n in init.body if isinstance(n, ast.Assign) and n.targets[0].id == "MODULES")
+        order = [ast.literal_eval(e) for e in modules.value.elts]
+    assert sorted(order) == sorted(p.stem for p in folder.glob("*.py") if p.stem != "__init__")
+    for k, name in enumerate(order):
+        tree = ast.parse((folder / f"{name}.py").read_text())
+        siblings = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom) and n.level == 1}
+        assert siblings <= set(order[:k]), f"{package}/{name}.py imports {siblings - set(order[:k])}"
 
 
 @pytest.mark.parametrize("book", ["RULES.md", "HOUSE_RULES.md"])
@@ -74,20 +114,25 @@ def test_numba_cache_is_cleared_when_a_source_it_depends_on_changes(tmp_path):
     files = cache_files()
     (tmp_path / "uno_env" / "env.py").write_text("import numpy\n")  # no compiled code: caches stay
     assert numba_cache.refresh(tmp_path) is False and all(f.exists() for f in files)
+    # a module of the engine's, however deep, counts without importing numba (constants compiled in)
+    (tmp_path / "uno_env" / "engine" / "kernels").mkdir()
+    (tmp_path / "uno_env" / "engine" / "kernels" / "codes.py").write_text("ST_OK = 0\n")
+    assert numba_cache.refresh(tmp_path) is True and not any(f.exists() for f in files)
 
 
 def test_numba_cache_dir_has_its_own_stamp(tmp_path, monkeypatch):
     from uno_env.engine import numba_cache
 
-    (tmp_path / "uno_env" / "engine").mkdir(parents=True)
-    (tmp_path / "uno_env" / "engine" / "kernels.py").write_text("from numba import njit\n")
+    (tmp_path / "uno_env" / "engine" / "kernels").mkdir(parents=True)
+    source = tmp_path / "uno_env" / "engine" / "kernels" / "step.py"
+    source.write_text("from numba import njit\n")
     assert numba_cache.refresh(tmp_path) is True
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "other-cache"))
-    stamp_file, folder = numba_cache.cache_locations(tmp_path, tmp_path / "uno_env" / "engine" / "kernels.py")[1]
+    stamp_file, folder = numba_cache.cache_locations(tmp_path, source)[1]
     folder.mkdir(parents=True)
-    (folder / "kernels.step-3.py311.nbi").write_bytes(b"stale")
+    (folder / "step.step_game-3.py311.nbi").write_bytes(b"stale")
     assert numba_cache.refresh(tmp_path) is True  # the in-tree stamp is current, this one is not
-    assert not (folder / "kernels.step-3.py311.nbi").exists() and stamp_file.exists()
+    assert not (folder / "step.step_game-3.py311.nbi").exists() and stamp_file.exists()
     assert numba_cache.refresh(tmp_path) is False
 
 

@@ -16,7 +16,10 @@ from uno_env.agents.policies import choices, dispatch, play, simple, tactical
 from uno_env.engine import kernels, numba_cache, readers
 from uno_env.vector import fused
 
-MODULES = (kernels, readers, choices, simple, tactical, dispatch, play, forward_pass, colours, shipped, fused, ismcts)
+PACKAGES = tuple(
+    importlib.import_module(f"{package.__name__}.{name}") for package in (kernels, readers) for name in package.MODULES
+)
+MODULES = (*PACKAGES, choices, simple, tactical, dispatch, play, forward_pass, colours, shipped, fused, ismcts)
 # the functions that allocate arrays keep the counting (uno_env.engine.jit.allocating)
 ALLOCATING = {
     "play_batch_serial",
@@ -79,7 +82,7 @@ def test_every_module_of_compiled_agents_is_checked_here():
 def test_every_module_with_compiled_functions_is_hashed_for_the_cache():
     """``numba_cache`` clears the cached kernels when a source they may compile in changes:
     a module that compiles through ``uno_env.engine.jit`` without importing numba counts."""
-    root = pathlib.Path(kernels.__file__).resolve().parents[2]
+    root = pathlib.Path(numba_cache.__file__).resolve().parents[2]
     hashed = set(numba_cache.project_sources(root))
     for module in MODULES:
         assert pathlib.Path(module.__file__).resolve() in hashed, module.__name__

@@ -28,16 +28,29 @@ def test_r_turn_1_match_by_colour_number_or_symbol_or_wild():
 
 
 def test_r_turn_1_the_python_match_rule_is_the_kernels():
-    """cards.matches_on (positions, anything in Python) and the compiled kernels.matches_on
-    (the engine) agree on every (face, colour in force, top card) triple."""
+    """cards.matches_on is the one definition of R-TURN-1: the kernels inline that function
+    (kernels.matches_on), and compiled it gives what Python gives on every (face, colour in
+    force, top card) triple."""
+    from numba import njit
+
     from uno_env.engine import kernels
     from uno_env.engine.cards import NUM_FASHION_FACES, matches_on, parse_card
 
-    faces = range(NUM_FASHION_FACES)
-    for face in faces:
-        for colour in range(-1, 4):  # -1: no colour yet (a starting Wild)
-            for top in faces:
-                assert matches_on(face, colour, top) == kernels.matches_on(face, colour, top), (face, colour, top)
+    rule = kernels.matches_on
+
+    @njit
+    def compiled(faces, colours, tops, out):
+        for k in range(faces.shape[0]):
+            out[k] = rule(faces[k], colours[k], tops[k])
+
+    assert rule is matches_on
+    triples = np.array(
+        [(f, c, t) for f in range(NUM_FASHION_FACES) for c in range(-1, 4) for t in range(NUM_FASHION_FACES)]
+    )  # colour -1: no colour yet (a starting Wild)
+    out = np.zeros(len(triples), dtype=np.bool_)
+    compiled(triples[:, 0], triples[:, 1], triples[:, 2], out)
+    assert out.tolist() == [bool(matches_on(*(int(v) for v in row))) for row in triples]
+    assert 0 < out.sum() < len(out)
     R7, Y7, R8, W = (parse_card(text) for text in ("R7", "Y7", "R8", "W"))
     assert matches_on(R7, 1, Y7) and not matches_on(Y7, 0, R8) and matches_on(W, 0, R8)
     assert matches_on(R7, 0, W) and not matches_on(Y7, 0, W)  # on a Wild, the colour it named

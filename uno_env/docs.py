@@ -20,7 +20,7 @@ from .engine.observation import ObservationSpec
 from .engine.position import position_table
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FILES = [ROOT / "uno_env" / "env.py", ROOT / "uno_env" / "engine" / "position.py", ROOT / "README.md"]
+FILES = [ROOT / "uno_env" / "env.py", ROOT / "uno_env" / "engine" / "position" / "__init__.py", ROOT / "README.md"]
 
 ACTION_WHEN = {
     "play": "a coloured card: colour R Y G B, rank 0-9, S (skip), R (reverse), +2",

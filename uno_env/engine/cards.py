@@ -6,6 +6,10 @@ Draw Two (12); then Wild (52), Wild Draw Four (53) and Fashion Trend (54).
 The classic deck uses faces 0..53, the Fashion Trend deck 0..54.
 
 Notation: ``R7``, ``RS`` (skip), ``RR`` (reverse), ``R+2``, ``W``, ``W+4``, ``FT``.
+
+R-TURN-1's match (:func:`matches_on`) is defined once, here: the kernels inline this very
+function (an :func:`~uno_env.engine.jit.accessor`; ``kernels.matches_on``), Python code
+(positions) calls it as it is.
 """
 
 from __future__ import annotations
@@ -13,6 +17,8 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+
+from .jit import accessor
 
 COLOURS = ("R", "Y", "G", "B")
 COLOUR_NAMES = ("red", "yellow", "green", "blue")
@@ -50,17 +56,21 @@ def face_rank(face: int) -> int:
     return face % RANKS_PER_COLOUR if face < WILD else -1
 
 
+@accessor
 def matches_on(face: int, colour: int, top: int) -> bool:
     """R-TURN-1: ``face`` may be played on ``top`` with ``colour`` in force: the same colour,
-    the same number or symbol as a coloured top card, or a wild-type card (always). The
-    Python definition of the rule, for everything outside the compiled kernels; the
-    kernels' ``matches_on`` is the same rule compiled (a test compares them on every
-    triple)."""
+    the same number or symbol as a coloured top card, or a wild-type card (always)."""
     if face >= WILD:
         return True
-    return bool(
-        face // RANKS_PER_COLOUR == colour or (top < WILD and top % RANKS_PER_COLOUR == face % RANKS_PER_COLOUR)
-    )
+    if face // RANKS_PER_COLOUR == colour:
+        return True
+    return top < WILD and top % RANKS_PER_COLOUR == face % RANKS_PER_COLOUR
+
+
+def is_draw_card(face: int) -> bool:
+    """A Draw Two or a Wild Draw Four: a card that makes the next player draw (R-ACT,
+    R-WD4), what a stack is made of (R-HOUSE-STACK)."""
+    return face == WILD_DRAW_FOUR or (face < WILD and face % RANKS_PER_COLOUR == RANK_DRAW_TWO)
 
 
 def recolour_face(face: int, mapping) -> int:

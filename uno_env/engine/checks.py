@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .cards import RANK_DRAW_TWO, RANK_SEVEN, WILD, WILD_DRAW_FOUR, deck_counts
+from .cards import RANK_SEVEN, WILD, deck_counts, face_rank, is_draw_card
 from .layout import (
-    P_C_DISCARD,
-    P_C_DISCARD_COUNTS,
-    P_C_DRAW,
-    P_C_HANDS,
+    P_DECK_SIZE,
     P_FACES,
-    P_I_ALIVE,
-    P_I_HAND_SIZE,
     PH_CATCH,
     PH_DRAWN,
     PH_JUMP,
@@ -31,58 +26,75 @@ from .layout import (
     S_PHASE,
     S_TOP_PLAYER,
 )
+from .state import alive, discard_counts, discard_pile, draw_pile, hand_sizes, hands
 
 
 def invariant_violations(game, state, index: int = 0) -> list[str]:
     """What is wrong with a state; an empty list when it is consistent."""
     P = game.params
-    n = game.num_players
     F = int(P[P_FACES])
-    cards = state.cards[index].astype(np.int64)
     ints = state.ints[index]
-    problems = []
-    hands = cards[P[P_C_HANDS] : P[P_C_HANDS] + n * F].reshape(n, F)
-    draw = cards[P[P_C_DRAW] : P[P_C_DRAW] + ints[S_DRAW_COUNT]]
-    discard = cards[P[P_C_DISCARD] : P[P_C_DISCARD] + ints[S_DISCARD_COUNT]]
-    if (hands < 0).any() or (draw < 0).any() or (draw >= F).any() or (discard < 0).any() or (discard >= F).any():
+    counts = (int(ints[S_DRAW_COUNT]), int(ints[S_DISCARD_COUNT]))
+    if not all(0 <= count <= P[P_DECK_SIZE] for count in counts):
+        return [f"pile sizes out of range (draw pile {counts[0]}, discard pile {counts[1]})"]
+    held = hands(state.cards, P, index).astype(np.int64)
+    draw = draw_pile(state.cards, P, index)[: counts[0]].astype(np.int64)
+    discard = discard_pile(state.cards, P, index)[: counts[1]].astype(np.int64)
+    if (held < 0).any() or (draw < 0).any() or (draw >= F).any() or (discard < 0).any() or (discard >= F).any():
         return ["negative count or unknown face"]
-    census = hands.sum(axis=0) + np.bincount(draw, minlength=F) + np.bincount(discard, minlength=F)
+    problems = card_violations(game, state, index, held, draw, discard)
+    in_game = alive(state.ints, P, index)
+    if in_game.sum() != ints[S_N_ALIVE]:
+        problems.append("alive count out of date")
+    if ints[S_PHASE] == PH_OVER:
+        if ints[S_CURRENT] != -1:
+            problems.append("a finished game has an acting player")
+        return problems
+    return problems + decision_violations(game, state, index, held, discard, in_game)
+
+
+def card_violations(game, state, index: int, held, draw, discard) -> list[str]:
+    """Every card of the deck is somewhere, once; hand sizes and discard counts agree."""
+    P = game.params
+    F = held.shape[1]
+    problems = []
+    census = held.sum(axis=0) + np.bincount(draw, minlength=F) + np.bincount(discard, minlength=F)
     expected = deck_counts(game.config.deck).astype(np.int64)
     if not np.array_equal(census, expected):
         diff = {int(f): int(census[f] - expected[f]) for f in np.flatnonzero(census != expected)}
         problems.append(f"cards not conserved (face: surplus) {diff}")
-    sizes = ints[P[P_I_HAND_SIZE] : P[P_I_HAND_SIZE] + n]
-    if not np.array_equal(sizes, hands.sum(axis=1)):
-        problems.append(f"hand sizes {sizes.tolist()} != counts {hands.sum(axis=1).tolist()}")
-    if not np.array_equal(cards[P[P_C_DISCARD_COUNTS] : P[P_C_DISCARD_COUNTS] + F], np.bincount(discard, minlength=F)):
+    sizes = hand_sizes(state.ints, P, index)
+    if not np.array_equal(sizes, held.sum(axis=1)):
+        problems.append(f"hand sizes {sizes.tolist()} != counts {held.sum(axis=1).tolist()}")
+    if not np.array_equal(discard_counts(state.cards, P, index), np.bincount(discard, minlength=F)):
         problems.append("discard counts out of date")
-    alive = ints[P[P_I_ALIVE] : P[P_I_ALIVE] + n]
-    if alive.sum() != ints[S_N_ALIVE]:
-        problems.append("alive count out of date")
+    return problems
+
+
+def decision_violations(game, state, index: int, held, discard, in_game) -> list[str]:
+    """A game in play: a seat in play decides, on a discard pile with a colour in force, and
+    has a legal action; the drawn card is held."""
+    ints = state.ints[index]
     phase = ints[S_PHASE]
     current = ints[S_CURRENT]
-    if phase == PH_OVER:
-        if current != -1:
-            problems.append("a finished game has an acting player")
-    else:
-        if not 0 <= current < n or not alive[current]:
-            problems.append(f"acting seat {current} is not in play")
-        if len(discard) == 0:
-            problems.append("empty discard pile")
-        if not -1 <= ints[S_COLOUR] < 4:
-            problems.append("bad colour")
-        if phase == PH_DRAWN and (ints[S_DRAWN] < 0 or hands[current, ints[S_DRAWN]] == 0):
-            problems.append("drawn card not in hand")
-        mask = game.legal_mask(state, index)
-        if mask.sum() == 0:
-            problems.append("the acting player has no legal action")
-        elif mask.sum() == 1 and phase not in (PH_PLAY, PH_PENALTY):
-            # only a turn with nothing to play but `draw` and a penalty decision with only
-            # `accept` (D-HOUSE-STACK-ASKED) are asked; every other one-action decision is
-            # made without asking (D-DRAWN, R-HOUSE-FORCE-1, R-HOUSE-JUMP-2, R-HOUSE-SEVENO-1)
-            problems.append(f"a decision with one action ({game.action_to_string(int(mask.argmax()))}) is asked")
-        problems += house_rule_violations(hands, discard, ints, phase, current)
-    return problems
+    problems = []
+    if not 0 <= current < game.num_players or not in_game[current]:
+        problems.append(f"acting seat {current} is not in play")
+    if len(discard) == 0:
+        problems.append("empty discard pile")
+    if not -1 <= ints[S_COLOUR] < 4:
+        problems.append("bad colour")
+    if phase == PH_DRAWN and (ints[S_DRAWN] < 0 or held[current, ints[S_DRAWN]] == 0):
+        problems.append("drawn card not in hand")
+    mask = game.legal_mask(state, index)
+    if mask.sum() == 0:
+        problems.append("the acting player has no legal action")
+    elif mask.sum() == 1 and phase not in (PH_PLAY, PH_PENALTY):
+        # only a turn with nothing to play but `draw` and a penalty decision with only
+        # `accept` (D-HOUSE-STACK-ASKED) are asked; every other one-action decision is
+        # made without asking (D-DRAWN, R-HOUSE-FORCE-1, R-HOUSE-JUMP-2, R-HOUSE-SEVENO-1)
+        problems.append(f"a decision with one action ({game.action_to_string(int(mask.argmax()))}) is asked")
+    return problems + house_rule_violations(held, discard, ints, phase, current)
 
 
 def house_rule_violations(hands, discard, ints, phase, current) -> list[str]:
@@ -92,11 +104,9 @@ def house_rule_violations(hands, discard, ints, phase, current) -> list[str]:
     pending = ints[S_PENDING]
     if pending < 0 or (pending > 0 and phase not in (PH_PENALTY, PH_CATCH)):
         problems.append(f"a pending penalty of {pending} in phase {phase}")
-    if phase == PH_PENALTY and (
-        pending <= 0 or not (top == WILD_DRAW_FOUR or (top < WILD and top % 13 == RANK_DRAW_TWO))
-    ):
+    if phase == PH_PENALTY and (pending <= 0 or not is_draw_card(top)):
         problems.append("a penalty decision without a pending penalty from a draw card on top")
-    if phase == PH_SWAP and (top >= WILD or top % 13 != RANK_SEVEN or ints[S_TOP_PLAYER] != current):
+    if phase == PH_SWAP and (face_rank(top) != RANK_SEVEN or ints[S_TOP_PLAYER] != current):
         problems.append("a Seven-O choice that does not follow its player's 7")
     if phase == PH_JUMP and (
         top >= WILD or hands[current, top] == 0 or current in (ints[S_TOP_PLAYER], ints[S_FOLLOWING])

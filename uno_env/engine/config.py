@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import dataclasses
+import inspect
+import textwrap
 from dataclasses import dataclass
 
 from .cards import DECKS
@@ -188,10 +191,6 @@ class RuleConfig:
 
 def setting_docs() -> list[tuple[str, object, str]]:
     """(name, default, description) of every setting, from the dataclass itself."""
-    import ast
-    import inspect
-    import textwrap
-
     source = textwrap.dedent(inspect.getsource(RuleConfig))
     tree = ast.parse(source)
     docs: dict[str, str] = {}

@@ -32,6 +32,7 @@ from typing import Any
 import numpy as np
 from numba import types
 
+from . import interpreted
 from . import kernels as K
 from .compile_notice import say
 
@@ -138,8 +139,6 @@ class Engine:
         self._go_interpreted(self.process.pid, owner=os.getpid())
 
     def _go_interpreted(self, compiling: int, owner: int | None) -> None:
-        from . import interpreted
-
         twin = interpreted.kernels()
         self.compiling, self.owner, self.next_look = compiling, owner, time.monotonic() + FOLLOW_EVERY
         self._install({name: self._interpreted(getattr(twin, name)) for name in SIGNATURES}, "interpreted")

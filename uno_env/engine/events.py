@@ -7,6 +7,8 @@ included): renderers and replays filter it with :func:`visible_to`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .cards import COLOURS, card_to_str
@@ -109,66 +111,50 @@ REASON_NAMES = (
 )
 
 
+def _seat(a: int, b: int, c: int) -> dict:
+    return {"seat": a}
+
+
+def _play(a: int, b: int, c: int) -> dict:
+    event: dict = {"seat": a, "card": card_to_str(b)}
+    if c >= 0:
+        event["colour"] = COLOURS[c]
+    return event
+
+
+FIELDS: dict[int, Callable[[int, int, int], dict]] = {
+    EV_PLAY: _play,
+    EV_DRAW: lambda a, b, c: {"seat": a, "card": card_to_str(b), "reason": REASON_NAMES[c]},
+    **dict.fromkeys((EV_KEEP, EV_SKIP, EV_UNO, EV_EXPOSED, EV_DECLINE, EV_TREND_FAIL, EV_ELIMINATED), _seat),
+    **dict.fromkeys((EV_PASS, EV_JUMP_IN, EV_JUMP_PASS), _seat),
+    EV_GAME_END: lambda a, b, c: {"winner": a},
+    EV_REVERSE: lambda a, b, c: {"seat": a, "direction": b},
+    EV_CATCH: lambda a, b, c: {"catcher": None if a < 0 else a, "seat": b},
+    EV_ACCEPT: lambda a, b, c: {"seat": a, "offender": b},
+    EV_CHALLENGE: lambda a, b, c: {"seat": a, "offender": b, "bluff": bool(c)},
+    EV_COLOR: lambda a, b, c: {"seat": a, "colour": COLOURS[b]},
+    EV_WRONG: lambda a, b, c: {"seat": a, "card": card_to_str(b)},
+    EV_FORFEIT: lambda a, b, c: {"seat": a, "card": card_to_str(b) if b >= 0 else None},
+    EV_RESHUFFLE: lambda a, b, c: {"cards": a},
+    EV_TREND_SHOW: lambda a, b, c: {"seat": a, "card": card_to_str(b), "viewer": c},
+    EV_ROUND_END: lambda a, b, c: {"winner": a, "points": b},
+    EV_SCORE: lambda a, b, c: {"seat": a, "points": b, "total": c},
+    EV_DEAL: lambda a, b, c: {"dealer": a, "round": b},
+    EV_PENALTY_ACCEPT: lambda a, b, c: {"seat": a, "cards": b, "stacked": bool(c)},
+    EV_SWAP: lambda a, b, c: {"seat": a, "other": b},
+    EV_ROTATE: lambda a, b, c: {"seat": a, "direction": b},
+    EV_DEALER_DRAW: lambda a, b, c: {"seat": a, "card": card_to_str(b)},
+    EV_STARTER: lambda a, b, c: {"card": card_to_str(a)},
+    EV_STARTER_RETURNED: lambda a, b, c: {"card": card_to_str(a)},
+}
+"""Per event type, the fields of its dict from the row's three values (a, b, c); a type
+without an entry (the truncation) has none."""
+
+
 def _decode_one(kind: int, a: int, b: int, c: int) -> dict:
     name = EVENT_NAMES.get(kind, f"unknown_{kind}")
-    if kind == EV_PLAY:
-        event = {"seat": a, "card": card_to_str(b)}
-        if c >= 0:
-            event["colour"] = COLOURS[c]
-    elif kind == EV_DRAW:
-        event = {"seat": a, "card": card_to_str(b), "reason": REASON_NAMES[c]}
-    elif kind in (
-        EV_KEEP,
-        EV_SKIP,
-        EV_UNO,
-        EV_EXPOSED,
-        EV_DECLINE,
-        EV_TREND_FAIL,
-        EV_ELIMINATED,
-        EV_PASS,
-        EV_JUMP_IN,
-        EV_JUMP_PASS,
-    ):
-        event = {"seat": a}
-    elif kind == EV_GAME_END:
-        event = {"winner": a}
-    elif kind == EV_REVERSE:
-        event = {"seat": a, "direction": b}
-    elif kind == EV_CATCH:
-        event = {"catcher": None if a < 0 else a, "seat": b}
-    elif kind == EV_ACCEPT:
-        event = {"seat": a, "offender": b}
-    elif kind == EV_CHALLENGE:
-        event = {"seat": a, "offender": b, "bluff": bool(c)}
-    elif kind == EV_COLOR:
-        event = {"seat": a, "colour": COLOURS[b]}
-    elif kind == EV_WRONG:
-        event = {"seat": a, "card": card_to_str(b)}
-    elif kind == EV_FORFEIT:
-        event = {"seat": a, "card": card_to_str(b) if b >= 0 else None}
-    elif kind == EV_RESHUFFLE:
-        event = {"cards": a}
-    elif kind == EV_TREND_SHOW:
-        event = {"seat": a, "card": card_to_str(b), "viewer": c}
-    elif kind == EV_ROUND_END:
-        event = {"winner": a, "points": b}
-    elif kind == EV_SCORE:
-        event = {"seat": a, "points": b, "total": c}
-    elif kind == EV_DEAL:
-        event = {"dealer": a, "round": b}
-    elif kind == EV_PENALTY_ACCEPT:
-        event = {"seat": a, "cards": b, "stacked": bool(c)}
-    elif kind == EV_SWAP:
-        event = {"seat": a, "other": b}
-    elif kind == EV_ROTATE:
-        event = {"seat": a, "direction": b}
-    elif kind == EV_DEALER_DRAW:
-        event = {"seat": a, "card": card_to_str(b)}
-    elif kind in (EV_STARTER, EV_STARTER_RETURNED):
-        event = {"card": card_to_str(a)}
-    else:
-        event = {}
-    return {"type": name, **event}
+    fields = FIELDS.get(kind)
+    return {"type": name, **(fields(a, b, c) if fields is not None else {})}
 
 
 def decode(rows: np.ndarray, count: int) -> list[dict]:

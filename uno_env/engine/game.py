@@ -17,6 +17,7 @@ A :class:`State` is a batch of one game: three small arrays (see
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -27,13 +28,8 @@ from .config import RuleConfig
 from .entry import ENGINE
 from .events import EVENT_WIDTH, MAX_EVENTS, decode
 from .layout import (
-    P_C_DRAW,
     P_C_SIZE,
     P_FACES,
-    P_I_ALIVE,
-    P_I_HAND_SIZE,
-    P_I_OUTCOME,
-    P_I_SCORE,
     P_I_SIZE,
     P_NUM_PLAYERS,
     PH_CATCH,
@@ -56,7 +52,9 @@ from .layout import (
 )
 from .observation import PHASE_NAMES, ObservationSpec
 from .observers import listeners, tell
+from .position import dump_position, load_position, parse_deck_order
 from .seeding import NOT_INTEGERS, fresh_seed, seed_to_rng, seeds_to_rng  # noqa: F401  (re-exported)
+from .state import alive, draw_pile, hand_sizes, outcomes, scores
 
 
 class IllegalActionError(ValueError):
@@ -65,9 +63,9 @@ class IllegalActionError(ValueError):
     games: np.ndarray
     """Vector env only (:meth:`uno_env.vector.UnoVectorEnv.step`): indices of the refused games.
     Not set on errors of a single game."""
-    result: tuple
-    """Vector env only: the step of the games that advanced (a :class:`uno_env.vector.VectorStep`).
-    Not set on errors of a single game."""
+    result: Any
+    """Vector env only: the step of the games that advanced (a ``uno_env.vector.VectorStep``;
+    the engine does not import the layer above it). Not set on errors of a single game."""
 
     def __init__(self, message: str, status: int):
         super().__init__(message)
@@ -360,28 +358,21 @@ class Game(K.NeedsPickleProtocol2):
     def init_from_deck(self, deck, dealer: int | None = 0, seed: int | None = None) -> State:
         """A new game dealt from an explicit deck order (card texts, top first): one card
         at a time starting left of the dealer, then the starter turned up (D-DEALER)."""
-        from .position import parse_deck_order
-
         faces = parse_deck_order(self.config, deck)
         rng = seed_to_rng(fresh_seed() if seed is None else seed)
         dealer = max(self._check_dealer(dealer), 0)
         state = self.new_state()
         state.rng[0] = rng
-        start = self.params[P_C_DRAW]
-        state.cards[0, start : start + len(faces)] = faces[::-1]  # stack: top last
+        draw_pile(state.cards, self.params, 0)[: len(faces)] = faces[::-1]  # stack: top last
         ENGINE.reset_from_deck(state.cards, state.ints, state.rng, self.params, 0, dealer, state.ev, state.evn)
         return state
 
     def from_position(self, position: dict, seed: int | None = None) -> State:
         """A state from a position dict (see :mod:`uno_env.engine.position`)."""
-        from .position import load_position
-
         return load_position(self, position, seed)
 
     def position(self, state: State, index: int = 0) -> dict:
         """The god's-eye position of a game as a JSON-able dict."""
-        from .position import dump_position
-
         return dump_position(self, state, self._index(state, index))
 
     # ------------------------------------------------------------------ door checks
@@ -463,24 +454,20 @@ class Game(K.NeedsPickleProtocol2):
 
     def scores(self, state: State, index: int = 0) -> list[int]:
         index = self._index(state, index)
-        start = self.params[P_I_SCORE]
-        return [int(v) for v in state.ints[index, start : start + self.num_players]]
+        return [int(v) for v in scores(state.ints, self.params, index)]
 
     def hand_sizes(self, state: State, index: int = 0) -> list[int]:
         index = self._index(state, index)
-        start = self.params[P_I_HAND_SIZE]
-        return [int(v) for v in state.ints[index, start : start + self.num_players]]
+        return [int(v) for v in hand_sizes(state.ints, self.params, index)]
 
     def alive(self, state: State, index: int = 0) -> list[bool]:
         index = self._index(state, index)
-        start = self.params[P_I_ALIVE]
-        return [bool(v) for v in state.ints[index, start : start + self.num_players]]
+        return [bool(v) for v in alive(state.ints, self.params, index)]
 
     def outcome(self, state: State, index: int = 0) -> list[int]:
         """+1 for each winner, -1 for each loser, 0 otherwise (game not over, truncated)."""
         index = self._index(state, index)
-        start = self.params[P_I_OUTCOME]
-        return [int(v) for v in state.ints[index, start : start + self.num_players]]
+        return [int(v) for v in outcomes(state.ints, self.params, index)]
 
     def winners(self, state: State, index: int = 0) -> list[int]:
         return [s for s, o in enumerate(self.outcome(state, index)) if o > 0]
@@ -573,7 +560,7 @@ class Game(K.NeedsPickleProtocol2):
         self._check_policies(policies, state, index, until)
         P = self.params
         ints = state.ints[index]
-        alive = P[P_I_ALIVE]
+        in_game = alive(state.ints, P, index)
         total = np.zeros(self.num_players)
         rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
         listening = listeners(policies)
@@ -581,7 +568,7 @@ class Game(K.NeedsPickleProtocol2):
             tell(state, index, P, listening)
         while ints[S_PHASE] != PH_OVER:
             seat = int(ints[S_CURRENT])
-            if until is not None and (seat == until or ints[alive + until] == 0):
+            if until is not None and (seat == until or in_game[until] == 0):
                 break
             observation = np.empty(self.observation_size, dtype=np.float32)
             mask = np.empty(self.num_actions, dtype=np.int8)
@@ -615,9 +602,9 @@ class Game(K.NeedsPickleProtocol2):
                 f"policies must be a sequence of {n} policies (one per seat) or a dict seat -> policy, "
                 f"got {_describe(policies)}"
             )
-        alive = state.ints[index, self.params[P_I_ALIVE] : self.params[P_I_ALIVE] + n]
+        in_play = alive(state.ints, self.params, index)
         for seat in range(n):
-            if seat == until or not alive[seat]:
+            if seat == until or not in_play[seat]:
                 continue
             if seat not in given:
                 raise ValueError(f"policies has no policy for seat {seat}, which is in the game: {_describe(policies)}")

@@ -26,6 +26,17 @@ longer passes every array field by field through the stack. Unlike numba's own
 first compilation where it was (docs/VECTOR.md, fifth round). Every other function
 sets it False: numba would otherwise inherit it from the caller too.
 
+``accessor``: the named places of the state arrays (:mod:`~uno_env.engine.state`) and
+R-TURN-1's match (``cards.matches_on``) are inlined by numba into each compiled caller,
+as ``kernel(inline="always")`` inlines ``rel_seat``: the compiled code is what the index
+expression written out in place compiles to (no call, no signature of its own, so no
+compilation per argument type), and an accessor that returns a view of its argument
+needs no reference counting. Called from Python, an accessor is the plain function
+(:class:`Accessor`): no compilation, and a view of a numpy array is a numpy view, so
+that the interpreted kernels and the engine's Python code read the state through the
+same functions. (numba's typed inlining, ``register_jitable(inline="always")``, gives
+Python the plain function too, but took 40% longer to compile the engine.)
+
 ``describe(__name__, what, seconds)``: each module of compiled functions says what it
 compiles, printed once on stderr when numba really compiles (:mod:`compile_notice`).
 """
@@ -35,10 +46,11 @@ from __future__ import annotations
 from typing import Any
 
 from numba import njit
+from numba.core.registry import CPUDispatcher
 
 from .compile_notice import describe
 
-__all__ = ["allocating", "describe", "kernel"]
+__all__ = ["Accessor", "accessor", "allocating", "describe", "kernel"]
 
 
 def kernel(*args: Any, **options: Any) -> Any:
@@ -53,6 +65,19 @@ def allocating(*args: Any, **options: Any) -> Any:
     numba's reference counting whatever their caller compiles with."""
     options.setdefault("_nrt", True)
     return _njit(args, options)
+
+
+class Accessor(CPUDispatcher):
+    """A function that numba inlines where compiled code calls it (``inline="always"``) and
+    that Python calls as the plain function (never compiled on its own)."""
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.py_func(*args, **kwargs)
+
+
+def accessor(function: Any) -> Accessor:
+    """``@accessor``: see :class:`Accessor` and the module's text."""
+    return Accessor(function, targetoptions={"nopython": True, "inline": "always"})
 
 
 def _njit(args: tuple, options: dict) -> Any:

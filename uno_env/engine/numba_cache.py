@@ -2,7 +2,7 @@
 
 Numba validates a cached function against its own source file only, yet a
 kernel compiles in everything it calls and every module constant it reads: after
-an edit of ``kernels.py`` or ``layout.py``, a cached kernel of ``policies.py`` or of
+an edit of a kernel module or of ``layout.py``, a cached kernel of ``policies.py`` or of
 the vector env would go on running the old rules. So, once per process, before
 any kernel loads, the sources that compiled code can depend on are hashed; when
 the hash differs from the one recorded at the last check, the cache files of
@@ -23,15 +23,16 @@ USES_NUMBA = re.compile(rb"^\s*(from numba|import numba|from [\w.]*\bjit import)
 
 
 def project_sources(root: pathlib.Path) -> list[pathlib.Path]:
-    """The sources compiled code can depend on: the engine (kernels and the constants
-    they compile in), every module that uses numba and the shipped network weights.
+    """The sources compiled code can depend on: the engine (every module under
+    ``uno_env/engine``: the kernels, the accessors they inline and the constants they
+    compile in), every module that uses numba and the shipped network weights.
     Other edits (the PettingZoo env, docs, the tournament runner) leave the caches alone."""
     files = []
     for package in PACKAGES:
         folder = root / package
         if folder.is_dir():
             for path in sorted(p for p in folder.rglob("*.py") if "__pycache__" not in p.parts):
-                if path.parent.name == "engine" or USES_NUMBA.search(path.read_bytes()):
+                if path.relative_to(folder).parts[0] == "engine" or USES_NUMBA.search(path.read_bytes()):
                     files.append(path)
     # weights compiled into kernels as constants (the shipped policy network)
     files += sorted((root / "uno_env" / "data").glob("*.npz"))

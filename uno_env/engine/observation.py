@@ -120,104 +120,154 @@ def recolour_entries(name: str, size: int, mapping) -> np.ndarray:
     return entries
 
 
-def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
-    """The slices of a configuration's observation, with their offsets."""
-    n = config.num_players
-    faces = num_faces(config.deck)
-    counts = deck_counts(config.deck).astype(np.float32)
-    deck_size = float(counts.sum())
-    face_labels = tuple(card_to_str(f) for f in range(faces))
-    seat_labels = tuple(f"seat+{i}" if i else "self" for i in range(n))
-    colour_labels = tuple(COLOURS)
-    total_value = float((CARD_VALUES[:faces] * counts).sum())
-    phases = phases_of(config)
-    max_score = float(config.target_score - 1) + total_value
+@dataclass(frozen=True)
+class _Sizes:
+    """What the slices' sizes, bounds and labels are made of, for one configuration."""
 
-    def full(size: int, value: float) -> np.ndarray:
-        return np.full(size, value, dtype=np.float32)
+    n: int
+    faces: int
+    counts: np.ndarray  # copies of each face in the deck (float32)
+    deck_size: float
+    max_score: float
+    face_labels: tuple[str, ...]
+    seat_labels: tuple[str, ...]
 
-    spec = [
-        ("hand", faces, 0, counts, "own hand: copies held of each card face", face_labels),
-        ("top_card", faces, 0, full(faces, 1), "one-hot face of the top discard", face_labels),
-        ("colour", 4, 0, full(4, 1), "current colour, one-hot (none while a starting Wild waits)", colour_labels),
+    @classmethod
+    def of(cls, config: RuleConfig) -> _Sizes:
+        faces = num_faces(config.deck)
+        counts = deck_counts(config.deck).astype(np.float32)
+        total_value = float((CARD_VALUES[:faces] * counts).sum())
+        return cls(
+            n=config.num_players,
+            faces=faces,
+            counts=counts,
+            deck_size=float(counts.sum()),
+            max_score=float(config.target_score - 1) + total_value,
+            face_labels=tuple(card_to_str(f) for f in range(faces)),
+            seat_labels=tuple(f"seat+{i}" if i else "self" for i in range(config.num_players)),
+        )
+
+    def seat_colour_labels(self) -> tuple[str, ...]:
+        return tuple(f"{s}:{c}" for s in self.seat_labels for c in COLOURS)
+
+
+def _full(size: int, value: float) -> np.ndarray:
+    return np.full(size, value, dtype=np.float32)
+
+
+def _card_slices(z: _Sizes) -> list[tuple]:
+    """The cards the observer sees: its hand, the top card, the colours in force."""
+    return [
+        ("hand", z.faces, 0, z.counts, "own hand: copies held of each card face", z.face_labels),
+        ("top_card", z.faces, 0, _full(z.faces, 1), "one-hot face of the top discard", z.face_labels),
+        ("colour", 4, 0, _full(4, 1), "current colour, one-hot (none while a starting Wild waits)", COLOURS),
         (
             "previous_colour",
             4,
             0,
-            full(4, 1),
+            _full(4, 1),
             "colour in force before the top card was played (judges a Wild Draw Four)",
-            colour_labels,
+            COLOURS,
         ),
-        ("direction", 1, -1, full(1, 1), "+1 clockwise (seat+1 plays next), -1 counter-clockwise", ("direction",)),
-        ("phase", len(phases), 0, full(len(phases), 1), "decision phase, one-hot", phases),
-        ("acting", n, 0, full(n, 1), "seat whose decision it is, one-hot", seat_labels),
-        ("dealer", n, 0, full(n, 1), "dealer of this round, one-hot", seat_labels),
-        ("hand_sizes", n, 0, full(n, deck_size), "cards held by each seat", seat_labels),
+    ]
+
+
+def _table_slices(z: _Sizes, phases: tuple[str, ...]) -> list[tuple]:
+    """The table: direction, the decision and who takes it, the seats' public counts, the piles."""
+    n = z.n
+    return [
+        ("direction", 1, -1, _full(1, 1), "+1 clockwise (seat+1 plays next), -1 counter-clockwise", ("direction",)),
+        ("phase", len(phases), 0, _full(len(phases), 1), "decision phase, one-hot", phases),
+        ("acting", n, 0, _full(n, 1), "seat whose decision it is, one-hot", z.seat_labels),
+        ("dealer", n, 0, _full(n, 1), "dealer of this round, one-hot", z.seat_labels),
+        ("hand_sizes", n, 0, _full(n, z.deck_size), "cards held by each seat", z.seat_labels),
         (
             "scores",
             n,
             0,
-            full(n, max_score),
+            _full(n, z.max_score),
             "game score of each seat (a team's score on both partners)",
-            seat_labels,
+            z.seat_labels,
         ),
-        ("alive", n, 0, full(n, 1), "1 while the seat is in the game (Challenge UNO eliminates)", seat_labels),
-        ("draw_pile_size", 1, 0, full(1, deck_size), "cards in the draw pile", ("draw_pile_size",)),
+        ("alive", n, 0, _full(n, 1), "1 while the seat is in the game (Challenge UNO eliminates)", z.seat_labels),
+        ("draw_pile_size", 1, 0, _full(1, z.deck_size), "cards in the draw pile", ("draw_pile_size",)),
         (
             "discard_pile",
-            faces,
+            z.faces,
             0,
-            counts,
+            z.counts,
             "copies of each face in the discard pile (played since the last reshuffle)",
-            face_labels,
+            z.face_labels,
         ),
-        ("drawn_card", faces, 0, full(faces, 1), "the card just drawn, when deciding whether to play it", face_labels),
-        ("uno_called", 1, 0, full(1, 1), "the acting player has called UNO this turn", ("uno_called",)),
+    ]
+
+
+def _decision_slices(z: _Sizes) -> list[tuple]:
+    """The decision's details and what seats revealed: the drawn card, the UNO call, the catch
+    window, what each seat drew on and named, a challenge's reveal."""
+    n = z.n
+    return [
+        (
+            "drawn_card",
+            z.faces,
+            0,
+            _full(z.faces, 1),
+            "the card just drawn, when deciding whether to play it",
+            z.face_labels,
+        ),
+        ("uno_called", 1, 0, _full(1, 1), "the acting player has called UNO this turn", ("uno_called",)),
         (
             "exposed",
             n,
             0,
-            full(n, 1),
+            _full(n, 1),
             "seat with one card and no UNO call (catch window, or its Wild Draw Four pending)",
-            seat_labels,
+            z.seat_labels,
         ),
-        ("after_window", n, 0, full(n, 1), "seat that plays when the catch window closes", seat_labels),
+        ("after_window", n, 0, _full(n, 1), "seat that plays when the catch window closes", z.seat_labels),
         (
             "drew_on",
             n * 4,
             0,
-            full(n * 4, 1),
+            _full(n * 4, 1),
             "colours in force when each seat drew instead of playing, since its last play",
-            tuple(f"{s}:{c}" for s in seat_labels for c in colour_labels),
+            z.seat_colour_labels(),
         ),
         (
             "named_colour",
             n * 4,
             0,
-            full(n * 4, 1),
+            _full(n * 4, 1),
             "colour each seat's last Wild (or Fashion Trend) named this round, one-hot per seat",
-            tuple(f"{s}:{c}" for s in seat_labels for c in colour_labels),
+            z.seat_colour_labels(),
         ),
         (
             "challenge_reveal",
-            faces,
+            z.faces,
             0,
-            counts,
+            z.counts,
             "hand of a Wild Draw Four player shown to this observer by its challenge",
-            face_labels,
+            z.face_labels,
         ),
-        ("challenge_reveal_seat", n, 0, full(n, 1), "whose hand challenge_reveal shows, one-hot", seat_labels),
+        ("challenge_reveal_seat", n, 0, _full(n, 1), "whose hand challenge_reveal shows, one-hot", z.seat_labels),
     ]
+
+
+def _variant_slices(config: RuleConfig, z: _Sizes) -> list[tuple]:
+    """The slices present only with their deck or house rule (the classic observation is
+    unchanged without them)."""
+    n = z.n
+    spec: list[tuple] = []
     if config.deck == "fashion_trend":
         spec += [
-            ("trend_colour", 4, 0, full(4, 1), "colour of the last Fashion Trend this observer played", colour_labels),
+            ("trend_colour", 4, 0, _full(4, 1), "colour of the last Fashion Trend this observer played", COLOURS),
             (
                 "trend_shown",
                 n * 13,
                 0,
-                full(n * 13, 1),
+                _full(n * 13, 1),
                 "rank each seat showed to this observer for that trend, one-hot per seat",
-                tuple(f"{s}:{r}" for s in seat_labels for r in RANK_SYMBOLS),
+                tuple(f"{s}:{r}" for s in z.seat_labels for r in RANK_SYMBOLS),
             ),
         ]
     if config.stacking != "off":
@@ -226,14 +276,14 @@ def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
                 "pending_penalty",
                 1,
                 0,
-                full(1, deck_size),
+                _full(1, z.deck_size),
                 "cards the acting target of a stack must draw unless it answers (stacking)",
                 ("pending_penalty",),
             )
         )
     if config.seven_o:
         spec.append(
-            ("last_swap", n, 0, full(n, 1), "the two seats of the last 7 swap of this round (Seven-O)", seat_labels)
+            ("last_swap", n, 0, _full(n, 1), "the two seats of the last 7 swap of this round (Seven-O)", z.seat_labels)
         )
     if config.jump_in:
         spec.append(
@@ -241,9 +291,9 @@ def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
                 "top_card_player",
                 n,
                 0,
-                full(n, 1),
+                _full(n, 1),
                 "seat that played the top card, none for the starter (Jump-In)",
-                seat_labels,
+                z.seat_labels,
             )
         )
     if config.jump_in or config.seven_o:
@@ -252,11 +302,19 @@ def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
                 "next_turn",
                 n,
                 0,
-                full(n, 1),
+                _full(n, 1),
                 "to the seat deciding a Seven-O swap or a jump-in: whose turn begins after it",
-                seat_labels,
+                z.seat_labels,
             )
         )
+    return spec
+
+
+def observation_slices(config: RuleConfig) -> tuple[ObsSlice, ...]:
+    """The slices of a configuration's observation, with their offsets (in the order of
+    :data:`SLICE_NAMES`)."""
+    z = _Sizes.of(config)
+    spec = _card_slices(z) + _table_slices(z, phases_of(config)) + _decision_slices(z) + _variant_slices(config, z)
     slices = []
     offset = 0
     for name, size, low, high, description, labels in spec:

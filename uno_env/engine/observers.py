@@ -25,7 +25,8 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from .events import decode, seen_by
-from .layout import P_I_OUTCOME, P_I_SCORE, P_NUM_PLAYERS, PH_OVER, S_PHASE, S_STEP
+from .layout import PH_OVER, S_PHASE, S_STEP
+from .state import outcomes, scores
 
 HOOKS = ("observe_events", "game_over")
 """The names of the optional hooks (see the module docstring)."""
@@ -54,13 +55,12 @@ def tell(state, index: int, params: np.ndarray, listening: list[tuple[int, objec
         if observe is not None:
             observe(seat, seen_by(events, seat), step)
     if ints[S_PHASE] == PH_OVER:
-        n = int(params[P_NUM_PLAYERS])
-        outcome = ints[params[P_I_OUTCOME] : params[P_I_OUTCOME] + n].tolist()
-        scores = ints[params[P_I_SCORE] : params[P_I_SCORE] + n].tolist()
+        outcome = outcomes(state.ints, params, index).tolist()
+        score = scores(state.ints, params, index).tolist()
         for seat, agent in listening:
             over = getattr(agent, "game_over", None)
             if over is not None:
-                over(seat, list(outcome), list(scores))
+                over(seat, list(outcome), list(score))
 
 
 def with_hooks(function, agent):

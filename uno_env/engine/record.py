@@ -40,9 +40,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .config import RuleConfig
+from .game import Game
 
 if TYPE_CHECKING:
-    from .game import Game, State
+    from .game import State
 
 FORMAT = "uno-env game record"
 VERSION = 1
@@ -134,6 +135,12 @@ def check(record) -> None:
     themselves are checked by :func:`replay`."""
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object (dict), got {type(record).__name__}")
+    check_header(record)
+    check_moves(record)
+
+
+def check_header(record: dict) -> None:
+    """The format and version, the settings, and how the game starts."""
     if record.get("format") != FORMAT:
         raise RecordError(f"format: expected {FORMAT!r}, got {record.get('format')!r}")
     version = record.get("version")
@@ -147,6 +154,10 @@ def check(record) -> None:
     kind = next((k for k in START_KINDS if k in start), None)
     if kind is None or not set(start) <= allowed[kind]:
         raise RecordError(f"start: expected one of {', '.join(START_KINDS)} (and its keys), got keys {sorted(start)}")
+
+
+def check_moves(record: dict) -> None:
+    """The actions, the seat of each, and the optional annotations and agents' names."""
     for key in ("actions", "seats"):
         values = record.get(key)
         if not isinstance(values, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in values):
@@ -164,8 +175,6 @@ def check(record) -> None:
 
 
 def game_of(record: dict) -> Game:
-    from .game import Game
-
     try:
         return Game(RuleConfig(**record["settings"]))
     except (TypeError, ValueError) as err:

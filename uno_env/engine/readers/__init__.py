@@ -1,0 +1,107 @@
+"""Reading the observation, and its inverse: the compiled twins of ``kernels.observe``.
+
+``kernels.observe`` writes an acting seat's observation; :mod:`.observed` takes facts back
+out of it (phase, colours, seats, counts) for the compiled policies and the search, with
+their twins that read the same facts from the state, and the compiled action decoders;
+:mod:`.sampling` samples a full state consistent with an observation (:func:`determinize`,
+the search's information sets). Writer, readers and sampler live in the engine so that
+they change together; ``tests/test_observation.py`` checks that a sampled state observes
+as the observation it came from. Every name is read from here (``readers.obs_phase``).
+"""
+
+from .observed import (
+    action_colour,
+    action_face,
+    colour_counts,
+    discard_colour_counts,
+    drew_on,
+    face_copies,
+    face_value,
+    hand_colour_counts,
+    holds_colour,
+    is_partner,
+    obs_colour,
+    obs_direction,
+    obs_exposed_seat,
+    obs_hand_size,
+    obs_next_seat,
+    obs_pending,
+    obs_phase,
+    obs_players_in,
+    obs_swap_partner,
+    phase_count,
+    seat_colour_counts,
+    state_discard_colour_counts,
+    state_swap_partner,
+    wild_action,
+)
+from .sampling import (
+    LACKS_WILDS,
+    NONZERO_STATE,
+    deal_pool,
+    deal_within,
+    determinize,
+    discard_pile_from,
+    fresh_rng,
+    hand_slots,
+    held_out,
+    house_rule_facts,
+    judge_wild_draw_four,
+    lacks_from_draws,
+    place_revealed_hand,
+    place_soft_information,
+    public_facts,
+    restore_hands,
+    seat_facts,
+    unseen_cards,
+    wild_draw_four_offender,
+)
+
+MODULES = ("observed", "sampling")
+"""The modules of this package, in the order they import each other."""
+
+__all__ = [
+    "LACKS_WILDS",
+    "NONZERO_STATE",
+    "action_colour",
+    "action_face",
+    "colour_counts",
+    "deal_pool",
+    "deal_within",
+    "determinize",
+    "discard_colour_counts",
+    "discard_pile_from",
+    "drew_on",
+    "face_copies",
+    "face_value",
+    "fresh_rng",
+    "hand_colour_counts",
+    "hand_slots",
+    "held_out",
+    "holds_colour",
+    "house_rule_facts",
+    "is_partner",
+    "judge_wild_draw_four",
+    "lacks_from_draws",
+    "obs_colour",
+    "obs_direction",
+    "obs_exposed_seat",
+    "obs_hand_size",
+    "obs_next_seat",
+    "obs_pending",
+    "obs_phase",
+    "obs_players_in",
+    "obs_swap_partner",
+    "phase_count",
+    "place_revealed_hand",
+    "place_soft_information",
+    "public_facts",
+    "restore_hands",
+    "seat_colour_counts",
+    "seat_facts",
+    "state_discard_colour_counts",
+    "state_swap_partner",
+    "unseen_cards",
+    "wild_action",
+    "wild_draw_four_offender",
+]
