@@ -1,9 +1,10 @@
 """Training: one readable script per method (CleanRL style: :mod:`.ppo` is ``uno train``,
-:mod:`.sb3`, :mod:`.rllib`, :mod:`.distill_colours`, :mod:`.soup`), and the library they
+:mod:`.sb3`, :mod:`.rllib`), and the library they
 share: the networks (:mod:`.network`), the opponent pool (:mod:`.opponents`), the rollout
 (:mod:`.rollout`), the warm start (:mod:`.imitation`), the evaluation (:mod:`.evaluate`),
 ``progress.csv`` (:mod:`.progress`), the learning curve (:mod:`.plot`) and the rules of a
-run (:mod:`.rules`)."""
+run (:mod:`.rules`). The research scripts built on it (averaging networks into a soup,
+distilling the colour averaging) live in ``research/``, outside the package."""
 
 import os
 
