@@ -181,6 +181,26 @@ Version history
   warning and did nothing; ``step(None)`` still does that); ``render_seat=True`` is refused
   (a bool is not a seat); with ``force_play``, calling ``uno`` on a coloured drawn card
   plays it in the same step (R-HOUSE-FORCE-1: it was asked for as a one-action decision).
+  Then the reshape (games, observations and actions unchanged): one package, in layers
+  (``docs/ARCHITECTURE.md``). What moved: the top-level ``agents`` package is
+  ``uno_env.agents`` (``agents.neural`` is ``uno_env.agents.ppo``, ``agents.play`` is
+  ``uno_env.cli.play``); ``uno_env.policies`` and ``uno_env.neural`` are
+  ``uno_env.agents.policies`` and ``uno_env.agents.neural``; ``experiments`` is split into
+  ``uno_env.cli`` (the ``uno`` command: ``cli.main``, ``serve``, ``tournament``, ``warm``;
+  ``cli_checks`` is ``cli.args``), ``uno_env.arena`` (with ``distributed``; ``analysis`` is
+  ``arena.notebook``), ``uno_env.training`` (``ppo_masked`` is ``training.ppo``,
+  ``train_sb3`` ``training.sb3``, ``train_rllib`` ``training.rllib``, ``plot_training``
+  ``training.plot``) and ``uno_env.bench`` (``bench_speed`` is ``bench.speed``,
+  ``bench_scale`` ``bench.scale``); the research scripts (``distill_search``,
+  ``distill_colours``, ``average_policies`` as ``soup``, ``open_hands``,
+  ``hand_inference``) are in ``research/``, outside the package. The ``uno`` command is
+  unchanged. Names the scripts shared now live in the library modules: ``ppo_masked``'s
+  ``HiddenHands`` in ``training.network``, ``point_margins`` in ``training.rollout``,
+  ``behaviour_cloning`` in ``training.imitation``; ``train_sb3``'s ``PolicyAgent`` and
+  ``load_policy`` in ``training.sb3_pool``; ``arena.tables.run_jobs`` in
+  ``arena.runners``; ``bench_speed``'s ``TARGETS`` and checks in ``bench.targets``. The
+  Gymnasium env's ``reset`` takes the same options as this one (``deck``, ``dealer``
+  besides ``position``): both read them in ``uno_env.session``.
 """
 
 from __future__ import annotations
