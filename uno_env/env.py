@@ -451,11 +451,11 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         if not self._seeded:
             generator = seeding.np_random()
             return generator, None, int(generator[0].integers(2**63))
-        generator = (self.np_random, self.np_random_seed)
+        current = (self.np_random, self.np_random_seed)
         if not request.starts_elsewhere:
-            return generator, None, None
-        saved = generator[0].bit_generator.state
-        return generator, saved, int(generator[0].integers(2**63))
+            return current, None, None
+        saved = current[0].bit_generator.state
+        return current, saved, int(current[0].integers(2**63))
 
     # ------------------------------------------------------------------ step
     def step(self, action) -> None:
