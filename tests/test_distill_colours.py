@@ -8,8 +8,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from uno_env.agents import make_agent, neural  # noqa: E402
 from research import distill_colours as C  # noqa: E402
+from uno_env.agents import make_agent, neural  # noqa: E402
 
 
 def small_args(**changes) -> C.Args:

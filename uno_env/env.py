@@ -439,8 +439,8 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         if request.seed is not None:
             return seeding.np_random(request.seed), None, request.seed
         if not self._seeded:
-            generator = seeding.np_random()
-            return generator, None, int(generator[0].integers(2**63))
+            fresh: tuple[np.random.Generator, int | None] = seeding.np_random()
+            return fresh, None, int(fresh[0].integers(2**63))
         generator = (self.np_random, self.np_random_seed)
         if not request.starts_elsewhere:
             return generator, None, None

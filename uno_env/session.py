@@ -35,7 +35,7 @@ class ResetRequest(NamedTuple):
     """A reset's seed and options, checked: at most one of ``position`` and ``deck``."""
 
     seed: int | None = None
-    position: Mapping | None = None
+    position: dict | None = None
     deck: Any = None
     dealer: int | None = None
 

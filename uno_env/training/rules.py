@@ -38,7 +38,8 @@ def make_game(args: RuleArgs) -> Game:
 
 
 def make_game_of(args: Any) -> Game:
-    """Single hands at ``args.num_players`` with ``args.rules`` (``ppo``'s ``Args``, and ``research/distill_colours``'s)."""
+    """Single hands at ``args.num_players`` with ``args.rules`` (``ppo``'s ``Args``, and
+    ``research/distill_colours``'s)."""
     return make_game(SimpleNamespace(rules=args.rules, num_players=args.num_players, episode="round", reward="win"))
 
 
