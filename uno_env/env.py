@@ -345,6 +345,27 @@ class _AgentIterator(AECOrderEnforcingIterator):
         return raw.agent_selection
 
 
+def checked_render_seat(render_seat, n: int) -> int | str | None:
+    """The seat ``render`` shows (an int), ``"all"`` or None; ValueError for anything else."""
+    if isinstance(render_seat, (int, np.integer)) and not isinstance(render_seat, (bool, np.bool_)):
+        if not 0 <= render_seat < n:
+            raise ValueError(f"render_seat must be a seat 0..{n - 1}, 'all' or None, got {render_seat!r}")
+        return int(render_seat)
+    if render_seat is not None and not (isinstance(render_seat, str) and render_seat == "all"):
+        raise ValueError(f"render_seat must be a seat 0..{n - 1}, 'all' or None, got {render_seat!r}")
+    return render_seat
+
+
+def observation_space_of(game: Game) -> spaces.Dict:
+    """Every agent's observation space: the observation vector and the legal-action mask."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(game.obs_spec.low, game.obs_spec.high, dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(game.num_actions,), dtype=np.int8),
+        }
+    )
+
+
 class raw_env(K.NeedsPickleProtocol2, AECEnv):
     """The UNO AEC environment without wrappers (see the module docstring)."""
 
@@ -364,22 +385,11 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         self.config = RuleConfig.from_kwargs(**settings)
         self.game = Game(self.config)
         n = self.config.num_players
-        if isinstance(render_seat, (int, np.integer)) and not isinstance(render_seat, (bool, np.bool_)):
-            if not 0 <= render_seat < n:
-                raise ValueError(f"render_seat must be a seat 0..{n - 1}, 'all' or None, got {render_seat!r}")
-            render_seat = int(render_seat)
-        elif render_seat is not None and not (isinstance(render_seat, str) and render_seat == "all"):
-            raise ValueError(f"render_seat must be a seat 0..{n - 1}, 'all' or None, got {render_seat!r}")
         self.render_mode = render_mode
-        self.render_seat = render_seat
+        self.render_seat = checked_render_seat(render_seat, n)
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.agent_name_mapping = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(self.game.obs_spec.low, self.game.obs_spec.high, dtype=np.float32),
-                "action_mask": spaces.Box(0, 1, shape=(self.game.num_actions,), dtype=np.int8),
-            }
-        )
+        observation_space = observation_space_of(self.game)
         self.observation_spaces = {agent: observation_space for agent in self.possible_agents}
         self.action_spaces: dict[str, spaces.Space] = {
             agent: spaces.Discrete(self.game.num_actions) for agent in self.possible_agents

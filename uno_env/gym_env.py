@@ -132,16 +132,20 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         try:
             self._pending_reward = self._play_opponents()
         except BaseException:
-            state, copy, self._np_random, self._np_random_seed, saved_rng = before
-            for name in STATE_ARRAYS:
-                getattr(state, name)[...] = getattr(copy, name)
-            self._state = state
-            if saved_rng is not None:
-                rng.bit_generator.state = saved_rng
-            self._seeded, self.learner_seat, self._seat_policy, self._events, self._pending_reward = before_env
-            restore_random_states(before_opponents)
+            self._put_back(before, before_env, before_opponents, rng)
             raise
         return self._observation(), self._info()
+
+    def _put_back(self, before: tuple, before_env: tuple, before_opponents: list, rng: np.random.Generator) -> None:
+        """Undo a reset whose opponents' play raised: the state, the generators, the learner's seat..."""
+        state, copy, self._np_random, self._np_random_seed, saved_rng = before
+        for name in STATE_ARRAYS:
+            getattr(state, name)[...] = getattr(copy, name)
+        self._state = state
+        if saved_rng is not None:
+            rng.bit_generator.state = saved_rng
+        self._seeded, self.learner_seat, self._seat_policy, self._events, self._pending_reward = before_env
+        restore_random_states(before_opponents)
 
     def _seeds_for(self, request: ResetRequest, rng: np.random.Generator) -> tuple[ResetRequest, list]:
         """The engine's seed of this reset (in the request) and the opponents to reseed, with

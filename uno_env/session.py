@@ -55,16 +55,27 @@ def read_reset(seed, options, unknown: str = "raise") -> ResetRequest:
         raise ValueError(f"reset options must be a dict or None, got {options!r}")
     options = dict(options or {})
     position, deck, dealer = (options.pop(name, None) for name in RESET_OPTIONS)
+    _check_start(position, deck, dealer)
+    if options:
+        _refuse_unknown(options, unknown)
+    return ResetRequest(seed, position, deck, dealer)
+
+
+def _check_start(position, deck, dealer) -> None:
+    """A game starts from a position, a deck or a seed; a position names its own dealer."""
     if position is not None and deck is not None:
         raise ValueError("reset options 'position' and 'deck' exclude each other")
     if position is not None and dealer is not None:
         raise ValueError("give the dealer inside the position, not as a separate option")
-    if options:
-        names = ", ".join(sorted(map(str, options)))
-        if unknown != "warn":
-            raise ValueError(f"unknown reset option(s): {names}; known: {', '.join(RESET_OPTIONS)}")
-        warnings.warn(f"ignored reset option(s) {names}; known: {', '.join(RESET_OPTIONS)}", stacklevel=3)
-    return ResetRequest(seed, position, deck, dealer)
+
+
+def _refuse_unknown(options: dict, unknown: str) -> None:
+    """Raise ValueError naming the unknown reset options, or warn of them (``unknown="warn"``)
+    as from the caller of the caller of :func:`read_reset`."""
+    names = ", ".join(sorted(map(str, options)))
+    if unknown != "warn":
+        raise ValueError(f"unknown reset option(s): {names}; known: {', '.join(RESET_OPTIONS)}")
+    warnings.warn(f"ignored reset option(s) {names}; known: {', '.join(RESET_OPTIONS)}", stacklevel=4)
 
 
 def start_game(game: Game, state: State, request: ResetRequest) -> State:

@@ -45,12 +45,26 @@ class FollowingAgent(Agent):
 
     # ------------------------------------------------------------------ the hooks
     def observe_events(self, seat: int, events: list[dict], step: int) -> None:
-        if not self._new_game and self._last is not None:
-            told = self._last == (step, events)
-            if told and seat == self.seat:  # the same step told again
-                return
-            if not told and (self._ended or step <= self._last[0]):  # a step count only grows within a game
-                self._new_game = True
+        if self._told_again(seat, events, step):
+            return
+        self._take_seat(seat)
+        self._last = (step, events)
+        self._collect(events)
+
+    def _told_again(self, seat: int, events: list[dict], step: int) -> bool:
+        """Whether this seat was told this step already; a step count that did not grow (or
+        any step after the game ended) starts a new game."""
+        if self._new_game or self._last is None:
+            return False
+        told = self._last == (step, events)
+        if told and seat == self.seat:
+            return True
+        if not told and (self._ended or step <= self._last[0]):  # a step count only grows within a game
+            self._new_game = True
+        return False
+
+    def _take_seat(self, seat: int) -> None:
+        """Begin the new game at ``seat``, or check that the agent plays no other seat."""
         if self._new_game:
             self.begin(seat)
         elif self.seat is None:
@@ -59,7 +73,9 @@ class FollowingAgent(Agent):
             raise ValueError(
                 f"{self.name}: one agent plays one seat, here seats {self.seat} and {seat}; make one agent per seat"
             )
-        self._last = (step, events)
+
+    def _collect(self, events: list[dict]) -> None:
+        """Keep the events; the events of a round up to its scores go to :meth:`round_ended`."""
         round_over = False
         for event in events:
             if round_over and event["type"] != "score":

@@ -58,53 +58,72 @@ def decision_text(game: Game, observation, mask, events: Sequence[dict] = (), se
     absolute seat, so that players are named as in the events (``P2``); without it they are
     named from the seat (``seat+1``: the next one clockwise)."""
     view = game.obs_spec.to_dict(np.asarray(observation, dtype=np.float32))
-    n = game.num_players
-
-    def who(relative: int) -> str:
-        if seat is None:
-            return "you" if relative == 0 else f"seat+{relative}"
-        return f"P{(seat + relative) % n}" + (" (you)" if relative == 0 else "")
-
-    config = game.config
+    config, n = game.config, game.num_players
+    who = _Names(seat, n)
     lines = [f"You play UNO as {who(0)}. Rules: {config.in_words()}.", LEGEND]
     happened = summarize(events)
     if happened:
         lines.append("Since your last turn:")
         lines += [f"- {line}" for line in happened]
-    top, colour = _one(view["top_card"]), _one(view["colour"])
-    step = 1 if view["direction"][0] >= 0 else -1
-    following = next((r for k in range(1, n) if view["alive"][(r := (k * step) % n)] > 0), 0)
-    lines.append(
-        f"Top card: {card_to_str(top) if top is not None else 'none'}. "
-        f"Colour to match: {COLOUR_NAMES[colour] if colour is not None else 'not named yet'}. "
-        f"Play goes {'clockwise' if step > 0 else 'counter-clockwise'}; next after you: {who(following)}."
-    )
-    counts = []
-    for r in range(n):
-        size = int(view["hand_sizes"][r])
-        marks = [] if view["alive"][r] else ["out of the game"]
-        marks += ["did not call UNO"] if view["exposed"][r] else []
-        marks += ["your partner"] if config.partners and r == n // 2 else []
-        counts.append(f"{who(r)} {size} card{'s' if size != 1 else ''}" + (f" ({', '.join(marks)})" if marks else ""))
-    lines.append("Cards held: " + ", ".join(counts) + ".")
+    lines.append(_table_line(view, who, n))
+    lines.append("Cards held: " + ", ".join(_held(view, config, who, r, n) for r in range(n)) + ".")
     if config.episode == "game" or view["scores"].any():
         lines.append(
             f"Scores (game to {config.target_score}): "
             + ", ".join(f"{who(r)} {int(view['scores'][r])}" for r in range(n))
         )
     lines.append(f"Your hand: {' '.join(_cards(view['hand'])) or '(empty)'}.")
-    lines += _house_facts(view, who)
+    lines += _own_facts(view, who) + _house_facts(view, who)
+    return "\n".join(lines + _decision_lines(game, view, mask))
+
+
+class _Names:
+    """Names a seat relative to the observer: ``P2 (you)`` from its absolute ``seat``, else ``you``, ``seat+1``."""
+
+    def __init__(self, seat: int | None, num_players: int):
+        self.seat, self.n = seat, num_players
+
+    def __call__(self, relative: int) -> str:
+        if self.seat is None:
+            return "you" if relative == 0 else f"seat+{relative}"
+        return f"P{(self.seat + relative) % self.n}" + (" (you)" if relative == 0 else "")
+
+
+def _table_line(view: dict, who: _Names, n: int) -> str:
+    """The top card, the colour to match and the direction of play."""
+    top, colour = _one(view["top_card"]), _one(view["colour"])
+    step = 1 if view["direction"][0] >= 0 else -1
+    following = next((r for k in range(1, n) if view["alive"][(r := (k * step) % n)] > 0), 0)
+    return (
+        f"Top card: {card_to_str(top) if top is not None else 'none'}. "
+        f"Colour to match: {COLOUR_NAMES[colour] if colour is not None else 'not named yet'}. "
+        f"Play goes {'clockwise' if step > 0 else 'counter-clockwise'}; next after you: {who(following)}."
+    )
+
+
+def _held(view: dict, config: RuleConfig, who: _Names, r: int, n: int) -> str:
+    """How many cards the seat ``r`` (relative) holds, and what sets it apart."""
+    size = int(view["hand_sizes"][r])
+    marks = [] if view["alive"][r] else ["out of the game"]
+    marks += ["did not call UNO"] if view["exposed"][r] else []
+    marks += ["your partner"] if config.partners and r == n // 2 else []
+    return f"{who(r)} {size} card{'s' if size != 1 else ''}" + (f" ({', '.join(marks)})" if marks else "")
+
+
+def _decision_lines(game: Game, view: dict, mask) -> list[str]:
+    """What the seat must decide, and the legal moves, numbered from 1."""
     phase = game.obs_spec.by_name["phase"].labels[int(np.argmax(view["phase"]))]
-    lines.append(f"Decision: {PHASE_PROMPTS.get(phase, phase).replace('your turn: ', 'your turn, ')}.")
     legal = np.flatnonzero(np.asarray(mask)).tolist()
-    lines.append("Legal moves:")
-    lines += [f"{k}. {game.actions.strings[a]}" for k, a in enumerate(legal, start=1)]
-    lines.append("Answer with the number of one legal move.")
-    return "\n".join(lines)
+    return [
+        f"Decision: {PHASE_PROMPTS.get(phase, phase).replace('your turn: ', 'your turn, ')}.",
+        "Legal moves:",
+        *[f"{k}. {game.actions.strings[a]}" for k, a in enumerate(legal, start=1)],
+        "Answer with the number of one legal move.",
+    ]
 
 
-def _house_facts(view: dict, who: Callable[[int], str]) -> list[str]:
-    """The lines of what the observation shows beyond the table (a drawn card, a reveal...)."""
+def _own_facts(view: dict, who: Callable[[int], str]) -> list[str]:
+    """The lines of what the seat itself drew, called or was shown (a challenge's reveal)."""
     lines = []
     drawn = _one(view["drawn_card"])
     if drawn is not None:
@@ -114,23 +133,38 @@ def _house_facts(view: dict, who: Callable[[int], str]) -> list[str]:
     owner = _one(view["challenge_reveal_seat"])
     if owner is not None:
         lines.append(f"{who(owner)} showed you its hand (challenge): {' '.join(_cards(view['challenge_reveal']))}.")
+    return lines
+
+
+def _shows(view: dict, field: str) -> bool:
+    """Whether the observation has the (house rule's) field, and something in it."""
+    return field in view and bool(view[field].any())
+
+
+def _house_facts(view: dict, who: Callable[[int], str]) -> list[str]:
+    """The lines of what the house rules' fields show (a pending penalty, a swap...)."""
+    lines = []
     if "pending_penalty" in view and view["pending_penalty"][0] > 0:
         lines.append(f"A draw penalty of {int(view['pending_penalty'][0])} cards is pending.")
-    if "last_swap" in view and view["last_swap"].any():
+    if _shows(view, "last_swap"):
         pair = [who(int(r)) for r in np.flatnonzero(view["last_swap"])]
         lines.append(f"Last 7 swap: {' and '.join(pair)}.")
-    if "next_turn" in view and view["next_turn"].any():
+    if _shows(view, "next_turn"):
         lines.append(f"Then it is {who(int(np.argmax(view['next_turn'])))}'s turn.")
-    if "trend_colour" in view and view["trend_colour"].any():
-        trend = COLOURS[int(np.argmax(view["trend_colour"]))]
-        shown = [
-            f"{who(r)} {card_to_str(parse_card(trend + '0') + k)}"
-            for r in range(len(view["trend_shown"]))
-            for k in np.flatnonzero(view["trend_shown"][r]).tolist()
-        ]
-        if shown:
-            lines.append(f"Shown to you for your Fashion Trend: {', '.join(shown)}.")
+    if _shows(view, "trend_colour"):
+        lines += _trend_facts(view, who)
     return lines
+
+
+def _trend_facts(view: dict, who: Callable[[int], str]) -> list[str]:
+    """The cards shown to the seat for its Fashion Trend (none: no line)."""
+    trend = COLOURS[int(np.argmax(view["trend_colour"]))]
+    shown = [
+        f"{who(r)} {card_to_str(parse_card(trend + '0') + k)}"
+        for r in range(len(view["trend_shown"]))
+        for k in np.flatnonzero(view["trend_shown"][r]).tolist()
+    ]
+    return [f"Shown to you for your Fashion Trend: {', '.join(shown)}."] if shown else []
 
 
 # ---------------------------------------------------------------------- reading answers
@@ -174,17 +208,25 @@ def parse_answer(answer, game: Game, legal: Sequence[int]) -> tuple[int | None, 
     lines = [line for line in answer.strip().splitlines() if line.strip()]
     readings = [answer, *reversed(lines)] if len(lines) > 1 else [answer]
     for text in readings:
-        named = _mentioned(text, game, legal)
-        if len(named) == 1:
-            return named[0], ""
-        if not named:
-            numbers = {int(m) for m in _NUMBER.findall(text)} & set(range(1, len(legal) + 1))
-            if len(numbers) == 1:
-                return legal[numbers.pop() - 1], ""
+        action = _one_named(text, game, legal)
+        if action is not None:
+            return action, ""
     named = _mentioned(answer, game, legal)
     if len(named) > 1:
         return None, f"it names several moves ({', '.join(game.actions.strings[a] for a in named)})"
     return None, "it names none of the legal moves"
+
+
+def _one_named(text: str, game: Game, legal: list[int]) -> int | None:
+    """The one legal action ``text`` names by its move or card, or else by its number alone."""
+    named = _mentioned(text, game, legal)
+    if len(named) == 1:
+        return named[0]
+    if not named:
+        numbers = {int(m) for m in _NUMBER.findall(text)} & set(range(1, len(legal) + 1))
+        if len(numbers) == 1:
+            return legal[numbers.pop() - 1]
+    return None
 
 
 class TextAgent(FollowingAgent):

@@ -106,6 +106,30 @@ def split_host(value: str) -> tuple[str, int | None]:
     return (name, int(port_text)) if port_text.isdigit() and len(port_text) <= 5 else ("", None)
 
 
+def cross_site_refusal(headers: dict) -> tuple[int, str] | None:
+    """Why a request that changes the games is refused for coming from another site, else None."""
+    origin = headers.get("origin")
+    if origin is not None and origin.lower() != f"http://{headers['host'].lower()}":
+        return 403, f"Origin {excerpt(origin)} is not this page's; cross-origin requests are refused"
+    site = headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return 403, f"Sec-Fetch-Site {excerpt(site)}: only this page may change the games"
+    return None
+
+
+def body_refusal(headers: dict) -> tuple[int, str] | None:
+    """Why a request's body is refused from its headers alone (not JSON, too long), else None."""
+    kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if kind != "application/json":
+        return 415, f"a request body must be Content-Type: application/json, got {excerpt(kind)}"
+    length = headers.get("content-length")
+    if length is not None and not (length.isdigit() and len(length) < 20):
+        return 400, f"Content-Length {excerpt(length)} is not a number of bytes"
+    if length is not None and int(length) > MAX_BODY:
+        return 413, f"the body is {int(length)} bytes; at most {MAX_BODY} are read"
+    return None
+
+
 class Guard:
     """The ASGI middleware of the module docstring, around ``app``; ``token``: the secret
     (a fresh one by default), ``port``: the server's, ``hosts``: names served besides the
@@ -182,21 +206,7 @@ class Guard:
             return 403, f"no valid token: open the address uno serve printed (http://127.0.0.1:{self.port}/?token=...)"
         if scope["method"] in SAFE_METHODS:
             return None
-        origin = headers.get("origin")
-        if origin is not None and origin.lower() != f"http://{headers['host'].lower()}":
-            return 403, f"Origin {excerpt(origin)} is not this page's; cross-origin requests are refused"
-        site = headers.get("sec-fetch-site")
-        if site is not None and site not in ("same-origin", "none"):
-            return 403, f"Sec-Fetch-Site {excerpt(site)}: only this page may change the games"
-        kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
-        if kind != "application/json":
-            return 415, f"a request body must be Content-Type: application/json, got {excerpt(kind)}"
-        length = headers.get("content-length")
-        if length is not None and not (length.isdigit() and len(length) < 20):
-            return 400, f"Content-Length {excerpt(length)} is not a number of bytes"
-        if length is not None and int(length) > MAX_BODY:
-            return 413, f"the body is {int(length)} bytes; at most {MAX_BODY} are read"
-        return None
+        return cross_site_refusal(headers) or body_refusal(headers)
 
     def has_token(self, scope, headers: dict) -> bool:
         offered = [headers.get(TOKEN_HEADER)]

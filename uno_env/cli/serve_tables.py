@@ -25,8 +25,8 @@ from uno_env.agents import COMPILED, agent_names, make_agent, parse_agent_spec
 from uno_env.agents.base import hash_seed
 from uno_env.agents.human import PHASE_PROMPTS
 from uno_env.engine import Game, RuleConfig
-from uno_env.engine.cards import COLOURS, DECKS, RANK_SYMBOLS, card_to_str
-from uno_env.engine.config import EPISODES, ILLEGAL_ACTIONS, REWARDS, SCORINGS, STACKINGS, UNO_CALLS, setting_docs
+from uno_env.engine.cards import COLOURS, RANK_SYMBOLS, card_to_str
+from uno_env.engine.config import CHOICES, setting_docs
 from uno_env.engine.events import summarize
 from uno_env.engine.record import Recorder, replay
 
@@ -47,15 +47,6 @@ so hands run long (up to 4.3 s a decision at 320 samples), and ``ppo`` ones cost
 pass a step (5-14 s a decision)."""
 ROLLOUT_OPTIONS = ("rollout", "opponent_rollout")
 MAX_STEPS = RuleConfig().max_steps  # a browser's game is cut there (its history is replayed from the record)
-CHOICES = {
-    "deck": DECKS,
-    "scoring": SCORINGS,
-    "uno_call": UNO_CALLS,
-    "illegal_action": ILLEGAL_ACTIONS,
-    "episode": EPISODES,
-    "reward": REWARDS,
-    "stacking": STACKINGS,
-}
 HUMAN = "human"
 
 
@@ -74,6 +65,101 @@ class OutOfTime(Exception):
 # ---------------------------------------------------------------------- one game
 
 
+def prompt(over: bool, waiting: bool, phase: str) -> str:
+    """The line that tells the person what happens now."""
+    if over:
+        return "the game is over"
+    if waiting:
+        return "the agents are playing..."
+    return PHASE_PROMPTS.get(phase, phase)
+
+
+def first_on(values) -> int | None:
+    """The index of the one-hot ``values``, None when none is on."""
+    return int(np.argmax(values)) if values.any() else None
+
+
+def opening_lines(game: Game, state, seat: int) -> list[str]:
+    """The deal as ``seat`` saw it (the draw for the dealer left out)."""
+    events = [e for e in game.events(state) if e["type"] != "dealer_draw"]
+    return [line for line in summarize(events, seat) if line]
+
+
+class Seen:
+    """A seat's observation read in absolute seats (the observation's are relative to the observer)."""
+
+    def __init__(self, obs: dict, seat: int, num_players: int):
+        self.obs, self.seat, self.n = obs, seat, num_players
+
+    def absolute(self, values) -> list:
+        values = np.asarray(values)
+        return [values[(s - self.seat) % self.n].tolist() for s in range(self.n)]
+
+    def one_seat(self, field: str) -> int | None:
+        """The seat a one-hot field names (absolute), None when the field is absent or empty."""
+        if field not in self.obs or not self.obs[field].any():
+            return None
+        return (int(np.argmax(self.obs[field])) + self.seat) % self.n
+
+    def scalar(self, field: str, default: int = 0) -> int:
+        return int(self.obs[field][0]) if field in self.obs else default
+
+    def table(self) -> dict:
+        """The cards, counts and seats on the table."""
+        obs = self.obs
+        top = first_on(obs["top_card"])
+        colour = first_on(obs["colour"])
+        return {
+            "hand": cards(obs["hand"]),
+            "hand_sizes": [int(v) for v in self.absolute(obs["hand_sizes"])],
+            "scores": [int(v) for v in self.absolute(obs["scores"])],
+            "alive": [bool(v) for v in self.absolute(obs["alive"])],
+            "dealer": self.one_seat("dealer"),
+            "exposed": [bool(v) for v in self.absolute(obs["exposed"])],
+            "top": card_to_str(top) if top is not None else None,
+            "top_player": self.one_seat("top_card_player"),
+            "colour": COLOURS[colour] if colour is not None else None,
+            "direction": 1 if obs["direction"][0] >= 0 else -1,
+            "draw_pile": int(obs["draw_pile_size"][0]),
+            "drawn": cards(obs["drawn_card"]),
+            "uno_called": bool(obs["uno_called"][0]),
+            "pending_penalty": self.scalar("pending_penalty"),
+            "challenge_reveal": self.challenge_reveal(),
+        }
+
+    def challenge_reveal(self) -> dict | None:
+        """The hand a Wild Draw Four's challenge showed the person, and whose."""
+        reveal_seat = self.one_seat("challenge_reveal_seat")
+        if reveal_seat is None:
+            return None
+        return {"seat": reveal_seat, "cards": cards(self.obs["challenge_reveal"])}
+
+    def trend_shown(self) -> list[dict]:
+        """The cards shown to the person for their Fashion Trend, by seat."""
+        obs = self.obs
+        if "trend_colour" not in obs or not obs["trend_colour"].any():
+            return []
+        colour = COLOURS[int(np.argmax(obs["trend_colour"]))]
+        shown = self.absolute(obs["trend_shown"].reshape(self.n, -1))
+        return [
+            {"seat": s, "card": colour + RANK_SYMBOLS[k]}
+            for s, row in enumerate(shown)
+            for k, on in enumerate(row)
+            if on
+        ]
+
+    def last_swap(self) -> list[int]:
+        """The seats whose hands the last Seven-O swap exchanged."""
+        if "last_swap" not in self.obs:
+            return []
+        return [s for s, v in enumerate(self.absolute(self.obs["last_swap"])) if v]
+
+
+def cards(counts) -> list[str]:
+    """The cards of a count per card face, one string per card."""
+    return [card_to_str(f) for f in range(len(counts)) for _ in range(int(counts[f]))]
+
+
 class Table:
     """One game: a person at ``seat``, agents at the others, its record as it is played."""
 
@@ -90,9 +176,7 @@ class Table:
         self.state = game.init(seed=seed)
         self.recorder = Recorder(game, self.state, agents=self.names)
         self.decisions = 0  # the person's decisions so far
-        self.deal: list[str] = [
-            line for line in summarize([e for e in game.events(self.state) if e["type"] != "dealer_draw"], seat) if line
-        ]
+        self.deal = opening_lines(game, self.state, seat)
         self.recent = list(self.deal)  # the lines since the person's last decision
         self.advance()
 
@@ -167,84 +251,45 @@ class Table:
 
     def view(self) -> dict:
         """What the person's seat may see now (from its observation), in absolute seats."""
-        game, state, seat = self.game, self.state, self.seat
-        n = game.num_players
-        obs = game.observe_dict(state, seat)
-
-        def absolute(values) -> list:  # the observation's seats are relative to the observer
-            values = np.asarray(values)
-            return [values[(s - seat) % n].tolist() for s in range(n)]
-
-        def cards(counts) -> list[str]:
-            return [card_to_str(f) for f in range(len(counts)) for _ in range(int(counts[f]))]
-
-        def one_seat(field: str) -> int | None:
-            if field not in obs or not obs[field].any():
-                return None
-            return (int(np.argmax(obs[field])) + seat) % n
-
-        over = bool(game.is_over(state))
-        phase = game.phase(state)
-        acting = None if over else int(game.current_player(state))
-        legal = game.legal_actions(state) if acting == seat else []
-        top = int(np.argmax(obs["top_card"])) if obs["top_card"].any() else None
-        colour = int(np.argmax(obs["colour"])) if obs["colour"].any() else None
-        reveal_seat = one_seat("challenge_reveal_seat")
-        waiting = self.waiting()
+        game = self.game
+        seen = Seen(game.observe_dict(self.state, self.seat), self.seat, game.num_players)
         return {
             "id": self.id,
-            "seat": seat,
+            "seat": self.seat,
             "seed": self.seed,
             "players": self.names,
             "settings": game.config.in_words(),
             "partners": game.config.partners,
             "notices": self.notices,
-            "hand": cards(obs["hand"]),
-            "hand_sizes": [int(v) for v in absolute(obs["hand_sizes"])],
-            "scores": [int(v) for v in absolute(obs["scores"])],
-            "alive": [bool(v) for v in absolute(obs["alive"])],
-            "dealer": one_seat("dealer"),
-            "exposed": [bool(v) for v in absolute(obs["exposed"])],
-            "top": card_to_str(top) if top is not None else None,
-            "top_player": one_seat("top_card_player"),
-            "colour": COLOURS[colour] if colour is not None else None,
-            "direction": 1 if obs["direction"][0] >= 0 else -1,
-            "draw_pile": int(obs["draw_pile_size"][0]),
-            "drawn": cards(obs["drawn_card"]),
-            "uno_called": bool(obs["uno_called"][0]),
-            "pending_penalty": int(obs["pending_penalty"][0]) if "pending_penalty" in obs else 0,
-            "challenge_reveal": {"seat": reveal_seat, "cards": cards(obs["challenge_reveal"])}
-            if reveal_seat is not None
-            else None,
-            "trend_shown": self.trend_shown(obs, absolute),
-            "last_swap": [s for s, v in enumerate(absolute(obs["last_swap"])) if v] if "last_swap" in obs else [],
-            "next_turn": one_seat("next_turn"),
+            **seen.table(),
+            "trend_shown": seen.trend_shown(),
+            "last_swap": seen.last_swap(),
+            "next_turn": seen.one_seat("next_turn"),
+            **self.turn(),
+        }
+
+    def turn(self) -> dict:
+        """Where the game stands: whose decision, what the person may do, who won."""
+        game, state = self.game, self.state
+        over = bool(game.is_over(state))
+        phase = game.phase(state)
+        acting = None if over else int(game.current_player(state))
+        legal = game.legal_actions(state) if acting == self.seat else []
+        waiting = self.waiting()
+        return {
             "round": game.round_number(state),
             "step": game.step_count(state),
             "decisions": self.decisions,
             "phase": phase,
             "acting": acting,
             "waiting": waiting,
-            "prompt": "the game is over"
-            if over
-            else "the agents are playing..."
-            if waiting
-            else PHASE_PROMPTS.get(phase, phase),
+            "prompt": prompt(over, waiting, phase),
             "legal": [{"id": a, "text": game.actions.strings[a]} for a in legal],
             "events": list(self.recent),
             "over": over,
             "truncated": bool(game.is_truncated(state)),
             "winners": [int(w) for w in game.winners(state)] if over else [],
         }
-
-    def trend_shown(self, obs: dict, absolute) -> list[dict]:
-        """The cards shown to the person for their Fashion Trend, by seat."""
-        if "trend_colour" not in obs or not obs["trend_colour"].any():
-            return []
-        colour = COLOURS[int(np.argmax(obs["trend_colour"]))]
-        shown = absolute(obs["trend_shown"].reshape(self.game.num_players, -1))
-        cards = [(s, colour + RANK_SYMBOLS[k]) for s, row in enumerate(shown) for k, on in enumerate(row) if on]
-        return [{"seat": s, "card": card} for s, card in cards]
 
     def record(self) -> dict:
         if not self.game.is_over(self.state):  # the record starts from the whole deck: only after the game
@@ -285,6 +330,12 @@ def check_browser_spec(spec: str) -> None:
         )
     if name not in BROWSER_AGENTS:
         raise Refused(400, f"agents: the page seats {', '.join(BROWSER_AGENTS)}; uno serve --opponents seats {name}")
+    check_costs(options)
+
+
+def check_costs(options: dict) -> None:
+    """Refuse (400) the search options a browser may not ask for: more than :data:`SEARCH_CAPS`,
+    rollouts by other policies than :data:`ROLLOUT_POLICIES`."""
     for key, cap in SEARCH_CAPS.items():
         value = options.get(key)
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value > cap:
@@ -301,23 +352,33 @@ def check_browser_spec(spec: str) -> None:
 def specs_of(body: dict, preset: list[str], browser: bool = True) -> list[str]:
     """The agent specs of a request; ``browser``: checked against what a browser may seat
     (the ``preset`` specs, from the command line, are allowed as they are)."""
-    specs = body.get("agents", preset)
-    if isinstance(specs, str):
-        specs = [s.strip() for s in specs.split(",") if s.strip()]
-    if not isinstance(specs, list) or not specs or not all(isinstance(s, str) for s in specs):
-        raise Refused(400, f"agents: expected a list of agent specs such as ['tactical'], got {excerpt(specs)}")
+    specs = listed_specs(body.get("agents", preset))
     if browser and (len(specs) > MAX_SPECS or any(len(s) > MAX_SPEC_LENGTH for s in specs)):
         raise Refused(400, f"agents: at most {MAX_SPECS} specs of {MAX_SPEC_LENGTH} characters each")
     for spec in specs:
         try:
-            name, _ = parse_agent_spec(spec)
-            if name == HUMAN:
-                raise Refused(400, "agents: 'human' is you; choose computer agents for the other seats")
-            if browser and spec not in preset:
-                check_browser_spec(spec)
+            check_spec(spec, preset, browser)
         except ValueError as err:
             raise Refused(400, f"agents: {clip(err)}") from None
     return specs
+
+
+def listed_specs(specs: Any) -> list[str]:
+    """The specs as a list (a string is split at commas); refused (400) when they are not strings."""
+    if isinstance(specs, str):
+        specs = [s.strip() for s in specs.split(",") if s.strip()]
+    if not isinstance(specs, list) or not specs or not all(isinstance(s, str) for s in specs):
+        raise Refused(400, f"agents: expected a list of agent specs such as ['tactical'], got {excerpt(specs)}")
+    return specs
+
+
+def check_spec(spec: str, preset: list[str], browser: bool) -> None:
+    """Refuse one spec: never a person; from a browser, what it may not seat (ValueError: a bad spec)."""
+    name, _ = parse_agent_spec(spec)
+    if name == HUMAN:
+        raise Refused(400, "agents: 'human' is you; choose computer agents for the other seats")
+    if browser and spec not in preset:
+        check_browser_spec(spec)
 
 
 def integer(body: dict, key: str, default, or_none: bool = False):

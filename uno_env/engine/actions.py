@@ -68,6 +68,37 @@ def recolour_block(name: str, size: int, mapping) -> np.ndarray:
     return entries
 
 
+Row = tuple[str, int, int, int]
+"""An action's text, kind, face (-1: none) and colour (-1: none; ``swap``: its k)."""
+
+
+def action_blocks(config: RuleConfig) -> list[tuple[str | None, list[Row]]]:
+    """The blocks of the action table in order, by name (None: the coloured plays), with their rows."""
+    blocks: list[tuple[str | None, list[Row]]] = [
+        (None, [(f"play {card_to_str(face)}", PLAY, face, face // 13) for face in range(WILD)])
+    ]
+    wild_faces = [WILD, WILD_DRAW_FOUR] + ([FASHION_TREND] if config.deck == "fashion_trend" else [])
+    for face in wild_faces:
+        plays = [(f"play {card_to_str(face)} {COLOURS[c]}", PLAY, face, c) for c in range(NUM_COLOURS)]
+        blocks.append((card_to_str(face), plays))
+    blocks += [(text, [(text, kind, -1, -1)]) for text, kind in single_actions(config)]
+    blocks.append(("color", [(f"color {COLOURS[c]}", COLOR, -1, c) for c in range(NUM_COLOURS)]))
+    if config.seven_o:
+        blocks.append(("swap", [(f"swap {k}", SWAP, -1, k) for k in range(1, config.num_players)]))
+    return blocks
+
+
+def single_actions(config: RuleConfig) -> list[tuple[str, int]]:
+    """The actions of one word, each a block of its own, in table order."""
+    singles = [("draw", DRAW), ("pass", PASS)]
+    if config.uno_call != "off":
+        singles.append(("uno", UNO))
+    singles += [("challenge", CHALLENGE), ("accept", ACCEPT)]
+    if config.uno_call == "window":
+        singles.append(("catch", CATCH))
+    return singles
+
+
 @dataclass(frozen=True)
 class ActionTable:
     """Ids, kinds and text of every action of a configuration."""
@@ -81,44 +112,13 @@ class ActionTable:
     _ids: dict[str, int] = field(init=False, repr=False, compare=False)  # text -> id, from ``strings``
 
     def __post_init__(self) -> None:
-        strings: list[str] = []
-        kinds: list[int] = []
-        faces: list[int] = []
-        colours: list[int] = []
+        rows: list[tuple[str, int, int, int]] = []
         offsets: dict[str, int] = {}
-
-        def add(text: str, kind: int, face: int = -1, colour: int = -1) -> None:
-            strings.append(text)
-            kinds.append(kind)
-            faces.append(face)
-            colours.append(colour)
-
-        for face in range(WILD):
-            add(f"play {card_to_str(face)}", PLAY, face, face // 13)
-        wild_faces = [WILD, WILD_DRAW_FOUR]
-        if self.config.deck == "fashion_trend":
-            wild_faces.append(FASHION_TREND)
-        for face in wild_faces:
-            offsets[card_to_str(face)] = len(strings)
-            for colour in range(NUM_COLOURS):
-                add(f"play {card_to_str(face)} {COLOURS[colour]}", PLAY, face, colour)
-        singles = [("draw", DRAW), ("pass", PASS)]
-        if self.config.uno_call != "off":
-            singles.append(("uno", UNO))
-        singles += [("challenge", CHALLENGE), ("accept", ACCEPT)]
-        if self.config.uno_call == "window":
-            singles.append(("catch", CATCH))
-        for text, kind in singles:
-            offsets[text] = len(strings)
-            add(text, kind)
-        offsets["color"] = len(strings)
-        for colour in range(NUM_COLOURS):
-            add(f"color {COLOURS[colour]}", COLOR, -1, colour)
-        if self.config.seven_o:
-            offsets["swap"] = len(strings)
-            for k in range(1, self.config.num_players):
-                add(f"swap {k}", SWAP, -1, k)  # the colour column holds k for this kind
-
+        for name, block in action_blocks(self.config):
+            if name is not None:
+                offsets[name] = len(rows)
+            rows += block
+        strings, kinds, faces, colours = zip(*rows)
         object.__setattr__(self, "strings", tuple(strings))
         object.__setattr__(self, "kinds", np.array(kinds, dtype=np.int8))
         object.__setattr__(self, "faces", np.array(faces, dtype=np.int8))
@@ -168,41 +168,58 @@ class ActionTable:
         words = text.strip().split()
         if not words:
             raise ValueError("empty action text")
-        verb = words[0].lower()
-        if verb == "color" or verb == "colour":
-            if len(words) != 2:
-                raise ValueError(f"{text!r}: expected 'color <R|Y|G|B>'")
-            canonical = f"color {COLOURS[parse_colour(words[1])]}"
-        elif verb == "swap":
-            if len(words) != 2 or not words[1].isdigit():
-                raise ValueError(f"{text!r}: expected 'swap <k>', k = seats clockwise from the player")
-            canonical = f"swap {int(words[1])}"
-        elif verb == "play":
-            if len(words) not in (2, 3):
-                raise ValueError(f"{text!r}: expected 'play <card>' or 'play <wild> <colour>'")
-            face = parse_card(words[1])
-            if face >= WILD:
-                if len(words) != 3:
-                    raise ValueError(
-                        f"{text!r}: a {card_to_str(face)} names a colour, e.g. 'play {card_to_str(face)} G'"
-                    )
-                canonical = f"play {card_to_str(face)} {COLOURS[parse_colour(words[2])]}"
-            else:
-                if len(words) != 2:
-                    raise ValueError(f"{text!r}: only wild cards name a colour")
-                canonical = f"play {card_to_str(face)}"
-        else:
-            if len(words) != 1:
-                raise ValueError(f"unknown action {text!r}")
-            canonical = verb
+        canonical = CANONICAL_TEXT.get(words[0].lower(), _one_word)(text, words)
         action = self._ids.get(canonical)
         if action is None:
-            known = "play <card> [colour], draw, pass, challenge, accept, color <c>"
-            if self.config.uno_call != "off":
-                known += ", uno"
-            if self.config.uno_call == "window":
-                known += ", catch"
-            if self.config.seven_o:
-                known += f", swap <1..{self.config.num_players - 1}>"
-            raise ValueError(f"unknown action {text!r} in this configuration: expected {known}")
+            raise ValueError(f"unknown action {text!r} in this configuration: expected {self._known_texts()}")
         return action
+
+    def _known_texts(self) -> str:
+        """The forms of the actions of this configuration, for an error message."""
+        known = "play <card> [colour], draw, pass, challenge, accept, color <c>"
+        if self.config.uno_call != "off":
+            known += ", uno"
+        if self.config.uno_call == "window":
+            known += ", catch"
+        if self.config.seven_o:
+            known += f", swap <1..{self.config.num_players - 1}>"
+        return known
+
+
+# ---------------------------------------------------------------------- action texts, by verb
+
+
+def _colour_text(text: str, words: list[str]) -> str:
+    if len(words) != 2:
+        raise ValueError(f"{text!r}: expected 'color <R|Y|G|B>'")
+    return f"color {COLOURS[parse_colour(words[1])]}"
+
+
+def _swap_text(text: str, words: list[str]) -> str:
+    if len(words) != 2 or not words[1].isdigit():
+        raise ValueError(f"{text!r}: expected 'swap <k>', k = seats clockwise from the player")
+    return f"swap {int(words[1])}"
+
+
+def _play_text(text: str, words: list[str]) -> str:
+    if len(words) not in (2, 3):
+        raise ValueError(f"{text!r}: expected 'play <card>' or 'play <wild> <colour>'")
+    face = parse_card(words[1])
+    if face < WILD:
+        if len(words) != 2:
+            raise ValueError(f"{text!r}: only wild cards name a colour")
+        return f"play {card_to_str(face)}"
+    if len(words) != 3:
+        raise ValueError(f"{text!r}: a {card_to_str(face)} names a colour, e.g. 'play {card_to_str(face)} G'")
+    return f"play {card_to_str(face)} {COLOURS[parse_colour(words[2])]}"
+
+
+def _one_word(text: str, words: list[str]) -> str:
+    """The actions of a single word (``draw``, ``uno``...), in lower case."""
+    if len(words) != 1:
+        raise ValueError(f"unknown action {text!r}")
+    return words[0].lower()
+
+
+CANONICAL_TEXT = {"color": _colour_text, "colour": _colour_text, "swap": _swap_text, "play": _play_text}
+"""The canonical text of an action given by its verb and words (ValueError: malformed); other verbs: one word."""

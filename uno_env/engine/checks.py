@@ -40,7 +40,7 @@ def invariant_violations(game, state, index: int = 0) -> list[str]:
     held = hands(state.cards, P, index).astype(np.int64)
     draw = draw_pile(state.cards, P, index)[: counts[0]].astype(np.int64)
     discard = discard_pile(state.cards, P, index)[: counts[1]].astype(np.int64)
-    if (held < 0).any() or (draw < 0).any() or (draw >= F).any() or (discard < 0).any() or (discard >= F).any():
+    if (held < 0).any() or unknown_faces(draw, F) or unknown_faces(discard, F):
         return ["negative count or unknown face"]
     problems = card_violations(game, state, index, held, draw, discard)
     in_game = alive(state.ints, P, index)
@@ -51,6 +51,11 @@ def invariant_violations(game, state, index: int = 0) -> list[str]:
             problems.append("a finished game has an acting player")
         return problems
     return problems + decision_violations(game, state, index, held, discard, in_game)
+
+
+def unknown_faces(pile, F: int) -> bool:
+    """Whether a pile holds a face outside the deck's ``F`` faces."""
+    return bool((pile < 0).any() or (pile >= F).any())
 
 
 def card_violations(game, state, index: int, held, draw, discard) -> list[str]:
@@ -86,26 +91,43 @@ def decision_violations(game, state, index: int, held, discard, in_game) -> list
         problems.append("bad colour")
     if phase == PH_DRAWN and (ints[S_DRAWN] < 0 or held[current, ints[S_DRAWN]] == 0):
         problems.append("drawn card not in hand")
+    problems += asked_violations(game, state, index, phase)
+    return problems + house_rule_violations(held, discard, ints, phase, current)
+
+
+def asked_violations(game, state, index: int, phase) -> list[str]:
+    """The acting player has a legal action, and a choice of them where it is asked."""
     mask = game.legal_mask(state, index)
     if mask.sum() == 0:
-        problems.append("the acting player has no legal action")
-    elif mask.sum() == 1 and phase not in (PH_PLAY, PH_PENALTY):
+        return ["the acting player has no legal action"]
+    if mask.sum() == 1 and phase not in (PH_PLAY, PH_PENALTY):
         # only a turn with nothing to play but `draw` and a penalty decision with only
         # `accept` (D-HOUSE-STACK-ASKED) are asked; every other one-action decision is
         # made without asking (D-DRAWN, R-HOUSE-FORCE-1, R-HOUSE-JUMP-2, R-HOUSE-SEVENO-1)
-        problems.append(f"a decision with one action ({game.action_to_string(int(mask.argmax()))}) is asked")
-    return problems + house_rule_violations(held, discard, ints, phase, current)
+        return [f"a decision with one action ({game.action_to_string(int(mask.argmax()))}) is asked"]
+    return []
 
 
 def house_rule_violations(hands, discard, ints, phase, current) -> list[str]:
     """The house rules' state in a game in play (HOUSE_RULES.md)."""
-    problems = []
     top = int(discard[-1]) if len(discard) else -1
+    return penalty_violations(ints, phase, top) + choice_violations(hands, ints, phase, current, top)
+
+
+def penalty_violations(ints, phase, top: int) -> list[str]:
+    """A stack's pending penalty: only in its decision or the catch window before it, from a draw card."""
+    problems = []
     pending = ints[S_PENDING]
     if pending < 0 or (pending > 0 and phase not in (PH_PENALTY, PH_CATCH)):
         problems.append(f"a pending penalty of {pending} in phase {phase}")
     if phase == PH_PENALTY and (pending <= 0 or not is_draw_card(top)):
         problems.append("a penalty decision without a pending penalty from a draw card on top")
+    return problems
+
+
+def choice_violations(hands, ints, phase, current, top: int) -> list[str]:
+    """A Seven-O choice follows its player's 7; a jump-in is asked of a holder of the card on top."""
+    problems = []
     if phase == PH_SWAP and (face_rank(top) != RANK_SEVEN or ints[S_TOP_PLAYER] != current):
         problems.append("a Seven-O choice that does not follow its player's 7")
     if phase == PH_JUMP and (

@@ -28,6 +28,18 @@ HOUSE_WORDS = {
 }
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
+MAX_STEPS_LIMIT = 2**31 - 1
+MAX_TARGET_SCORE = 10**8
+CHOICES = {
+    "deck": DECKS,
+    "scoring": SCORINGS,
+    "uno_call": UNO_CALLS,
+    "illegal_action": ILLEGAL_ACTIONS,
+    "episode": EPISODES,
+    "reward": REWARDS,
+    "stacking": STACKINGS,
+}
+"""The settings with named values, and their values."""
 
 
 @dataclass(frozen=True, repr=False)
@@ -81,29 +93,29 @@ class RuleConfig:
     """House rule (R-HOUSE-FORCE): a playable card drawn on a normal turn must be played."""
 
     def __post_init__(self) -> None:
-        def bad(name: str, expected: str) -> ValueError:
-            return ValueError(f"invalid setting {name}={getattr(self, name)!r}: expected {expected}")
+        self._check_num_players()
+        self._check_choices()
+        self._check_partners()
+        self._check_limits()
 
-        if (
-            not isinstance(self.num_players, int)
-            or isinstance(self.num_players, bool)
-            or not MIN_PLAYERS <= self.num_players <= MAX_PLAYERS
-        ):
-            raise bad("num_players", f"an integer from {MIN_PLAYERS} to {MAX_PLAYERS}")
-        for name, allowed in (
-            ("deck", DECKS),
-            ("scoring", SCORINGS),
-            ("uno_call", UNO_CALLS),
-            ("illegal_action", ILLEGAL_ACTIONS),
-            ("episode", EPISODES),
-            ("reward", REWARDS),
-            ("stacking", STACKINGS),
-        ):
+    def _bad(self, name: str, expected: str) -> ValueError:
+        return ValueError(f"invalid setting {name}={getattr(self, name)!r}: expected {expected}")
+
+    def _check_num_players(self) -> None:
+        players = self.num_players
+        if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise self._bad("num_players", f"an integer from {MIN_PLAYERS} to {MAX_PLAYERS}")
+
+    def _check_choices(self) -> None:
+        """The settings with named values, then the switches."""
+        for name, allowed in CHOICES.items():
             if getattr(self, name) not in allowed:
-                raise bad(name, "one of " + ", ".join(repr(a) for a in allowed))
+                raise self._bad(name, "one of " + ", ".join(repr(a) for a in allowed))
         for name in ("partners", *HOUSE_SWITCHES):
             if not isinstance(getattr(self, name), bool):
-                raise bad(name, "True or False")
+                raise self._bad(name, "True or False")
+
+    def _check_partners(self) -> None:
         if self.partners and (self.num_players < 4 or self.num_players % 2):
             raise ValueError(
                 f"invalid setting partners=True with num_players={self.num_players}: "
@@ -114,12 +126,16 @@ class RuleConfig:
                 f"invalid setting scoring={self.scoring!r} with partners=True: partners "
                 "combine only with standard scoring (D-VARIANTS)"
             )
+
+    def _check_limits(self) -> None:
         for name in ("target_score", "max_steps"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise bad(name, "a positive integer")
-        if self.max_steps > 2**31 - 1 or self.target_score > 10**8:
-            raise bad("max_steps" if self.max_steps > 2**31 - 1 else "target_score", "a smaller value")
+                raise self._bad(name, "a positive integer")
+        if self.max_steps > MAX_STEPS_LIMIT:
+            raise self._bad("max_steps", "a smaller value")
+        if self.target_score > MAX_TARGET_SCORE:
+            raise self._bad("target_score", "a smaller value")
 
     def __repr__(self) -> str:
         """Every setting of RULES.md, then the house rules that are on (so a classic

@@ -253,25 +253,25 @@ def summarize(events, viewer: int | None = None) -> list[str]:
     lines: list[str] = []
     k = 0
     while k < len(seen):
-        event = seen[k]
-        if event["type"] != "draw":
-            lines.append(describe(event))
-            k += 1
-            continue
-        run = [event]
-        while (
-            k + len(run) < len(seen)
-            and seen[k + len(run)]["type"] == "draw"
-            and seen[k + len(run)]["seat"] == event["seat"]
-            and seen[k + len(run)]["reason"] == event["reason"]
-        ):
-            run.append(seen[k + len(run)])
+        run = draw_run(seen, k) if seen[k]["type"] == "draw" else [seen[k]]
+        lines.append(describe(run[0]) if len(run) == 1 else describe_draws(run))
         k += len(run)
-        cards = [e["card"] for e in run]
-        if len(run) == 1:
-            lines.append(describe(event))
-            continue
-        what = ", ".join(cards) if all(c is not None for c in cards) else f"{len(run)} cards"
-        reason = "" if event["reason"] == "choice" else f" ({event['reason'].replace('_', ' ')})"
-        lines.append(f"P{event['seat']} draws {what}{reason}")
     return lines
+
+
+def draw_run(events: list[dict], k: int) -> list[dict]:
+    """The draws from ``events[k]`` on by the same seat for the same reason."""
+    first = events[k]
+    end = k + 1
+    while end < len(events) and all(events[end][key] == first[key] for key in ("type", "seat", "reason")):
+        end += 1
+    return events[k:end]
+
+
+def describe_draws(run: list[dict]) -> str:
+    """One line for several draws by one seat for one reason: the cards, where all are seen."""
+    event = run[0]
+    cards = [e["card"] for e in run]
+    what = ", ".join(cards) if all(c is not None for c in cards) else f"{len(run)} cards"
+    reason = "" if event["reason"] == "choice" else f" ({event['reason'].replace('_', ' ')})"
+    return f"P{event['seat']} draws {what}{reason}"

@@ -48,6 +48,8 @@ if TYPE_CHECKING:
 FORMAT = "uno-env game record"
 VERSION = 1
 START_KINDS = ("position", "deck", "seed")
+START_KEYS = {"position": {"position"}, "deck": {"deck", "dealer", "seed"}, "seed": {"seed", "dealer"}}
+"""The keys of a record's start, by its kind."""
 
 
 class RecordError(ValueError):
@@ -149,18 +151,28 @@ def check_header(record: dict) -> None:
     for key in ("settings", "start"):
         if not isinstance(record.get(key), dict):
             raise RecordError(f"{key}: expected a JSON object, got {record.get(key)!r}")
-    start = record["start"]
-    allowed = {"position": {"position"}, "deck": {"deck", "dealer", "seed"}, "seed": {"seed", "dealer"}}
+    check_start(record["start"])
+
+
+def check_start(start: dict) -> None:
+    """A start of one kind (a position, a deck or a seed) with that kind's keys."""
     kind = next((k for k in START_KINDS if k in start), None)
-    if kind is None or not set(start) <= allowed[kind]:
+    if kind is None or not set(start) <= START_KEYS[kind]:
         raise RecordError(f"start: expected one of {', '.join(START_KINDS)} (and its keys), got keys {sorted(start)}")
+
+
+def _is_list_of(values, test) -> bool:
+    return isinstance(values, list) and all(test(v) for v in values)
+
+
+def _is_integer(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_moves(record: dict) -> None:
     """The actions, the seat of each, and the optional annotations and agents' names."""
     for key in ("actions", "seats"):
-        values = record.get(key)
-        if not isinstance(values, list) or not all(isinstance(a, int) and not isinstance(a, bool) for a in values):
+        if not _is_list_of(record.get(key), _is_integer):
             raise RecordError(f"{key}: expected a list of integers")
     actions: list = record["actions"]
     seats: list = record["seats"]
@@ -170,7 +182,7 @@ def check_moves(record: dict) -> None:
     if annotations is not None and (not isinstance(annotations, list) or len(annotations) != len(actions)):
         raise RecordError(f"annotations: one entry (or null) per action ({len(actions)})")
     agents = record.get("agents")
-    if agents is not None and (not isinstance(agents, list) or not all(isinstance(a, str) for a in agents)):
+    if agents is not None and not _is_list_of(agents, lambda a: isinstance(a, str)):
         raise RecordError("agents: expected a list of names, one per seat, or null")
 
 
@@ -205,28 +217,38 @@ def replay(record: dict, on_step=None, game: Game | None = None) -> State:
         raise RecordError("settings: the record was made for other rules than this game's")
     state = start_state(game, record["start"])
     for step, (action, seat) in enumerate(zip(record["actions"], record["seats"])):
-        acting = game.current_player(state)
-        if game.is_over(state):
-            raise RecordError(f"step {step}: the game is over, but the record goes on", step)
-        if seat != acting:
-            raise RecordError(f"step {step}: recorded for seat {seat}, but seat {acting} is to act", step)
-        try:
-            game.step(state, action)
-        except ValueError as err:  # IllegalActionError and bad ids; the state is unchanged
-            raise RecordError(f"step {step}: action {action} refused: {err}", step) from None
+        replay_step(game, state, step, action, seat)
         if on_step is not None:
             on_step(step, seat, action, state)
     expected = record.get("result")
     if expected is not None:
-        got = result_of(game, state)
-        wrong = sorted(k for k in expected if got.get(k) != expected[k])
-        if wrong:
-            raise RecordError(
-                f"result: the replay ends with {', '.join(f'{k}={got.get(k)!r}' for k in wrong)}, "
-                f"the record says {', '.join(f'{k}={expected[k]!r}' for k in wrong)}",
-                len(record["actions"]),
-            )
+        check_result(game, state, expected, len(record["actions"]))
     return state
+
+
+def replay_step(game: Game, state: State, step: int, action: int, seat: int) -> None:
+    """Step the record's ``action``, refused where the game is over, another seat acts, or the rules refuse it."""
+    acting = game.current_player(state)
+    if game.is_over(state):
+        raise RecordError(f"step {step}: the game is over, but the record goes on", step)
+    if seat != acting:
+        raise RecordError(f"step {step}: recorded for seat {seat}, but seat {acting} is to act", step)
+    try:
+        game.step(state, action)
+    except ValueError as err:  # IllegalActionError and bad ids; the state is unchanged
+        raise RecordError(f"step {step}: action {action} refused: {err}", step) from None
+
+
+def check_result(game: Game, state: State, expected: dict, steps: int) -> None:
+    """The replay's result is the record's (each key that differs is named)."""
+    got = result_of(game, state)
+    wrong = sorted(k for k in expected if got.get(k) != expected[k])
+    if wrong:
+        raise RecordError(
+            f"result: the replay ends with {', '.join(f'{k}={got.get(k)!r}' for k in wrong)}, "
+            f"the record says {', '.join(f'{k}={expected[k]!r}' for k in wrong)}",
+            steps,
+        )
 
 
 __all__ = ["FORMAT", "VERSION", "RecordError", "Recorder", "check", "load", "replay", "save"]

@@ -62,15 +62,24 @@ def read_uno_called(L: Loader, value) -> None:
 def read_drawn_card(L: Loader, value) -> None:
     drawn = None if value is MISSING else value
     L.ints[S_DRAWN] = -1
-    if L.phase != PH_DRAWN:
-        if drawn is not None and not L.interrupted():
-            raise PositionError("drawn_card", "only set in phase 'drawn'")
-        if drawn is not None:  # the decision on it was interrupted: the card is still held
-            face = parse_cards([drawn], "drawn_card")[0]
-            if not any(face in hand for hand in L.hands):
-                raise PositionError("drawn_card", f"{drawn} is in no hand")
-            L.ints[S_DRAWN] = face
-        return
+    L.ints[S_DRAWN] = drawn_card_held(L, drawn) if L.phase != PH_DRAWN else drawn_card_decided(L, drawn)
+
+
+def drawn_card_held(L: Loader, drawn) -> int:
+    """Outside phase 'drawn': no drawn card (-1), but where the decision on it was
+    interrupted (the card is still held)."""
+    if drawn is None:
+        return -1
+    if not L.interrupted():
+        raise PositionError("drawn_card", "only set in phase 'drawn'")
+    face = parse_cards([drawn], "drawn_card")[0]
+    if not any(face in hand for hand in L.hands):
+        raise PositionError("drawn_card", f"{drawn} is in no hand")
+    return face
+
+
+def drawn_card_decided(L: Loader, drawn) -> int:
+    """In phase 'drawn': the card the current player drew, playable, and not one force play plays at once."""
     if drawn is None:
         raise PositionError("drawn_card", "phase 'drawn' needs drawn_card")
     face = parse_cards([drawn], "drawn_card")[0]
@@ -88,7 +97,7 @@ def read_drawn_card(L: Loader, value) -> None:
             f"with force_play a drawn {drawn} is played at once: a coloured drawn card is decided on only "
             "where UNO can still be called first (R-HOUSE-FORCE-1)",
         )
-    L.ints[S_DRAWN] = face
+    return face
 
 
 def read_catch_window(L: Loader, value) -> None:
@@ -125,17 +134,7 @@ def read_pending_penalty(L: Loader, value) -> None:
     top = L.top
     draw_card_on_top = is_draw_card(top)
     if pending == 0:
-        if L.phase == PH_PENALTY:
-            raise PositionError(
-                "pending_penalty",
-                "phase 'penalty' needs pending_penalty > 0: the cards its target draws",
-            )
-        if L.phase == PH_CATCH and L.stacking and draw_card_on_top:
-            raise PositionError(
-                "pending_penalty",
-                f"with stacking the catch window after a {card_to_str(top)} comes before its target's penalty "
-                "decision: pending_penalty > 0 (D-HOUSE-STACK-UNO)",
-            )
+        check_none_pending(L, top, draw_card_on_top)
         return
     if not L.stacking:
         raise PositionError(
@@ -153,6 +152,21 @@ def read_pending_penalty(L: Loader, value) -> None:
             f"> 0 only in phase 'penalty' or in the catch window before it, not in {PHASE_NAMES[L.phase]!r}",
         )
     check_stacked(L, pending, top)
+
+
+def check_none_pending(L: Loader, top: int, draw_card_on_top: bool) -> None:
+    """No pending penalty: not in phase 'penalty', nor in the catch window before one."""
+    if L.phase == PH_PENALTY:
+        raise PositionError(
+            "pending_penalty",
+            "phase 'penalty' needs pending_penalty > 0: the cards its target draws",
+        )
+    if L.phase == PH_CATCH and L.stacking and draw_card_on_top:
+        raise PositionError(
+            "pending_penalty",
+            f"with stacking the catch window after a {card_to_str(top)} comes before its target's penalty "
+            "decision: pending_penalty > 0 (D-HOUSE-STACK-UNO)",
+        )
 
 
 def check_stacked(L: Loader, pending: int, top: int) -> None:
@@ -173,9 +187,7 @@ def check_stacked(L: Loader, pending: int, top: int) -> None:
 def read_wild_draw_four(L: Loader, value) -> None:
     wd4 = None if value is MISSING else value
     L.ints[S_WD4_OFFENDER] = -1
-    # with stacking a Wild Draw Four's pending penalty (its catch window first) is decided on
-    # in phase 'penalty' (R-HOUSE-STACK-3)
-    stacked = L.stacking and L.phase in (PH_PENALTY, PH_CATCH) and L.top == WILD_DRAW_FOUR
+    stacked = stacked_wild_draw_four(L)
     interrupted = wd4 is not None and L.interrupted()
     if not (L.phase == PH_CHALLENGE or stacked or interrupted):
         if wd4 is not None:
@@ -193,6 +205,22 @@ def read_wild_draw_four(L: Loader, value) -> None:
     if L.top != WILD_DRAW_FOUR:
         raise PositionError("wild_draw_four", "needs a W+4 on top of the discard pile")
     offender = wild_draw_four_offender(L, wd4)
+    exposed = wild_draw_four_exposed(L, wd4)
+    guilty = wild_draw_four_guilt(L, wd4, offender, interrupted)
+    L.ints[S_WD4_OFFENDER] = offender
+    L.ints[S_WD4_GUILTY] = int(guilty)
+    L.ints[S_WD4_OUT] = int(not L.hands[offender])
+    L.ints[S_WD4_EXPOSED] = int(exposed)
+
+
+def stacked_wild_draw_four(L: Loader) -> bool:
+    """With stacking a Wild Draw Four's pending penalty (its catch window first) is decided
+    on in phase 'penalty' (R-HOUSE-STACK-3)."""
+    return bool(L.stacking and L.phase in (PH_PENALTY, PH_CATCH) and L.top == WILD_DRAW_FOUR)
+
+
+def wild_draw_four_exposed(L: Loader, wd4: dict) -> bool:
+    """Whether the Wild Draw Four's player was exposed (no UNO call): never with stacking."""
     exposed = L.flag("wild_draw_four", wd4.get("exposed", False), "wild_draw_four.exposed")
     if exposed and L.stacking:
         raise PositionError(
@@ -200,11 +228,7 @@ def read_wild_draw_four(L: Loader, value) -> None:
             "with stacking the catch window comes before the penalty decision: exposed is false (D-HOUSE-STACK-UNO)",
             "wild_draw_four.exposed",
         )
-    guilty = wild_draw_four_guilt(L, wd4, offender, interrupted)
-    L.ints[S_WD4_OFFENDER] = offender
-    L.ints[S_WD4_GUILTY] = int(guilty)
-    L.ints[S_WD4_OUT] = int(not L.hands[offender])
-    L.ints[S_WD4_EXPOSED] = int(exposed)
+    return exposed
 
 
 def wild_draw_four_offender(L: Loader, wd4: dict) -> int:
@@ -288,6 +312,11 @@ def check_top_player(L: Loader, top_player: int, expected: int, who: str) -> Non
         )
     if top_player >= 0 and not L.alive[top_player]:
         raise PositionError("top_card_player", f"seat {top_player} is eliminated")
+    check_top_player_in_phase(L, top_player)
+
+
+def check_top_player_in_phase(L: Loader, top_player: int) -> None:
+    """A starting card (no player) in the phases that follow one, a player in those that need one."""
     if L.phase == PH_COLOR and top_player >= 0:
         raise PositionError("top_card_player", "a starting Wild has no player: null in phase 'color'")
     if L.phase == PH_PENALTY and top_player < 0 and L.ints[S_PENDING] != 2 and L.config.jump_in:
@@ -295,12 +324,14 @@ def check_top_player(L: Loader, top_player: int, expected: int, who: str) -> Non
             "top_card_player",
             "null (a starting card) in phase 'penalty' only with a starting Draw Two's pending 2 (R-HOUSE-STACK-4)",
         )
-    if L.phase == PH_JUMP and top_player < 0:
+    if L.phase != PH_JUMP:
+        return
+    if top_player < 0:
         raise PositionError(
             "top_card_player",
             "phase 'jump' needs the seat that played the top card: no window on a starting card",
         )
-    if L.phase == PH_JUMP and top_player == L.current:
+    if top_player == L.current:
         raise PositionError(
             "top_card_player",
             f"player {top_player} played the top card and is never asked to jump in (R-HOUSE-JUMP-2)",
@@ -318,6 +349,12 @@ def read_next_turn(L: Loader, value) -> None:
         if given is not None:
             L.ints[S_FOLLOWING] = L.seat("next_turn", given)
         return
+    L.ints[S_FOLLOWING] = next_turn_after_choice(L, given)
+
+
+def next_turn_after_choice(L: Loader, given) -> int:
+    """The seat whose turn begins after a 7's swap (the next in play) or a jump-in window
+    (given; never the seat asked)."""
     after = L.next_in_play(L.current)
     if given is None and L.phase == PH_JUMP:
         raise PositionError(
@@ -337,4 +374,4 @@ def read_next_turn(L: Loader, value) -> None:
             "next_turn",
             f"player {seat} would begin the next turn and is not asked to jump in (R-HOUSE-JUMP-2)",
         )
-    L.ints[S_FOLLOWING] = seat
+    return seat

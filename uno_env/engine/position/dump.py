@@ -68,12 +68,56 @@ def _wild_draw_four_record(game, ints) -> dict:
     return record
 
 
+def _card_or_none(face: int):
+    return None if face < 0 else card_to_str(face)
+
+
+def _colours_of(bits: int) -> list[str]:
+    """The colours of a bit set (bit c: colour c)."""
+    return [COLOURS[c] for c in range(4) if bits & (1 << c)]
+
+
+def _catch_window(ints) -> dict | None:
+    if ints[S_EXPOSED] < 0:
+        return None
+    return {"exposed": int(ints[S_EXPOSED]), "next_player": int(ints[S_AFTER_WINDOW])}
+
+
+def _last_swap(ints) -> dict | None:
+    if ints[S_SWAP_FROM] < 0:
+        return None
+    return {"seat": int(ints[S_SWAP_FROM]), "other": int(ints[S_SWAP_TO])}
+
+
+def _challenge_reveal(state, P, b: int) -> dict | None:
+    ints = state.ints[b]
+    if ints[S_REVEAL_VIEWER] < 0:
+        return None
+    return {
+        "viewer": int(ints[S_REVEAL_VIEWER]),
+        "owner": int(ints[S_REVEAL_OWNER]),
+        "hand": _cards_of(revealed(state.cards, P, b)),
+    }
+
+
+def _fashion_trend(state, P, b: int) -> dict | None:
+    ints = state.ints[b]
+    if ints[S_TREND_VIEWER] < 0:
+        return None
+    return {
+        "player": int(ints[S_TREND_VIEWER]),
+        "colour": COLOURS[ints[S_TREND_COLOUR]],
+        "shown": [_card_or_none(face) for face in trend_shown(state.ints, P, b)],
+    }
+
+
 def _cards_of(counts) -> list[str]:
     """Card texts of copies per face, in face order."""
     return [card_to_str(f) for f in range(len(counts)) for _ in range(int(counts[f]))]
 
 
 def dump_position(game, state, b: int = 0) -> dict:
+    """The position of game ``b`` of ``state``: every key (:mod:`uno_env.engine.position`)."""
     P = game.params
     n = game.num_players
     ints = state.ints[b]
@@ -91,34 +135,17 @@ def dump_position(game, state, b: int = 0) -> dict:
         "current_player": _seat_or_none(ints[S_CURRENT]),
         "dealer": int(ints[S_DEALER]),
         "phase": PHASE_NAMES[phase],
-        "drawn_card": None if ints[S_DRAWN] < 0 else card_to_str(ints[S_DRAWN]),
+        "drawn_card": _card_or_none(ints[S_DRAWN]),
         "uno_called": bool(ints[S_UNO_CALLED]),
-        "catch_window": None
-        if ints[S_EXPOSED] < 0
-        else {
-            "exposed": int(ints[S_EXPOSED]),
-            "next_player": int(ints[S_AFTER_WINDOW]),
-        },
+        "catch_window": _catch_window(ints),
         "pending_penalty": int(ints[S_PENDING]),
         "wild_draw_four": None if ints[S_WD4_OFFENDER] < 0 else _wild_draw_four_record(game, ints),
         "top_card_player": _seat_or_none(ints[S_TOP_PLAYER]),
         "next_turn": _seat_or_none(ints[S_FOLLOWING]),
-        "last_swap": None if ints[S_SWAP_FROM] < 0 else {"seat": int(ints[S_SWAP_FROM]), "other": int(ints[S_SWAP_TO])},
-        "challenge_reveal": None
-        if ints[S_REVEAL_VIEWER] < 0
-        else {
-            "viewer": int(ints[S_REVEAL_VIEWER]),
-            "owner": int(ints[S_REVEAL_OWNER]),
-            "hand": _cards_of(revealed(state.cards, P, b)),
-        },
-        "fashion_trend": None
-        if ints[S_TREND_VIEWER] < 0
-        else {
-            "player": int(ints[S_TREND_VIEWER]),
-            "colour": COLOURS[ints[S_TREND_COLOUR]],
-            "shown": [None if face < 0 else card_to_str(face) for face in trend_shown(state.ints, P, b)],
-        },
-        "drew_on": [[COLOURS[c] for c in range(4) if bits & (1 << c)] for bits in drew_on(state.ints, P, b)],
+        "last_swap": _last_swap(ints),
+        "challenge_reveal": _challenge_reveal(state, P, b),
+        "fashion_trend": _fashion_trend(state, P, b),
+        "drew_on": [_colours_of(bits) for bits in drew_on(state.ints, P, b)],
         "named_colour": [_colour_text(c) for c in named_colours(state.ints, P, b)],
         "scores": [int(v) for v in scores(state.ints, P, b)],
         "alive": [bool(v) for v in alive(state.ints, P, b)],

@@ -53,20 +53,31 @@ def read_draw_pile(L: Loader, value) -> None:
         texts = texts[:-1]
     draw = parse_cards(texts, "draw_pile")
     F, config = L.F, L.config
-    counts = np.zeros(F, dtype=np.int64)
-    for key, faces in [("hands", f) for f in L.hands] + [
-        ("discard_pile", L.discard),
-        ("draw_pile", draw),
-    ]:
-        for f in faces:
-            if f >= F:
-                raise PositionError(key, f"card {card_to_str(f)} is not in the {config.deck} deck")
-            counts[f] += 1
+    counts = face_counts(L, draw)
     check_counts(config, counts, not fill, "draw_pile" if value is not MISSING else "hands")
     if fill:
         rest = np.repeat(np.arange(F), deck_counts(config.deck).astype(np.int64) - counts)
         filler = np.random.default_rng(int(seed_to_rng(0 if L.seed is None else L.seed)))
         draw = draw + [int(f) for f in filler.permutation(rest)]
+    write_cards(L, draw)
+
+
+def face_counts(L: Loader, draw: list[int]) -> np.ndarray:
+    """The copies of each face in the hands and piles; a face the deck lacks is refused."""
+    counts = np.zeros(L.F, dtype=np.int64)
+    for key, faces in [("hands", f) for f in L.hands] + [
+        ("discard_pile", L.discard),
+        ("draw_pile", draw),
+    ]:
+        for f in faces:
+            if f >= L.F:
+                raise PositionError(key, f"card {card_to_str(f)} is not in the {L.config.deck} deck")
+            counts[f] += 1
+    return counts
+
+
+def write_cards(L: Loader, draw: list[int]) -> None:
+    """The hands and both piles into the state (``draw``: the draw pile, top card last)."""
     P, cards, ints = L.P, L.state.cards, L.state.ints
     held = hands(cards, P, 0)
     for s, faces in enumerate(L.hands):
@@ -85,8 +96,7 @@ def read_rng(L: Loader, value) -> None:
     L.rng_state = None
     if value is MISSING or value is None:
         return
-    text = value.strip().lower() if isinstance(value, str) else None
-    digits = text[2:] if text is not None and text.startswith("0x") else text
+    digits = hex_digits(value)
     if not digits or len(digits) > 16 or any(c not in "0123456789abcdef" for c in digits):
         raise PositionError(
             "rng",
@@ -96,6 +106,14 @@ def read_rng(L: Loader, value) -> None:
     if state == 0:
         raise PositionError("rng", "the generator state must not be zero")
     L.rng_state = state
+
+
+def hex_digits(value) -> str | None:
+    """The digits of a text such as ``0x1F`` (lower case, without ``0x``); None for anything but text."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip().lower()
+    return text[2:] if text.startswith("0x") else text
 
 
 def seed_generator(L: Loader) -> None:

@@ -64,7 +64,11 @@ def read_phase(L: Loader, value) -> None:
             "phase",
             f"phase {name!r} needs the house rule {setting} (off in this configuration)",
         )
-    top = L.top
+    check_phase_on_top(L, L.top)
+
+
+def check_phase_on_top(L: Loader, top: int) -> None:
+    """The card on top that a phase needs (and a challenge's phase with stacking)."""
     if L.phase == PH_CHALLENGE and L.stacking:
         raise PositionError(
             "phase",
@@ -130,6 +134,17 @@ def read_dealer(L: Loader, value) -> None:
 def read_alive(L: Loader, value) -> None:
     values = L.per_seat("alive", [True] * L.n if value is MISSING else value)
     L.alive = [L.flag("alive", v, f"alive[{s}]") for s, v in enumerate(values)]
+    check_eliminated(L)
+    for s in range(L.n):
+        set_alive(L.state.ints, L.P, 0, s, int(L.alive[s]))
+        if not L.alive[s] and L.hands[s] and L.phase != PH_OVER:
+            raise PositionError("alive", f"seat {s} is eliminated but holds cards")
+    L.ints[S_N_ALIVE] = sum(L.alive)
+    check_players_left(L)
+
+
+def check_eliminated(L: Loader) -> None:
+    """Players are out only under Challenge UNO over a whole game, and never a round's dealer."""
     if not all(L.alive) and (L.config.scoring != "challenge" or L.config.episode != "game"):
         raise PositionError(
             "alive",
@@ -142,11 +157,10 @@ def read_alive(L: Loader, value) -> None:
             "dealer",
             f"seat {dealer} is eliminated: each round's dealer is in the game (R-SETUP-5)",
         )
-    for s in range(L.n):
-        set_alive(L.state.ints, L.P, 0, s, int(L.alive[s]))
-        if not L.alive[s] and L.hands[s] and L.phase != PH_OVER:
-            raise PositionError("alive", f"seat {s} is eliminated but holds cards")
-    L.ints[S_N_ALIVE] = sum(L.alive)
+
+
+def check_players_left(L: Loader) -> None:
+    """Two players in a game in play, three to choose in phase 'swap'."""
     if L.ints[S_N_ALIVE] < 2 and L.phase != PH_OVER:
         raise PositionError("alive", "at least two players must be in the game")
     if L.phase == PH_SWAP and L.ints[S_N_ALIVE] < 3:
@@ -199,29 +213,39 @@ def read_scores(L: Loader, value) -> None:
     scores = [L.integer("scores", v, 0, high, where=f"scores[{s}]") for s, v in enumerate(values)]
     for s, score in enumerate(scores):
         set_score(L.state.ints, L.P, 0, s, score)
-        if config.scoring == "challenge" and not L.alive[s] and score < target:
-            raise PositionError(
-                "scores",
-                f"seat {s} is eliminated with {score} < target_score {target} (R-VAR-CHALLENGE)",
-                f"scores[{s}]",
-            )
-        eliminates = config.scoring == "challenge" and config.episode == "game"  # at the target, in any phase
-        if (L.phase != PH_OVER or eliminates) and L.alive[s] and score >= target:
-            raise PositionError(
-                "scores",
-                f"{score} reaches target_score {target}: the game would have ended "
-                + ("(or the seat been eliminated) " if config.scoring == "challenge" else "")
-                + "at the end of that round",
-                f"scores[{s}]",
-            )
+        check_score(L, s, score)
     if config.partners:
-        half = L.n // 2
-        for s in range(half):
-            if scores[s] != scores[s + half]:
-                raise PositionError(
-                    "scores",
-                    f"partners {s} and {s + half} score as a team: {scores[s]} != {scores[s + half]} (D-VARIANTS)",
-                )
+        check_team_scores(L, scores)
+
+
+def check_score(L: Loader, s: int, score: int) -> None:
+    """A seat's score: under the target while it plays on; at it, eliminated under Challenge UNO."""
+    config, target = L.config, L.config.target_score
+    if config.scoring == "challenge" and not L.alive[s] and score < target:
+        raise PositionError(
+            "scores",
+            f"seat {s} is eliminated with {score} < target_score {target} (R-VAR-CHALLENGE)",
+            f"scores[{s}]",
+        )
+    eliminates = config.scoring == "challenge" and config.episode == "game"  # at the target, in any phase
+    if (L.phase != PH_OVER or eliminates) and L.alive[s] and score >= target:
+        raise PositionError(
+            "scores",
+            f"{score} reaches target_score {target}: the game would have ended "
+            + ("(or the seat been eliminated) " if config.scoring == "challenge" else "")
+            + "at the end of that round",
+            f"scores[{s}]",
+        )
+
+
+def check_team_scores(L: Loader, scores: list[int]) -> None:
+    half = L.n // 2
+    for s in range(half):
+        if scores[s] != scores[s + half]:
+            raise PositionError(
+                "scores",
+                f"partners {s} and {s + half} score as a team: {scores[s]} != {scores[s + half]} (D-VARIANTS)",
+            )
 
 
 def read_outcome(L: Loader, value) -> None:
@@ -312,7 +336,7 @@ def read_last_winner(L: Loader, value) -> None:
             "last_winner",
             f"seat {seat} is eliminated: the winner of a round scores nothing itself",
         )
-    ended_by_a_round = L.phase == PH_OVER and L.ints[S_TERMINATED] and L.ints[S_FORFEIT] < 0
+    ended_by_a_round = game_ended_by_a_round(L)
     if ended_by_a_round and seat < 0:
         raise PositionError("last_winner", "a game that ended by its last round has that round's winner")
     # (null in a later round is accepted: a state sampled from an observation knows neither)
@@ -321,6 +345,11 @@ def read_last_winner(L: Loader, value) -> None:
             "last_winner",
             f"no round has ended before round 0, so no winner of it (seat {seat})",
         )
+
+
+def game_ended_by_a_round(L: Loader) -> bool:
+    """The game is over by its last round's end (not truncated, not forfeited)."""
+    return bool(L.phase == PH_OVER and L.ints[S_TERMINATED] and L.ints[S_FORFEIT] < 0)
 
 
 def read_current_player(L: Loader, value) -> None:
