@@ -32,11 +32,11 @@ def test_collected_decisions_are_the_averaged_policys_with_a_choice(three_player
     assert rows == args.decisions and data["obs"].shape == (rows, game.observation_size)
     assert (data["mask"].sum(1) > 1).all()  # forced moves are not kept
     assert np.isneginf(data["logits"][~data["mask"]]).all() and np.isfinite(data["logits"][data["mask"]]).all()
-    averaged = make_agent(f"ppo:weights={path}", game)
+    averaged = make_agent(f"ppo:weights={path}:colours=average", game)  # the shipped file plays in one pass
     for k in range(0, rows, 37):  # the averaged policy's log-probabilities, its move their largest
         logits = np.empty(game.num_actions, dtype=np.float32)
         legal = data["mask"][k].astype(np.int8)
-        neural.policy_logits(data["obs"][k], legal, game.params, *network.policy_arrays(), logits)
+        neural.policy_logits(data["obs"][k], legal, game.params, *network.policy_arrays(one_pass=False), logits)
         np.testing.assert_array_equal(logits, data["logits"][k])
         assert averaged.act(data["obs"][k], data["mask"][k]) == int(np.argmax(logits))
     again = C.collect(args, game, network)
@@ -59,9 +59,15 @@ def test_a_run_writes_its_files_and_the_policy_plays(tmp_path):
     assert summary["decisions"] == C.SMOKE["decisions"] and len(summary["fit"]) == C.SMOKE["epochs"] + 1
     assert set(summary["evaluation"]) == {"start_alone", "start_averaged", "distilled_alone"}
     network = neural.load_network(out / "s" / "policy.npz")
-    assert network.meta["colours_distilled"] and network.meta["config"]["num_players"] == 4
+    teacher = neural.load_network(neural.SHIPPED_PATHS[4])
+    assert network.one_pass and network.meta["colours"] == neural.DISTILLED
+    assert network.meta["config"] == teacher.meta["config"]  # the tables it was trained for: the teacher's
+    fit = network.meta["distilled"]
+    assert fit["teacher"] == "ppo_4p.npz" and fit["decisions"] == C.SMOKE["decisions"]
+    assert (fit["agreement"], fit["kl"]) == (summary["fit"][-1]["agreement"], summary["fit"][-1]["kl"])
     game = C.make_game_of(C.Args())
-    agent = make_agent(f"ppo:weights={out / 's' / 'policy.npz'}:colours=as_seen", game)
+    agent = make_agent(f"ppo:weights={out / 's' / 'policy.npz'}", game)
+    assert agent.one_pass and not make_agent(f"ppo:weights={out / 's' / 'policy.npz'}:colours=all", game).one_pass
     state = game.init(seed=3)
     assert game.legal_mask(state)[agent.act(game.observe(state, game.current_player(state)), game.legal_mask(state))]
 
@@ -81,3 +87,9 @@ def test_bad_settings_are_refused(tmp_path, capsys):
     assert C.main([*common, "--decisions", "0"]) == 2
     assert C.main([*common, "--num-players", "11"]) == 2
     assert not any(tmp_path.iterdir())
+
+
+def test_whole_games_are_distilled_as_the_whole_game_networks_were_trained():
+    config = C.make_game_of(small_args(num_players=2, episode="game")).config
+    assert (config.episode, config.reward) == ("game", "points")
+    assert (C.make_game_of(small_args()).config.episode, C.make_game_of(small_args()).config.reward) == ("round", "win")
