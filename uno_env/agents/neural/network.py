@@ -33,7 +33,6 @@ from .fileformat import (
 )
 from .forward_pass import output_index
 
-
 DISTILLED = "distilled"
 """``meta["colours"]`` of a network distilled from its own average over the colours
 (``research/distill_colours.py``): it plays in one pass (:attr:`Network.one_pass`); the
