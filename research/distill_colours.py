@@ -2,12 +2,15 @@
 plays about as the 24 of ``ppo``'s averaging do.
 
     python -m research.distill_colours --num-players 4 --decisions 1200000 --epochs 10 --run-name colours4p
+    python -m research.distill_colours --num-players 2 --episode game --run-name colours2pg   # a whole-game network
     python -m research.distill_colours --smoke        # seconds (what the tests run)
 
-``ppo`` plays each network averaged over the 24 namings of the colours
+``ppo`` plays a trained network averaged over the 24 namings of the colours
 (:func:`uno_env.agents.neural.policy_logits`), 24 forward passes a decision; the network alone
 (``ppo:colours=as_seen``) wins about a point less. This script fits the network alone to the
-averaged policy's probabilities:
+averaged policy's probabilities; ``ppo`` plays the network it writes in one pass (its meta says
+so, :func:`uno_env.agents.neural.distilled_meta`, and keeps the teacher's training configuration),
+and the shipped networks are such networks where one was distilled (docs/training.md):
 
 1. **Collect.** ``--num-envs`` games of the vector env, the averaged policy playing one seat
    (both seats of a team with partners; its moves the greedy ones ``ppo`` plays) against the
@@ -17,7 +20,9 @@ averaged policy's probabilities:
    minimises the cross-entropy to the softmax of those log-probabilities over the legal
    actions, on all but ``--holdout`` of the decisions; the held-out ones measure how often its
    greedy action is the averaged policy's, and the KL divergence, before and after each epoch.
-3. **Export and measure.** ``policy.npz`` (for ``make_agent("ppo:weights=...")``), then
+3. **Export and measure.** ``policy.npz`` (for ``make_agent("ppo:weights=...")``; its meta:
+   ``colours`` ``"distilled"``, and in ``distilled`` the teacher's file name, the held-out
+   agreement and KL divergence, the teacher's own meta), then
    ``--eval-games`` hands against the opponent (the tournament's ``field`` schedule) for the
    start alone, the start averaged and the distilled network alone, on the same hands.
 
@@ -51,6 +56,8 @@ class Args:
     """players at the table"""
     rules: tuple[str, ...] = ()
     """other rule settings as KEY=VALUE (e.g. partners=true), as `uno tournament --set` takes them"""
+    episode: str = "round"
+    """round: single hands (reward win); game: whole games to 500 points (reward points), as the whole-game networks"""
     init_from: str = ""
     """the network to distil (a .npz network file; empty: the one `ppo` plays at this table)"""
     opponent: str = "tactical"
@@ -90,7 +97,7 @@ def collect(args: Args, game: Game, network: neural.Network) -> dict[str, np.nda
     seats = {s: args.opponent for s in range(game.num_players) if s not in learner}
     env = UnoVectorEnv(args.num_envs, game.config, seats=seats)
     step = env.reset(seed=hash_seed(args.seed, 1))
-    arrays = network.policy_arrays()
+    arrays = network.policy_arrays(one_pass=False)  # the average over the 24 namings of the colours
     rows: dict[str, list] = {"obs": [], "mask": [], "logits": [], "seat": []}
     kept = 0
     with tqdm(total=args.decisions, desc="decisions", disable=not args.progress) as bar:
@@ -167,7 +174,9 @@ def distill(args: Args) -> dict:
     collected = time.time() - started
     agent, history = fit(args, game, path, network, data)
     policy = folder / "policy.npz"
-    agent.export(policy, game, {"distilled_from": path, "colours_distilled": True, **history[-1]})
+    fit_figures = {"agreement": history[-1]["agreement"], "kl": history[-1]["kl"], "epochs": args.epochs}
+    fit_figures["decisions"] = len(data["obs"])
+    agent.export(policy, game, neural.distilled_meta(network, pathlib.Path(path).name, fit_figures))
     summary: dict = {
         "args": asdict(args),
         "network": path,
@@ -183,7 +192,7 @@ def distill(args: Args) -> dict:
             )[args.opponent]
             for label, network_file, colours in (
                 ("start_alone", path, "as_seen"),
-                ("start_averaged", path, "all"),
+                ("start_averaged", path, "average"),
                 ("distilled_alone", policy, "as_seen"),
             )
         }

@@ -155,7 +155,7 @@ def relabelled(game: Game, mapping, obs: np.ndarray, mask: np.ndarray) -> tuple[
 
 @pytest.mark.parametrize("source", [*SHIPPED_CASES, "fresh"])
 def test_the_policy_is_the_network_averaged_over_the_colours(source, tmp_path):
-    """``policy_logits`` (what ``ppo`` plays): per legal action the mean, over the 24
+    """``policy_logits`` (what ``ppo`` plays, for a network not distilled): per legal action the mean, over the 24
     relabellings of the colours, of the network's log-probability of the relabelled action in
     the relabelled position; so the policy of a relabelled position is the relabelled policy."""
     settings, path = SHIPPED_CASES.get(source, ({"num_players": 3, "deck": "fashion_trend"}, None))
@@ -172,7 +172,7 @@ def test_the_policy_is_the_network_averaged_over_the_colours(source, tmp_path):
         top = z.max(axis=1, keepdims=True)
         expected += np.where(legal, z - top - np.log(np.exp(z - top).sum(axis=1, keepdims=True)), 0) / 24
     got = np.empty(mask.shape, dtype=np.float32)
-    neural.policy_logits_batch(obs, mask, game.params, *network.policy_arrays(), got)
+    neural.policy_logits_batch(obs, mask, game.params, *network.policy_arrays(one_pass=False), got)
     np.testing.assert_allclose(got[legal], expected[legal], rtol=1e-4, atol=1e-4)
     assert np.isneginf(got[~legal]).all()
     raw = np.empty(mask.shape, dtype=np.float32)
@@ -181,15 +181,19 @@ def test_the_policy_is_the_network_averaged_over_the_colours(source, tmp_path):
     weights = tmp_path / "fresh.npz" if path is None else path
     alone = make_agent(f"ppo:weights={weights}:colours=as_seen", game)
     assert alone.act_batch(obs, mask).tolist() == raw.argmax(axis=1).tolist()
-    agent = make_agent(f"ppo:weights={weights}", game)
+    agent = make_agent(f"ppo:weights={weights}:colours=average", game)  # a distilled file plays in one pass
     chosen = agent.act_batch(obs, mask)
-    assert chosen.tolist() == np.argmax(got, axis=1).tolist() != alone.act_batch(obs, mask).tolist()
+    assert chosen.tolist() == np.argmax(got, axis=1).tolist()
+    if network.one_pass:  # distilled from this very average: alone, it mostly chooses as the average does
+        assert (chosen == alone.act_batch(obs, mask)).mean() >= 0.8
+    else:
+        assert chosen.tolist() != alone.act_batch(obs, mask).tolist()
     gap = np.sort(np.where(legal, got, -np.inf), axis=1)
     clear = (gap[:, -1] - gap[:, -2] > 1e-3) | (legal.sum(axis=1) == 1)
     for mapping in COLOUR_PERMUTATIONS[1::5]:
         rows, masks, to_action = relabelled(game, mapping, obs, mask)
         again = np.empty(mask.shape, dtype=np.float32)
-        neural.policy_logits_batch(rows, masks, game.params, *network.policy_arrays(), again)
+        neural.policy_logits_batch(rows, masks, game.params, *network.policy_arrays(one_pass=False), again)
         np.testing.assert_allclose(again[:, to_action][legal], got[legal], rtol=1e-4, atol=1e-4)
         assert (agent.act_batch(rows, masks)[clear] == to_action[chosen][clear]).all()
 
@@ -306,11 +310,13 @@ def test_a_network_is_not_transplanted_to_a_table_it_cannot_play():
         neural.transplant(neural.SHIPPED_NETWORKS[4], Game(num_players=2))
 
 
-# Logits of the shipped network recorded by the positional-file code (commit fcf2235, before
-# the file was keyed by names), for observations of seeded random play: per case the
+# Logits of the shipped two-player network recorded by the positional-file code (commit fcf2235,
+# before the file was keyed by names), for observations of seeded random play: per case the
 # settings and the seed of observations_by_phase(game, per_phase=20, seed); per observation
-# its legal action ids, their logits and the compiled ppo's action.
+# its legal action ids, their logits and the compiled ppo's action (then the network alone).
+# The network they were recorded with was shipped until its colour-distilled successor replaced it.
 SHIPPED_LOGITS = pathlib.Path(__file__).parent / "data" / "shipped_ppo_logits.npz"
+RECORDED_NETWORK = pathlib.Path(__file__).parent / "data" / "ppo_2p_before_distillation.npz"
 SHIPPED_LOGIT_CASES = [
     ({"num_players": 2, "episode": "round"}, 0),
     ({"num_players": 3, "deck": "fashion_trend"}, 1),
@@ -329,16 +335,16 @@ def test_shipped_network_plays_exactly_as_recorded(case):
         expected, actions = recorded[f"logits{case}"], recorded[f"actions{case}"]
     assert (mask > 0).sum(1).tolist() == counts.tolist() and np.nonzero(mask)[1].tolist() == legal.tolist()
     logits = np.empty(mask.shape, dtype=np.float32)
-    neural.network_logits_batch(obs, mask, game.params, *neural.load_network(neural.SHIPPED_PATH).arrays(), logits)
+    neural.network_logits_batch(obs, mask, game.params, *neural.load_network(RECORDED_NETWORK).arrays(), logits)
     np.testing.assert_array_equal(logits[mask > 0], expected)  # bit for bit
+    assert logits.argmax(1).tolist() == actions.tolist()
     network = neural.shipped_network(game)[1]
     ppo = make_agent("ppo", game)
     played = [ppo(o, m) for o, m in zip(obs, mask)]
     neural.policy_logits_batch(obs, mask, game.params, *network.policy_arrays(), logits)
-    assert played == logits.argmax(1).tolist()  # the table's network, averaged over the colours
-    if network is neural.SHIPPED:  # the network alone plays the recorded actions; the policy not all of them
-        neural.network_logits_batch(obs, mask, game.params, *network.arrays(), logits)
-        assert logits.argmax(1).tolist() == actions.tolist() and played != actions.tolist()
+    assert played == logits.argmax(1).tolist()  # the table's network, as its file says
+    neural.network_logits_batch(obs, mask, game.params, *network.arrays(), logits)
+    assert (played == logits.argmax(1).tolist()) == network.one_pass  # distilled: the network alone
 
 
 def test_saved_network_round_trips_and_bad_files_are_refused(tmp_path):
@@ -445,12 +451,41 @@ def test_shipped_policy_is_a_compiled_opponent_and_a_rollout_policy():
     assert game.legal_mask(state)[action]
 
 
-def test_ppo_plays_the_network_alone_on_request():
+def test_ppo_plays_a_network_as_its_file_says_or_as_asked():
+    """A distilled file in one pass, any other averaged over the colours; ``colours`` forces
+    either way (``all`` is ``average``); the compiled agent where the forced way is the shipped
+    file's own."""
     game = Game(num_players=3, episode="round")
-    alone = make_agent("ppo:colours=as_seen", game)
-    assert alone.weights == str(neural.SHIPPED_PATHS[3]) and alone.colours == "as_seen"
-    with pytest.raises(ValueError, match="colours='some': expected one of all, as_seen"):
-        make_agent("ppo:colours=some", game)
+    shipped = neural.SHIPPED_NETWORKS[3]
+    assert shipped.one_pass and [len(a) for a in shipped.policy_arrays()[-2:]] == [1, 1]
+    assert [len(a) for a in shipped.policy_arrays(one_pass=False)[-2:]] == [24, 24]
+    assert make_agent("ppo:colours=as_seen", game).policy_id is not None  # the shipped file's own way: compiled
+    for spec in ("ppo:colours=average", "ppo:colours=all"):
+        averaged = make_agent(spec, game)
+        assert averaged.weights == str(neural.SHIPPED_PATHS[3]) and averaged.colours == "average"
+        assert not averaged.one_pass
+    assert make_agent(f"ppo:weights={neural.SHIPPED_PATHS[3]}", game).one_pass
+    trained = RECORDED_NETWORK  # a network as training writes it: averaged unless told
+    assert not neural.load_network(trained).one_pass
+    assert not make_agent(f"ppo:weights={trained}", Game(num_players=2)).one_pass
+    assert make_agent(f"ppo:weights={trained}:colours=as_seen", Game(num_players=2)).one_pass
+    for bad in ("some", True):
+        with pytest.raises(ValueError, match=f"colours={bad!r}: expected one of average, as_seen"):
+            make_agent(f"ppo:colours={bad}", game)
+
+
+def test_a_distilled_network_keeps_the_tables_of_its_teacher(recwarn):
+    """The distilled files keep their teacher's training configuration: ``ppo`` at a table they were
+    not trained for still names the tables they were."""
+    from uno_env.agents.ppo import TrainingMismatchWarning
+
+    for path, teacher_name in ((neural.SHIPPED_PATHS[4], "ppo_4p.npz"), (neural.SHIPPED_PARTNER_PATHS[4], None)):
+        network = neural.load_network(path)
+        assert network.meta["colours"] == neural.DISTILLED and network.meta["distilled"]["agreement"] > 0.9
+        assert network.meta["distilled"]["teacher"] == (teacher_name or path.name)
+    agent = make_agent("ppo", Game(num_players=5, episode="round"))
+    assert "ppo_4p.npz" in agent.notice and "trained for 4 players" in agent.notice, agent.notice
+    assert any(issubclass(w.category, TrainingMismatchWarning) for w in recwarn)
 
 
 @pytest.mark.parametrize("table", SHIPPED_CASES)
@@ -499,10 +534,16 @@ def random_layers(game: Game, hidden: int = 16, seed: int = 0):
 
 
 def test_the_shipped_file_records_names_and_no_index_into_P():
-    with np.load(neural.SHIPPED_PATH) as data:
-        assert sorted(data.files) == sorted([*neural.WEIGHTS, "network", "meta"])
+    for path in [path for paths, _ in neural.SHIPPED_KINDS.values() for path in paths.values()]:
+        with np.load(path) as data:
+            assert sorted(data.files) == sorted([*neural.WEIGHTS, "network", "meta"]), path
+            header = json.loads(str(data["network"]))
+        assert header["format"] == "uno-policy-network" and header["version"] == neural.FORMAT_VERSION == 2
+        assert set(header) <= {"format", "version", "seat_order", "inputs", "actions"}
+        assert {tuple(s) for s in header["inputs"]} == {("name", "offset", "size", "labels")}  # no P index
+    # the two-player network shipped until its distilled successor: converted from version 1
+    with np.load(RECORDED_NETWORK) as data:
         header = json.loads(str(data["network"]))
-    assert header["format"] == "uno-policy-network" and header["version"] == neural.FORMAT_VERSION == 2
     assert set(header) == {"format", "version", "inputs", "actions"}
     game = Game(num_players=2, episode="round")
     spec = game.obs_spec
@@ -529,8 +570,7 @@ def test_the_shipped_file_records_names_and_no_index_into_P():
     for b in header["actions"]:
         assert b["labels"] == [game.action_to_string(a) for a in range(b["first"], b["first"] + b["size"])]
     # the kernels' tables are rebuilt from the current layout
-    network = neural.SHIPPED
-    assert network is not None
+    network = neural.load_network(RECORDED_NETWORK)
     assert network.gather.tolist() == [
         [int(ObsSlot[name.upper()]), offset, spec.by_name[name].size, 0] for name, offset in zip(read, offsets)
     ]
@@ -609,7 +649,7 @@ V1_PARAMS += [134, 188, 242, 243, 245, 247, 255, 309, -1, -1]
 
 
 def test_version_1_files_are_read_by_the_legacy_reader_and_upgraded(tmp_path):
-    shipped = neural.load_network(neural.SHIPPED_PATH)
+    shipped = neural.load_network(RECORDED_NETWORK)  # a version-1 file once, converted
     old = {name: getattr(shipped, name) for name in neural.WEIGHTS}
     old["gather"] = np.array(V1_GATHER, dtype=np.int64).reshape(-1, 3)
     old["params"] = np.array(V1_PARAMS, dtype=np.int64)

@@ -76,7 +76,8 @@ _DESCRIPTIONS: dict[str, str] = {
     "random_play": "a random playable card, draws only when it must (the random player of other benchmarks)",
     "ismcts": "determinized search over rollouts (ismcts:determinizations=N, rollout=P, opponent_rollout=P)",
     "ppo": "trained policy networks, one per table (2, 3, 4 and 6 players, partners; hands and whole games), "
-    "averaged over the colours (ppo:weights=PATH, ppo:colours=as_seen)",
+    "one pass a decision where distilled from their average over the colours, else averaged "
+    "(ppo:weights=PATH, ppo:colours=average|as_seen)",
     "human": "a person at the terminal (uno play)",
     "cmd": "any program speaking the agent protocol (docs/PROTOCOL.md): cmd:COMMAND, "
     "e.g. 'cmd:python examples/bots/random_bot.py'",

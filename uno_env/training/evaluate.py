@@ -11,13 +11,14 @@ from uno_env.engine import Game
 
 
 def evaluate(
-    policy_path: pathlib.Path, game: Game, opponents: list[str], games: int, seed: int, colours: str = "all"
+    policy_path: pathlib.Path, game: Game, opponents: list[str], games: int, seed: int, colours: str | None = None
 ) -> dict:
     """The exported policy against each opponent in seat-rotated hands, through the
     tournament runner's ``field`` schedule (one learner seat, or team, against the
     opponent in all the others): win rate, its 95% Wilson interval and its ratio to the
-    fair share, hand length. ``colours``: the ``ppo`` option (``as_seen``: the network alone)."""
-    spec = f"ppo:weights={policy_path}" if colours == "all" else f"ppo:weights={policy_path}:colours={colours}"
+    fair share, hand length. ``colours``: the ``ppo`` option (None: as the file says, which for
+    a trained network is averaged over the colours; ``as_seen``: the network alone; ``average``)."""
+    spec = f"ppo:weights={policy_path}" if colours is None else f"ppo:weights={policy_path}:colours={colours}"
     out = {}
     for opponent in opponents:  # the learner in one seat (one team), the opponent in the rest
         summary, *_ = run_tournament(

@@ -38,8 +38,11 @@ def make_game(args: RuleArgs) -> Game:
 
 
 def make_game_of(args: Any) -> Game:
-    """Single hands at ``args.num_players`` with ``args.rules`` (the ``Args`` of ``ppo`` or a research script)."""
-    return make_game(SimpleNamespace(rules=args.rules, num_players=args.num_players, episode="round", reward="win"))
+    """Single hands at ``args.num_players`` with ``args.rules`` (the ``Args`` of ``ppo`` or a research script);
+    whole games scored in points where ``args`` has ``episode="game"`` (as the whole-game networks were trained)."""
+    episode = getattr(args, "episode", "round")
+    reward = "points" if episode == "game" else "win"
+    return make_game(SimpleNamespace(rules=args.rules, num_players=args.num_players, episode=episode, reward=reward))
 
 
 def teacher_seats(game: Game, hand: int) -> tuple[int, ...]:

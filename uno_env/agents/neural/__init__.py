@@ -52,7 +52,9 @@ a legacy reader that knows the layout they were written with;
 The forward pass is one numba function, :func:`forward`, over every relabelling asked of it
 (:func:`network_logits`: the identity alone), checked against the torch network of the
 training script in the tests. The policy that plays it, :func:`policy_logits`, averages it
-over the 24 relabellings of the colours (:mod:`.colours`). It is what the Python agent
+over the 24 relabellings of the colours (:mod:`.colours`), or asks it once, as it is, for a
+network distilled from its own average (``meta["colours"]`` :data:`DISTILLED`:
+:meth:`Network.policy_arrays` gives the relabellings each plays by). It is what the Python agent
 (``uno_env.agents.make_agent("ppo:weights=...")``) and the compiled policy ``ppo`` (the
 shipped weights, :data:`SHIPPED_KINDS`, compiled into the kernels: an opponent inside the
 vector env, in tournaments and in search rollouts) play.
@@ -103,11 +105,13 @@ from .forward_pass import (
     relabelled_logits,
 )
 from .network import (
+    DISTILLED,
     PLAY_IRRELEVANT,
     Network,
     TrainingMismatchWarning,
     action_blocks,
     action_mismatches,
+    distilled_meta,
     input_mismatches,
     input_scale,
     input_slices,
@@ -143,6 +147,7 @@ __all__ = [
     "ACTION_BLOCKS",
     "ACTION_SLOTS",
     "ARRAYS",
+    "DISTILLED",
     "FORMAT",
     "FORMAT_VERSION",
     "PLAY_BLOCK",
@@ -174,6 +179,7 @@ __all__ = [
     "check_seat_order",
     "check_shipped",
     "colour_relabellings",
+    "distilled_meta",
     "forward",
     "greedy_action",
     "input_mismatches",

@@ -33,6 +33,12 @@ from .fileformat import (
 )
 from .forward_pass import output_index
 
+DISTILLED = "distilled"
+"""``meta["colours"]`` of a network distilled from its own average over the colours
+(``research/distill_colours.py``): it plays in one pass (:attr:`Network.one_pass`); the
+meta's ``distilled`` says from what (the teacher's file name) and how closely (the fit's
+held-out agreement and KL divergence)."""
+
 
 class Network:
     """Weights and input layout of a policy network, as contiguous numpy arrays.
@@ -95,10 +101,20 @@ class Network:
         """The arrays in the order of ARRAYS (the kernels' argument order)."""
         return (self.w1, self.b1, self.w2, self.b2, self.w3, self.b3, self.scale, self.gather, self.params)
 
-    def policy_arrays(self) -> tuple[np.ndarray, ...]:
+    @property
+    def one_pass(self) -> bool:
+        """Whether the file says the network plays in one pass: distilled from its own average
+        over the colours (``meta["colours"] == "distilled"``, :data:`DISTILLED`). Else it is
+        played averaged over the 24 namings of the colours."""
+        return self.meta.get("colours") == DISTILLED
+
+    def policy_arrays(self, one_pass: bool | None = None) -> tuple[np.ndarray, ...]:
         """The policy kernels' arrays: those of :meth:`arrays`, then ``recolour_in`` and
-        ``recolour_out`` (also rebuilt on load)."""
-        return (*self.arrays(), self.recolour_in, self.recolour_out)
+        ``recolour_out`` (also rebuilt on load): every relabelling of the colours (the
+        average), or only the first, the identity, with ``one_pass`` (the network alone, one
+        forward pass a decision). ``one_pass`` None: the file's own way (:attr:`one_pass`)."""
+        relabellings = 1 if (self.one_pass if one_pass is None else one_pass) else len(self.recolour_in)
+        return (*self.arrays(), self.recolour_in[:relabellings], self.recolour_out[:relabellings])
 
     def header(self) -> dict:
         """The ``network`` entry of the file: format, version, inputs and actions by name."""
@@ -251,6 +267,19 @@ def transplant(network: Network, game: Game) -> list[tuple[np.ndarray, np.ndarra
         w1[:, here : here + s.size] = (source / scale[here : here + s.size, None]).T
     rows = np.array([output_index(game.params, network.params, a) for a in range(game.num_actions)], dtype=np.int64)
     return [(w1, network.b1.copy()), (network.w2.T.copy(), network.b2.copy()), (network.w3[rows], network.b3[rows])]
+
+
+def distilled_meta(teacher: Network, teacher_name: str, fit: dict) -> dict:
+    """The meta of a network distilled from ``teacher``'s average over the colours: the
+    teacher's training configuration (``config``: :func:`warn_outside_training` names the
+    tables it was trained for), ``colours`` :data:`DISTILLED` (it plays in one pass) and
+    ``distilled``: the teacher's file name, the fit's figures (``fit``: held-out agreement,
+    KL divergence...) and the rest of the teacher's meta (how it was trained)."""
+    rest = {k: v for k, v in teacher.meta.items() if k not in ("config", "colours", "distilled")}
+    meta: dict = {"colours": DISTILLED, "distilled": {"teacher": teacher_name, **fit, "teacher_meta": rest}}
+    if "config" in teacher.meta:
+        meta = {"config": teacher.meta["config"], **meta}
+    return meta
 
 
 class TrainingMismatchWarning(UserWarning):

@@ -144,7 +144,9 @@ def check_shipped(game: Game, stacklevel: int = 4) -> str | None:
 
 def _slots(networks: list[Network]) -> tuple:
     """Per array of :meth:`Network.policy_arrays`, the tuple of that array of each network (one slot
-    per network; a single empty network when there is none, which no table uses). Numba
+    per network, each with the relabellings of the colours it plays by: all 24, or the identity
+    alone for a network distilled from its own average; a single empty network when there is
+    none, which no table uses). Numba
     freezes a global tuple of arrays of one type into the code as constants and indexes it
     at run time; a tuple rather than one stacked array because numba does not cache code
     that holds a global array over 1 MB."""
@@ -179,7 +181,8 @@ _SLOT_OF = np.array(
 @kernel
 def shipped_policy(obs, mask, P, prng, b):
     """The compiled policy ``ppo``: the greedy action of the policy of the shipped network
-    for this table (:func:`shipped_network`, :func:`policy_logits`), -1 when none is shipped for it."""
+    for this table (:func:`shipped_network`, :func:`policy_logits`; averaged over the colours or
+    in one pass, as its file says), -1 when none is shipped for it."""
     row = (2 if P[P_PARTNERS] != 0 else 0) + (0 if P[P_EPISODE] == EPISODE_ROUND else 1)
     slot = _SLOT_OF[row, P[P_NUM_PLAYERS]]
     if slot < 0:
