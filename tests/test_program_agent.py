@@ -26,6 +26,7 @@ from uno_env.agents import make_agent, parse_agent_spec
 from uno_env.agents.program import ProgramAgent, ProgramFailure, ProgramFailureWarning
 from uno_env.arena import TablePlayer, make_entrants
 from uno_env.engine import Game, IllegalActionError
+from uno_env.engine.entry import COMPILING
 
 ROOT = Path(__file__).resolve().parent.parent
 BOTS = Path(__file__).resolve().parent / "bots"
@@ -289,15 +290,27 @@ def test_a_tournament_with_a_program_ends_its_processes(capsys, tmp_path):
     assert left == []
 
 
+def as_from_a_terminal() -> None:
+    """In the child before it runs: Ctrl-C as a terminal delivers it to a fresh program
+    (SIGINT neither ignored nor blocked, whatever this test process inherited)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_an_interrupted_tournament_leaves_no_program_behind(workers, tmp_path):
     """Ctrl-C (SIGINT to the uno command) while stubborn programs play: none is left running,
     in-process (workers=1) or in worker processes."""
     marker = f"interrupted-{uuid.uuid4().hex}"
     spec = bad("stubborn", marker)
-    command = [sys.executable, "-m", "uno_env.cli", "tournament", "--agents", f"{spec},tactical", "--players", "2"]
-    command += ["--games", "100000", "--workers", str(workers), "--no-files", "--no-progress", "--bootstrap", "0"]
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    command = [sys.executable, "-X", "faulthandler", "-m", "uno_env.cli", "tournament", "--agents", f"{spec},tactical"]
+    command += ["--players", "2", "--games", "100000", "--workers", str(workers), "--no-files", "--no-progress"]
+    command += ["--bootstrap", "0"]
+    environ = {k: v for k, v in os.environ.items() if k != COMPILING}  # no compilation of this session to follow
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, preexec_fn=as_from_a_terminal
+    )
+    hung = ""
     try:
         deadline = time.monotonic() + 120
         while len(running(marker)) < workers and time.monotonic() < deadline:
@@ -305,10 +318,15 @@ def test_an_interrupted_tournament_leaves_no_program_behind(workers, tmp_path):
         assert len(running(marker)) >= workers, "the programs did not start"
         time.sleep(0.5)
         process.send_signal(signal.SIGINT)
-        process.wait(timeout=60)
+        try:
+            process.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)  # faulthandler writes where every thread was
+            hung = process.communicate(timeout=30)[1].decode()[-4000:]
     finally:
         if process.poll() is None:
             process.kill()
+    assert not hung, f"the tournament did not end within 60 s of Ctrl-C:\n{hung}"
     deadline = time.monotonic() + 10
     while running(marker) and time.monotonic() < deadline:
         time.sleep(0.1)
