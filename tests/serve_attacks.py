@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-THINKER = "ismcts:rollout=ppo:determinizations=100000"  # minutes a decision: the command line may seat it
+THINKER = "ismcts:rollout=ppo:determinizations=10000000"  # minutes a decision: the command line may seat it
 MB = 1 << 20
 
 
