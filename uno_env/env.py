@@ -222,7 +222,7 @@ from .engine import Game, RuleConfig
 from .engine import kernels as K
 from .engine.entry import ENGINE
 from .engine.game import action_id
-from .engine.layout import P_I_ALIVE, PH_OVER, S_CURRENT, S_N_ALIVE, S_PHASE, S_TRUNCATED
+from .engine.layout import PH_OVER, S_CURRENT, S_N_ALIVE, S_PHASE, S_TRUNCATED
 from .engine.observation import PHASE_NAMES
 from .engine.record import Recorder
 from .render import RECENT_EVENTS, render_image, render_svg, render_text
@@ -547,12 +547,11 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
             self._deads_step_first()
 
     def _mark_eliminated(self) -> None:
-        ints = self._state.ints[0]
-        start = self.game.params[P_I_ALIVE]
+        in_play = self.game.alive(self._state)
         for name in self.agents:
-            if ints[start + self.agent_name_mapping[name]] == 0:
+            if not in_play[self.agent_name_mapping[name]]:
                 self.terminations[name] = True
-        self._alive = int(ints[S_N_ALIVE])
+        self._alive = int(self._state.ints[0, S_N_ALIVE])
 
     def _step_after_the_end(self, action) -> None:
         """``step`` once every agent is done: PettingZoo's warning for ``step(None)`` (its

@@ -42,7 +42,7 @@ from .engine import Game, IllegalActionError, RuleConfig
 from .engine import kernels as K
 from .engine.entry import ENGINE
 from .engine.game import action_id
-from .engine.layout import P_I_ALIVE, P_I_OUTCOME, PH_OVER, S_CURRENT, S_PHASE, S_STEP, S_TERMINATED, S_TRUNCATED
+from .engine.layout import PH_OVER, S_CURRENT, S_PHASE, S_STEP, S_TERMINATED, S_TRUNCATED
 from .learner import (
     ILLEGAL_ACTION,
     CompiledPolicy,
@@ -191,7 +191,7 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
             self.render()
         info = self._info()
         if terminated or truncated:
-            info["outcome"] = int(ints[self.game.params[P_I_OUTCOME] + self.learner_seat])
+            info["outcome"] = self.game.outcome(self._state)[self.learner_seat]
             info["episode_steps"] = int(ints[S_STEP])
         return self._observation(), float(reward), terminated, truncated, info
 
@@ -225,7 +225,7 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
             raise ResetNeeded(f"Cannot call env.{what}() before calling env.reset()")
 
     def _learner_in_play(self) -> bool:
-        return bool(self._state.ints[0, self.game.params[P_I_ALIVE] + self.learner_seat])
+        return self.game.alive(self._state)[self.learner_seat]
 
     def _apply(self, action: int, seat: int) -> float:
         try:

@@ -25,8 +25,6 @@ from uno_env.engine.layout import (
     P_A_W4,
     P_C_HANDS,
     P_FACES,
-    P_I_OUTCOME,
-    P_I_SCORE,
     P_NUM_ACTIONS,
     P_O_SIZE,
     PH_CHALLENGE,
@@ -193,9 +191,8 @@ class Recorder:
         self.rows["counterfactual"].append(action)
 
     def end_hand(self, state: State, h: int) -> None:
-        P, n = self.game.params, self.game.num_players
-        self.hands["outcome"][h] = state.ints[0, P[P_I_OUTCOME] : P[P_I_OUTCOME] + n]
-        self.hands["scores"][h] = state.ints[0, P[P_I_SCORE] : P[P_I_SCORE] + n]
+        self.hands["outcome"][h] = self.game.outcome(state)
+        self.hands["scores"][h] = self.game.scores(state)
         self.hands["steps"][h] = state.ints[0, S_STEP]
         self.hands["rounds"][h] = state.ints[0, S_ROUND] + 1
         self.hands["truncated"][h] = bool(state.ints[0, S_TRUNCATED])

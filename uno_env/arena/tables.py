@@ -15,7 +15,7 @@ from uno_env.agents import policies as policy_kernels
 from uno_env.engine import Game, IllegalActionError
 from uno_env.engine import kernels as K
 from uno_env.engine.game import seed_to_rng
-from uno_env.engine.layout import P_I_OUTCOME, P_I_SCORE, S_LAST_WINNER, S_ROUND, S_STEP, S_TRUNCATED
+from uno_env.engine.layout import S_LAST_WINNER, S_ROUND, S_STEP, S_TRUNCATED
 from uno_env.engine.observers import HOOKS, with_hooks
 from uno_env.engine.record import Recorder, save
 from uno_env.replay import to_html
@@ -47,11 +47,9 @@ def empty_records(count: int, n: int) -> dict[str, np.ndarray]:
 
 
 def read_results(game, state, b: int, rec: dict, row: int) -> None:
-    P = game.params
-    n = game.num_players
     ints = state.ints[b]
-    rec["outcome"][row] = ints[P[P_I_OUTCOME] : P[P_I_OUTCOME] + n]
-    rec["scores"][row] = ints[P[P_I_SCORE] : P[P_I_SCORE] + n]
+    rec["outcome"][row] = game.outcome(state, b)
+    rec["scores"][row] = game.scores(state, b)
     rec["last_winner"][row] = ints[S_LAST_WINNER]
     rec["steps"][row] = ints[S_STEP]
     rec["rounds"][row] = ints[S_ROUND] + 1
