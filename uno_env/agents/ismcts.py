@@ -50,7 +50,6 @@ from uno_env.engine.layout import (
     P_A_PASS,
     P_A_UNO,
     P_C_SIZE,
-    P_I_ALIVE,
     P_I_SIZE,
     P_NUM_ACTIONS,
     P_NUM_PLAYERS,
@@ -64,6 +63,7 @@ from uno_env.engine.layout import (
     S_TRUNCATED,
 )
 from uno_env.engine.readers import determinize, fresh_rng, is_partner, obs_exposed_seat, obs_phase
+from uno_env.engine.state import is_alive
 
 from . import policies as policy_kernels
 from .base import Agent
@@ -83,7 +83,7 @@ def _teams_in(ints, P, b):
     count = 0
     n = P[P_NUM_PLAYERS]
     for s in range(n):
-        if ints[b, P[P_I_ALIVE] + s] != 0 and (P[P_PARTNERS] == 0 or s < n // 2):
+        if is_alive(ints, P, b, s) and (P[P_PARTNERS] == 0 or s < n // 2):
             count += 1
     return max(count, 1)
 

@@ -23,7 +23,6 @@ from uno_env.engine.layout import (
     P_A_DRAW,
     P_A_W,
     P_A_W4,
-    P_C_HANDS,
     P_FACES,
     P_NUM_ACTIONS,
     P_O_SIZE,
@@ -37,6 +36,7 @@ from uno_env.engine.layout import (
     S_TRUNCATED,
     S_WD4_GUILTY,
 )
+from uno_env.engine.state import hand
 
 from .schedule import mixed_lineups
 from .tables import job_seeds
@@ -106,15 +106,11 @@ def is_wild_draw_four(P, action: np.ndarray) -> np.ndarray:
 
 
 def _colour_counts(state: State, P, seat: int) -> np.ndarray:
-    F = P[P_FACES]
-    start = P[P_C_HANDS] + seat * F
-    return state.cards[0, start : start + WILD].reshape(4, 13).sum(axis=1)
+    return hand(state.cards, P, 0, seat)[:WILD].reshape(4, 13).sum(axis=1)
 
 
 def _hand_faces(state: State, P, seat: int) -> np.ndarray:
-    F = P[P_FACES]
-    start = P[P_C_HANDS] + seat * F
-    return state.cards[0, start : start + F].astype(np.int64)
+    return hand(state.cards, P, 0, seat).astype(np.int64)
 
 
 class Recorder:

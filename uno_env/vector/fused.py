@@ -29,8 +29,6 @@ from ..agents import policies as policy_kernels
 from ..engine import kernels as K
 from ..engine.jit import describe, kernel
 from ..engine.layout import (
-    P_I_ALIVE,
-    P_I_OUTCOME,
     P_NUM_PLAYERS,
     PH_OVER,
     S_CURRENT,
@@ -39,6 +37,7 @@ from ..engine.layout import (
     S_STEP,
     S_TRUNCATED,
 )
+from ..engine.state import is_alive, outcome
 
 describe(__name__, "the vector env's kernels", seconds=10)
 
@@ -69,9 +68,8 @@ MAX_EMPTY_EPISODES = 1000
 @njit(inline="always")
 def external_alive(ints, P, b, seat_policies):
     """Whether a seat played by the caller is still in the game (Challenge UNO eliminates)."""
-    alive = P[P_I_ALIVE]
     for s in range(P[P_NUM_PLAYERS]):  # noqa: SIM110 (numba compiles loops, not generators)
-        if seat_policies[s] < 0 and ints[b, alive + s] != 0:
+        if seat_policies[s] < 0 and is_alive(ints, P, b, s):
             return True
     return False
 
@@ -95,7 +93,7 @@ def report_end(game, b, seat_policies, out):
                 e += 1
     final_steps[b] = ints[b, S_STEP]
     for s in range(n):
-        final_outcome[b, s] = ints[b, P[P_I_OUTCOME] + s]
+        final_outcome[b, s] = outcome(ints, P, b, s)
 
 
 @njit(inline="always")
@@ -217,7 +215,7 @@ def play_one(game, b, seat_policies, max_decisions, max_episodes, results, scrat
         done += steps
         if ints[b, S_PHASE] == PH_OVER:
             for s in range(n):
-                if ints[b, P[P_I_OUTCOME] + s] > 0:
+                if outcome(ints, P, b, s) > 0:
                     wins[b, s] += 1
     decisions[b] += done
     episodes[b] += ints[b, S_EPISODES] - start_episodes
