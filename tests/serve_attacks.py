@@ -35,7 +35,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-THINKER = "ismcts:rollout=ppo:determinizations=10000000"  # minutes a decision: the command line may seat it
+# about a minute a decision (20 us a determinization of a 2p deal on a 2-CPU machine): one-step
+# rollouts value every candidate alike, so the racing never ends the search early and all the
+# determinizations are played (the command line may seat it, a browser may not)
+THINKER = "ismcts:determinizations=3000000:max_rollout_steps=1"
 MB = 1 << 20
 
 

@@ -2,7 +2,7 @@
 process (uvicorn in a thread, so that its games can be counted) refuses every attack with
 its status and a one-line reason, and nothing changes; a served subprocess refuses a 50 MB
 body before reading it, its memory staying put, answers (the page's options, other games)
-while an agent thinks for minutes, and ends within 2 s of SIGTERM."""
+while an agent thinks for about a minute, and ends within 2 s of SIGTERM."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def test_the_two_weights_refusals_are_the_same(live):
 
 @pytest.fixture(scope="module")
 def thinker():
-    """``uno serve`` whose preset agent thinks for minutes a decision (the command line may seat it).
+    """``uno serve`` whose preset agent thinks for about a minute a decision (the command line may seat it).
     The search and the engine are compiled here first (a no-op once numba's cache holds them): a
     first compilation in the server holds the GIL for tens of seconds, and the test would stop
     the server before it could write the cache."""
@@ -133,7 +133,7 @@ def test_sigterm_ends_the_server_within_2_s_while_an_agent_thinks(thinker):
         assert time.monotonic() < end, "the game was not created"
         time.sleep(0.05)
     time.sleep(1.0)
-    assert len(answers) == 1  # the person played; the agent thinks (minutes: the action has no answer yet)
+    assert len(answers) == 1  # the person played; the agent thinks (a minute: the action has no answer yet)
     assert thinker.request("GET", "/api/options", timeout=30).status == 200  # the server still answers,
     other = thinker.request("POST", "/api/games", dict(GAME, agents=["tactical"]), timeout=30)
     assert other.status == 201  # and other games are played meanwhile
