@@ -13,7 +13,7 @@ one-line reason, seconds, the size of the answer, the server's resident memory a
 attack and its peak (``VmRSS``, ``VmHWM`` of ``/proc/PID/status``). Only what every version
 of ``uno serve`` has is used (a token is sent when the printed address carries one), so the
 same script measures an older commit. The last rows start a game whose agent thinks for
-minutes (a budget only the command line may set), time ``/api/options`` meanwhile, and
+about a minute (a budget only the command line may set), time ``/api/options`` meanwhile, and
 send SIGTERM: the seconds until the process ended (or ``kill -9`` after 5 s).
 """
 
@@ -311,7 +311,7 @@ def held_connections(served: Served, count: int = 200) -> Answer:
 
 
 def thinking(served: Served) -> list[tuple[str, Answer | str]]:
-    """A game whose agent thinks for minutes (``THINKER``, seated from the preset), then
+    """A game whose agent thinks for about a minute (``THINKER``, seated from the preset), then
     ``/api/options`` meanwhile, then SIGTERM: the rows of the table."""
     rows: list[tuple[str, Answer | str]] = []
     started: list[Answer] = []
