@@ -456,6 +456,27 @@ def test_ismcts_rolls_out_its_opponents_with_opponent_rollout():
         make_agent("ismcts:opponent_rollout=smart", game)
 
 
+def test_ppo_search_is_ismcts_over_ppo_that_keeps_ppos_choice_without_evidence():
+    game = make_game(num_players=2)
+    agent = make_agent("ppo_search", game, seed=3)
+    assert (agent.rollout, agent.opponent_rollout, agent.determinizations) == ("ppo", "ppo", 128)
+    assert make_agent("ppo_search:determinizations=8:confidence=2", game).determinizations == 8
+    # no evidence can overrule the default: ppo_search plays ppo's (greedy) choice at every
+    # searched decision of a whole hand, and its own search values every candidate
+    ppo = make_agent("ppo", game)
+    sure = make_agent("ppo_search:determinizations=8:confidence=1e9", game, seed=3)
+    state, searched = game.init(seed=11), 0
+    while not game.is_over(state):
+        obs, mask = game.observe(state, game.current_player(state)), game.legal_mask(state)
+        action = sure(obs, mask)
+        if forced_action(obs, mask, game.params) < 0:
+            searched += 1
+            assert action == ppo(obs, mask)
+            assert set(sure.last_values) == set(np.flatnonzero(mask).tolist()) - {game.string_to_action("uno")}
+        game.step(state, action)
+    assert searched == sure.searches > 10
+
+
 def test_make_agent_builds_from_a_game_or_a_config():
     config = RuleConfig(num_players=4, deck="fashion_trend")
     from_config = make_agent("tactical", config, seed=2)

@@ -16,6 +16,7 @@ and where their logic lives (one line each; what each plays: :func:`agent_descri
     tactical     compiled policy   uno_env.agents.policies.tactical.tactical_policy
     ppo          compiled policy   uno_env.agents.neural.shipped.shipped_policy (the shipped networks)
     ismcts       Python, compiled  uno_env.agents.ismcts.ISMCTSAgent (its search: uno_env.agents.ismcts.search)
+    ppo_search   Python, compiled  uno_env.agents.ismcts.make_ppo_search (ismcts with ppo's rollouts)
     human        Python            uno_env.agents.human.HumanAgent
     cmd          another program   uno_env.agents.program.ProgramAgent (the protocol: docs/PROTOCOL.md)
 
@@ -44,7 +45,7 @@ from uno_env.engine import Game, RuleConfig
 
 from .base import Agent, AgentProtocol, CompiledAgent, as_game, hash_seed
 from .human import HumanAgent
-from .ismcts import ISMCTSAgent
+from .ismcts import ISMCTSAgent, make_ppo_search
 from .ppo import NetworkAgent, make_ppo
 from .program import ProgramAgent, parse_program_spec
 from .text import TextAgent, text_agent
@@ -65,6 +66,7 @@ def _compiled(name: str) -> Callable[..., Agent]:
 _BUILTIN: dict[str, Callable[..., Agent]] = {name: _compiled(name) for name in COMPILED}
 _BUILTIN["ismcts"] = ISMCTSAgent
 _BUILTIN["ppo"] = make_ppo
+_BUILTIN["ppo_search"] = make_ppo_search
 _BUILTIN["human"] = HumanAgent
 _BUILTIN["cmd"] = ProgramAgent
 _REGISTRY: dict[str, Callable[..., Agent]] = dict(_BUILTIN)
@@ -78,6 +80,8 @@ _DESCRIPTIONS: dict[str, str] = {
     "ppo": "trained policy networks, one per table (2, 3, 4 and 6 players, partners; hands and whole games), "
     "one pass a decision where distilled from their average over the colours, else averaged "
     "(ppo:weights=PATH, ppo:colours=average|as_seen)",
+    "ppo_search": "ismcts on top of ppo: ppo at every seat of the rollouts, its choice unless the search "
+    "finds a better one (ppo_search:determinizations=N; the other ismcts options)",
     "human": "a person at the terminal (uno play)",
     "cmd": "any program speaking the agent protocol (docs/PROTOCOL.md): cmd:COMMAND, "
     "e.g. 'cmd:python examples/bots/random_bot.py'",

@@ -413,6 +413,19 @@ class ISMCTSAgent(Agent):
         return self.answer(int(action), legal)
 
 
+PPO_SEARCH_DETERMINIZATIONS = 128
+"""``ppo_search``'s budget: the point of docs/agents.md's curve of strength against time
+that it ships (``python -m research.search_curve``)."""
+
+
+def make_ppo_search(rules: RuleConfig | Game | None = None, seed: int = 0, **options) -> ISMCTSAgent:
+    """``ismcts`` on top of ``ppo``: ppo's own choice unless the search over rollouts in which
+    ``ppo`` plays every seat finds a better one; :data:`PPO_SEARCH_DETERMINIZATIONS` samples a
+    decision. Takes ``ismcts``'s options (``determinizations=N`` for another point of the curve)."""
+    options = {"determinizations": PPO_SEARCH_DETERMINIZATIONS, "rollout": "ppo", "opponent_rollout": "ppo"} | options
+    return ISMCTSAgent(rules, seed, **options)
+
+
 def determinized_position(
     game: Game, observation: np.ndarray, seed: int = 0, bluff_prior: float = 1.0, draw_inference: float = 0.0
 ) -> dict:
