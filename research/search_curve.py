@@ -5,7 +5,7 @@
     python -m research.search_curve --smoke        # seconds (what the tests run)
 
 For each budget of ``--determinizations`` the searcher (``--searcher`` with that budget; by
-default ``ismcts`` rolling out ``ppo`` at every seat) plays ``--deals`` deals against
+default ``ppo_search``, ``ismcts`` rolling out ``ppo`` at every seat) plays ``--deals`` deals against
 ``--opponent`` at every other seat. Every deal is played once per seat of the searcher
 (per team with partners), the same cards each time: duplicate hands, as in bridge, so the
 luck of the deal cancels in each deal's mean and the interval over deals is tighter than
@@ -43,8 +43,9 @@ class Args:
     """players at the table"""
     rules: tuple[str, ...] = ()
     """other rule settings as KEY=VALUE (e.g. partners=true), as `uno tournament --set` takes them"""
-    searcher: str = "ismcts:rollout=ppo:opponent_rollout=ppo"
-    """the searcher's spec, without its budget"""
+    searcher: str = "ppo_search"
+    """the searcher's spec, without its budget (e.g. ismcts:rollout=ppo:opponent_rollout=ppo for
+    ismcts' own defaults of confidence and draw_inference)"""
     determinizations: tuple[int, ...] = (128,)
     """the budgets to measure (each is a point of the curve)"""
     opponent: str = "ppo"

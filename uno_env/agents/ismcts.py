@@ -413,17 +413,24 @@ class ISMCTSAgent(Agent):
         return self.answer(int(action), legal)
 
 
-PPO_SEARCH_DETERMINIZATIONS = 128
-"""``ppo_search``'s budget: the point of docs/agents.md's curve of strength against time
-that it ships (``python -m research.search_curve``)."""
+PPO_SEARCH = {
+    "determinizations": 128,
+    "rollout": "ppo",
+    "opponent_rollout": "ppo",
+    "draw_inference": 1.0,
+    "confidence": 2.0,
+}
+"""``ppo_search``'s options: the recipe and the point of docs/agents.md's curve of strength
+against time that it ships (``python -m research.search_curve``). Two standard errors of
+evidence before it overrules ppo (one made more bad changes than good ones), and samples
+that deal a seat that drew none of the colours it drew on (ppo rarely draws when it can play)."""
 
 
 def make_ppo_search(rules: RuleConfig | Game | None = None, seed: int = 0, **options) -> ISMCTSAgent:
     """``ismcts`` on top of ``ppo``: ppo's own choice unless the search over rollouts in which
-    ``ppo`` plays every seat finds a better one; :data:`PPO_SEARCH_DETERMINIZATIONS` samples a
-    decision. Takes ``ismcts``'s options (``determinizations=N`` for another point of the curve)."""
-    options = {"determinizations": PPO_SEARCH_DETERMINIZATIONS, "rollout": "ppo", "opponent_rollout": "ppo"} | options
-    return ISMCTSAgent(rules, seed, **options)
+    ``ppo`` plays every seat finds a better one by :data:`PPO_SEARCH`'s ``confidence``. Takes
+    ``ismcts``'s options (``determinizations=N`` for another point of the curve)."""
+    return ISMCTSAgent(rules, seed, **(PPO_SEARCH | options))
 
 
 def determinized_position(

@@ -77,7 +77,7 @@ from uno_env.agents import agent_descriptions
 from uno_env.arena import format_leaderboard, run_tournament, save_games, write_outputs
 from uno_env.cli.args import add_rule_arguments, check_memory, check_output_folder, count_type, rule_config, seed_type
 
-DEFAULT_AGENTS = "random,naive,keeper,tactical,ismcts"
+DEFAULT_AGENTS = "random,keeper,tactical,ppo,ppo_search"
 DEFAULT_PLAYERS = 4
 DEFAULT_GAMES = 240
 MAX_BOOTSTRAP = 100_000
