@@ -363,7 +363,7 @@ def test_default_demo_separates_random_from_the_heuristics(tmp_path, capsys):
     assert CLI.main(["--out", str(tmp_path), "--no-progress"]) == 0
     data = json.loads((tmp_path / "tournament.json").read_text())
     board = {row["agent"].split(":")[0]: row for row in data["leaderboard"]}
-    for name in ("naive", "keeper", "tactical", "ismcts"):
+    for name in ("keeper", "tactical", "ppo", "ppo_search"):
         assert board["random"]["win_rate_ci"][1] < board[name]["win_rate_ci"][0]
         assert board["random"]["rating_ci"][1] < board[name]["rating_ci"][0]
 

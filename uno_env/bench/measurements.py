@@ -271,7 +271,7 @@ mode = ENGINE.mode
 from uno_env.arena import run_tournament
 from uno_env.cli.tournament import DEFAULT_AGENTS, DEFAULT_PLAYERS
 from uno_env.engine import RuleConfig
-agents = [a if a != "ismcts" else "ismcts:determinizations=8" for a in DEFAULT_AGENTS.split(",")]
+agents = [f"{a}:determinizations=8" if a in ("ismcts", "ppo_search") else a for a in DEFAULT_AGENTS.split(",")]
 config = RuleConfig(num_players=DEFAULT_PLAYERS, episode="round")
 run_tournament(agents, config, 1, workers=1, bootstrap=0)
 stages["demo_tournament"] = time.perf_counter() - t0

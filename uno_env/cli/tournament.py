@@ -1,6 +1,6 @@
 """``uno tournament``: agents against each other, with a leaderboard you can trust.
 
-    uno tournament                                     # the demo: 5 agents, 4 players, 240 hands
+    uno tournament                                     # the demo: 5 agents (ppo and its search), 4 players, 120 hands
     uno tournament --agents random,naive,keeper,tactical --players 2 --games 20000
     uno tournament --agents keeper,tactical,ismcts:determinizations=400 --players 2 --games 2000
     uno tournament --agents random,naive,keeper,tactical --players 4 --schedule rotate --games 400
@@ -79,7 +79,7 @@ from uno_env.cli.args import add_rule_arguments, check_memory, check_output_fold
 
 DEFAULT_AGENTS = "random,keeper,tactical,ppo,ppo_search"
 DEFAULT_PLAYERS = 4
-DEFAULT_GAMES = 240
+DEFAULT_GAMES = 120
 MAX_BOOTSTRAP = 100_000
 """The most bootstrap samples (``--bootstrap``)."""
 BYTES_PER_GAME_AND_SEAT = 256
