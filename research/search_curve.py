@@ -14,9 +14,10 @@ played (a stopped run keeps its hands; a run again with the same file plays only
 missing ones), with the searcher's CPU seconds per decision (the thread's own time: the
 cost on an idle core, whatever else the machine runs).
 
-The summary per budget: hands, win rate with its 95% Wilson interval, the duplicate
-interval, the ratio to the fair share (1 / teams) and CPU seconds per decision: the
-curve of strength against time. ``--plot`` draws it.
+The summary per searcher and budget: hands, win rate with its 95% Wilson interval, the
+duplicate interval, the ratio to the fair share (1 / teams) and CPU seconds per decision:
+the curve of strength against time. ``--summary`` takes the files of several searchers
+(each row names its searcher); ``--plot`` draws a curve per searcher.
 """
 
 from __future__ import annotations
@@ -96,7 +97,7 @@ def play(args: Args) -> dict:
     if args.deals < 1 or not args.determinizations or min(args.determinizations) < 1:
         raise ValueError("--deals and every --determinizations must be at least 1")
     game = make_game_of(args)
-    done = {(r["determinizations"], r["deal"], r["seats"][0]) for r in read_rows([args.out])} if args.out else set()
+    done = {key(r) for r in read_rows([args.out])} if args.out else set()
     teams = game.config.num_teams
     # deal by deal, every budget on each: a stopped run has the same deals at every budget
     jobs = [(d, deal, k) for deal in range(args.deals) for d in args.determinizations for k in range(teams)]
@@ -104,17 +105,24 @@ def play(args: Args) -> dict:
     rows = []
     for budget, deal, k in tqdm(jobs, desc="hands", disable=not args.progress):
         seats = teacher_seats(game, k)
-        if (budget, deal, seats[0]) in done:
+        row = dict(searcher=args.searcher, determinizations=budget, deal=deal, seats=list(seats))
+        if key(row) in done:
             continue
         searcher = make_agent(f"{args.searcher}:determinizations={budget}", game, seed=hash_seed(args.seed, 4, deal, k))
         opponent.reset(hash_seed(args.seed, 5, deal, k))
-        row = dict(determinizations=budget, deal=deal, seats=list(seats), num_players=game.num_players)
-        row |= play_hand(game, searcher, opponent, seats, hash_seed(args.seed, 3, deal))
+        row |= {"num_players": game.num_players} | play_hand(
+            game, searcher, opponent, seats, hash_seed(args.seed, 3, deal)
+        )
         rows.append(row)
         if args.out:
             with open(args.out, "a") as f:
                 f.write(json.dumps(row) + "\n")
     return {"args": asdict(args), "points": points(rows, teams)}
+
+
+def key(row: dict) -> tuple:
+    """What a hand of the curve is: the searcher, its budget, the deal and the searcher's seat."""
+    return row["searcher"], row["determinizations"], row["deal"], row["seats"][0]
 
 
 def read_rows(paths) -> list[dict]:
@@ -126,10 +134,10 @@ def read_rows(paths) -> list[dict]:
 
 
 def points(rows: list[dict], teams: int) -> list[dict]:
-    """The curve: one point per budget (module docstring)."""
+    """The curves: one point per searcher and budget (module docstring)."""
     curve = []
-    for budget in sorted({r["determinizations"] for r in rows}):
-        mine = [r for r in rows if r["determinizations"] == budget]
+    for searcher, budget in sorted({(r["searcher"], r["determinizations"]) for r in rows}):
+        mine = [r for r in rows if (r["searcher"], r["determinizations"]) == (searcher, budget)]
         wins = sum(r["won"] for r in mine)
         by_deal: dict[int, list[float]] = {}
         for r in mine:
@@ -140,6 +148,7 @@ def points(rows: list[dict], teams: int) -> list[dict]:
         decisions = sum(r["decisions"] for r in mine)
         curve.append(
             {
+                "searcher": searcher,
                 "determinizations": budget,
                 "hands": len(mine),
                 "win_rate": [share, low, high],
@@ -168,23 +177,21 @@ def draw(curve: list[dict], teams: int, path: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    seconds = [p["seconds_per_decision"] for p in curve]
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for key, label, shift in (("win_rate", "hands (Wilson)", 1.0), ("duplicate", "deals (duplicate)", 1.04)):
-        values = [p[key][-3:] for p in curve]
-        mid = [v[0] for v in values]
-        err = [[m - v[1] for m, v in zip(mid, values)], [v[2] - m for m, v in zip(mid, values)]]
-        ax.errorbar(
-            [s * shift for s in seconds], mid, yerr=err, marker="o", capsize=3, label=f"95% interval over {label}"
-        )
-    for p, s in zip(curve, seconds):
-        ax.annotate(str(p["determinizations"]), (s, p["win_rate"][0]), textcoords="offset points", xytext=(4, -12))
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for searcher in dict.fromkeys(p["searcher"] for p in curve):  # in order, without repeats
+        line = [p for p in curve if p["searcher"] == searcher]
+        seconds = [p["seconds_per_decision"] for p in line]
+        mid = [p["duplicate"][1] for p in line]
+        err = [[m - p["duplicate"][2] for m, p in zip(mid, line)], [p["duplicate"][3] - m for m, p in zip(mid, line)]]
+        ax.errorbar(seconds, mid, yerr=err, marker="o", capsize=3, label=searcher)
+        for p, x, y in zip(line, seconds, mid):
+            ax.annotate(f"{p['determinizations']} ({p['hands']})", (x, y), textcoords="offset points", xytext=(5, -12))
     ax.axhline(1 / teams, color="grey", lw=0.8, label="fair share")
     ax.set_xscale("log")
     ax.set_xlabel("CPU seconds per decision (log)")
-    ax.set_ylabel("win rate against the field")
-    ax.set_title(f"search over ppo, {len(curve)} budgets (labels: determinizations)")
-    ax.legend(fontsize=8)
+    ax.set_ylabel("win rate, 95% interval over duplicate deals")
+    ax.set_title("searches over ppo against ppo (labels: determinizations (hands))", fontsize=10)
+    ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
