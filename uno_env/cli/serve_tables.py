@@ -44,7 +44,8 @@ with keeper, naive or random_play rollouts 0.27 s, on a shared two-core machine.
 ROLLOUT_POLICIES = ("tactical", "keeper", "naive", "random_play")
 """The rollout policies a browser may ask for: ``random`` rollouts draw and play at random,
 so hands run long (up to 4.3 s a decision at 320 samples), and ``ppo`` ones cost a network
-pass a step (5-14 s a decision)."""
+pass a step (two players, whole games: up to 3 s a decision, that network plays averaged over
+the colours; 10 players: 0.7 s)."""
 ROLLOUT_OPTIONS = ("rollout", "opponent_rollout")
 MAX_STEPS = RuleConfig().max_steps  # a browser's game is cut there (its history is replayed from the record)
 HUMAN = "human"
