@@ -461,6 +461,7 @@ def test_ppo_search_is_ismcts_over_ppo_that_keeps_ppos_choice_without_evidence()
     agent = make_agent("ppo_search", game, seed=3)
     assert (agent.rollout, agent.opponent_rollout, agent.determinizations) == ("ppo", "ppo", 128)
     assert (agent.confidence, agent.draw_inference) == (2.0, 1.0)
+    assert make_agent("ppo_search", make_game(num_players=4)).determinizations == 32  # the best point there
     assert make_agent("ppo_search:determinizations=8:confidence=2", game).determinizations == 8
     # no evidence can overrule the default: ppo_search plays ppo's (greedy) choice at every
     # searched decision of a whole hand, and its own search values every candidate

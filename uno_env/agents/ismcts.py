@@ -66,7 +66,7 @@ from uno_env.engine.readers import determinize, fresh_rng, is_partner, obs_expos
 from uno_env.engine.state import is_alive
 
 from . import policies as policy_kernels
-from .base import Agent
+from .base import Agent, as_game
 
 describe(__name__, "the search of ismcts", seconds=30)
 
@@ -413,24 +413,26 @@ class ISMCTSAgent(Agent):
         return self.answer(int(action), legal)
 
 
-PPO_SEARCH = {
-    "determinizations": 128,
-    "rollout": "ppo",
-    "opponent_rollout": "ppo",
-    "draw_inference": 1.0,
-    "confidence": 2.0,
-}
-"""``ppo_search``'s options: the recipe and the point of docs/agents.md's curve of strength
-against time that it ships (``python -m research.search_curve``). Two standard errors of
-evidence before it overrules ppo (one made more bad changes than good ones), and samples
-that deal a seat that drew none of the colours it drew on (ppo rarely draws when it can play)."""
+PPO_SEARCH = {"rollout": "ppo", "opponent_rollout": "ppo", "draw_inference": 1.0, "confidence": 2.0}
+"""``ppo_search``'s recipe (``python -m research.search_curve`` measured it; docs/agents.md,
+"Search on top of ppo"): two standard errors of evidence before it overrules ppo (one made
+more bad changes than good ones), and samples that deal a seat that drew none of the colours
+it drew on (ppo rarely draws when it can play)."""
+PPO_SEARCH_BUDGET = {2: 128}
+"""``ppo_search``'s determinizations by players at the table, :data:`PPO_SEARCH_MORE_PLAYERS`
+at tables not listed: the best point of each table's curve of strength against time (at two
+players 128 beat 32 and matched 512; at four, more samples did no better than 32)."""
+PPO_SEARCH_MORE_PLAYERS = 32
 
 
 def make_ppo_search(rules: RuleConfig | Game | None = None, seed: int = 0, **options) -> ISMCTSAgent:
     """``ismcts`` on top of ``ppo``: ppo's own choice unless the search over rollouts in which
-    ``ppo`` plays every seat finds a better one by :data:`PPO_SEARCH`'s ``confidence``. Takes
-    ``ismcts``'s options (``determinizations=N`` for another point of the curve)."""
-    return ISMCTSAgent(rules, seed, **(PPO_SEARCH | options))
+    ``ppo`` plays every seat finds a better one by :data:`PPO_SEARCH`'s ``confidence``, with
+    :data:`PPO_SEARCH_BUDGET`'s determinizations. Takes ``ismcts``'s options
+    (``determinizations=N`` for another point of the curve)."""
+    players = as_game(rules).num_players
+    budget = {"determinizations": PPO_SEARCH_BUDGET.get(players, PPO_SEARCH_MORE_PLAYERS)}
+    return ISMCTSAgent(rules, seed, **(PPO_SEARCH | budget | options))
 
 
 def determinized_position(
