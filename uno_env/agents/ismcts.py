@@ -39,6 +39,8 @@ reference machine, see docs/agents.md).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from uno_env.engine import Game, RuleConfig
@@ -413,7 +415,7 @@ class ISMCTSAgent(Agent):
         return self.answer(int(action), legal)
 
 
-PPO_SEARCH = {"rollout": "ppo", "opponent_rollout": "ppo", "draw_inference": 1.0, "confidence": 2.0}
+PPO_SEARCH: dict[str, Any] = {"rollout": "ppo", "opponent_rollout": "ppo", "draw_inference": 1.0, "confidence": 2.0}
 """``ppo_search``'s recipe (``python -m research.search_curve`` measured it; docs/agents.md,
 "Search on top of ppo"): two standard errors of evidence before it overrules ppo (one made
 more bad changes than good ones), and samples that deal a seat that drew none of the colours
@@ -431,7 +433,7 @@ def make_ppo_search(rules: RuleConfig | Game | None = None, seed: int = 0, **opt
     :data:`PPO_SEARCH_BUDGET`'s determinizations. Takes ``ismcts``'s options
     (``determinizations=N`` for another point of the curve)."""
     players = as_game(rules).num_players
-    budget = {"determinizations": PPO_SEARCH_BUDGET.get(players, PPO_SEARCH_MORE_PLAYERS)}
+    budget: dict[str, Any] = {"determinizations": PPO_SEARCH_BUDGET.get(players, PPO_SEARCH_MORE_PLAYERS)}
     return ISMCTSAgent(rules, seed, **(PPO_SEARCH | budget | options))
 
 
