@@ -43,6 +43,7 @@ from .engine import kernels as K
 from .engine.entry import ENGINE
 from .engine.game import action_id
 from .engine.layout import PH_OVER, S_CURRENT, S_PHASE, S_STEP, S_TERMINATED, S_TRUNCATED
+from .engine.state import is_alive
 from .learner import (
     ILLEGAL_ACTION,
     CompiledPolicy,
@@ -225,7 +226,7 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
             raise ResetNeeded(f"Cannot call env.{what}() before calling env.reset()")
 
     def _learner_in_play(self) -> bool:
-        return self.game.alive(self._state)[self.learner_seat]
+        return bool(is_alive(self._state.ints, self.game.params, 0, self.learner_seat))  # every step: one seat's flag
 
     def _apply(self, action: int, seat: int) -> float:
         try:

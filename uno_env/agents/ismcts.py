@@ -432,9 +432,9 @@ def make_ppo_search(rules: RuleConfig | Game | None = None, seed: int = 0, **opt
     ``ppo`` plays every seat finds a better one by :data:`PPO_SEARCH`'s ``confidence``, with
     :data:`PPO_SEARCH_BUDGET`'s determinizations. Takes ``ismcts``'s options
     (``determinizations=N`` for another point of the curve)."""
-    players = as_game(rules).num_players
-    budget: dict[str, Any] = {"determinizations": PPO_SEARCH_BUDGET.get(players, PPO_SEARCH_MORE_PLAYERS)}
-    return ISMCTSAgent(rules, seed, **(PPO_SEARCH | budget | options))
+    game = as_game(rules)  # built once: the agent takes it as it is
+    budget: dict[str, Any] = {"determinizations": PPO_SEARCH_BUDGET.get(game.num_players, PPO_SEARCH_MORE_PLAYERS)}
+    return ISMCTSAgent(game, seed, **(PPO_SEARCH | budget | options))
 
 
 def determinized_position(
