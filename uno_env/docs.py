@@ -1,7 +1,8 @@
 """Doc tables generated from the code: the action table, the observation table, the
-settings table and the position keys. ``python -m uno_env.docs --write`` rewrites them
-wherever they appear between ``<!-- name -->`` and ``<!-- /name -->`` markers (the env
-module's and the position module's docstrings and the README), and the block of short
+settings table, the position keys and the protocol's fields, events and decisions
+(:mod:`uno_env.protocol_doc`). ``python -m uno_env.docs --write`` rewrites them wherever
+they appear between ``<!-- name -->`` and ``<!-- /name -->`` markers (the env module's and
+the position module's docstrings, the README and docs/PROTOCOL.md), and the block of short
 names of ``engine/layout.py``; tests check that they are up to date.
 """
 
@@ -18,9 +19,15 @@ from .engine.config import setting_docs
 from .engine.layout import write_short_names
 from .engine.observation import ObservationSpec
 from .engine.position import position_table
+from .protocol_doc import event_table, observation_fields, phase_section
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FILES = [ROOT / "uno_env" / "env.py", ROOT / "uno_env" / "engine" / "position" / "__init__.py", ROOT / "README.md"]
+FILES = [
+    ROOT / "uno_env" / "env.py",
+    ROOT / "uno_env" / "engine" / "position" / "__init__.py",
+    ROOT / "README.md",
+    ROOT / "docs" / "PROTOCOL.md",
+]
 
 ACTION_WHEN = {
     "play": "a coloured card: colour R Y G B, rank 0-9, S (skip), R (reverse), +2",
@@ -73,6 +80,9 @@ TABLES = {
     "observation-table": observation_table,
     "settings-table": settings_table,
     "position-table": position_table,
+    "protocol-fields": observation_fields,
+    "protocol-events": event_table,
+    "protocol-phases": phase_section,
 }
 
 

@@ -37,8 +37,16 @@ from .human import PHASE_PROMPTS
 
 LEGEND = (
     "Cards: R, Y, G, B are red, yellow, green, blue; 0-9 numbers, S skip, R reverse, +2 draw two; "
-    "W wild, W+4 wild draw four, FT fashion trend."
+    "W wild, W+4 wild draw four."
 )
+"""The card notation, as the decision text says it (:func:`legend`)."""
+
+
+def legend(config: RuleConfig) -> str:
+    """:data:`LEGEND`, with ``FT`` only where the deck has the Fashion Trend."""
+    return LEGEND[:-1] + ", FT fashion trend." if config.deck == "fashion_trend" else LEGEND
+
+
 FALLBACKS = ("first", "random")
 """What :class:`TextAgent` plays after two answers it cannot read: the first legal move, or a random one."""
 
@@ -60,7 +68,7 @@ def decision_text(game: Game, observation, mask, events: Sequence[dict] = (), se
     view = game.obs_spec.to_dict(np.asarray(observation, dtype=np.float32))
     config, n = game.config, game.num_players
     who = _Names(seat, n)
-    lines = [f"You play UNO as {who(0)}. Rules: {config.in_words()}.", LEGEND]
+    lines = [f"You play UNO as {who(0)}. Rules: {config.in_words()}.", legend(config)]
     happened = summarize(events)
     if happened:
         lines.append("Since your last turn:")
@@ -299,4 +307,4 @@ def text_agent(
     return TextAgent(function, rules, seed, fallback)
 
 
-__all__ = ["FALLBACKS", "LEGEND", "TextAgent", "decision_text", "parse_answer", "text_agent"]
+__all__ = ["FALLBACKS", "LEGEND", "TextAgent", "decision_text", "legend", "parse_answer", "text_agent"]

@@ -151,6 +151,167 @@ FIELDS: dict[int, Callable[[int, int, int], dict]] = {
 without an entry (the truncation) has none."""
 
 
+EVENT_DOCS: dict[str, tuple[str, dict[str, str]]] = {
+    "play": (
+        "a card is played: on a turn, as the drawn card, on a stack or by a jump-in",
+        {"seat": "who played it", "card": "its face", "colour": "for a wild only: the colour it names"},
+    ),
+    "draw": (
+        "one card is drawn (one event per card)",
+        {
+            "seat": "who drew it",
+            "card": "its face; `null` when another seat drew it",
+            "reason": "why (the reasons below)",
+        },
+    ),
+    "keep": (
+        "the seat drew a card and keeps it: it could not play it (or `draw_until_playable` ended); its turn ends",
+        {"seat": "who drew"},
+    ),
+    "pass": (
+        "the seat keeps the card it drew although it could play it (the answer `pass`); its turn ends",
+        {"seat": "who kept it"},
+    ),
+    "skip": ("the seat loses its turn (a Skip, a Draw Two or an accepted Wild Draw Four)", {"seat": "who is skipped"}),
+    "reverse": (
+        "a Reverse flips the direction",
+        {"seat": "who played it", "direction": "the new direction: +1 clockwise, -1 counter-clockwise"},
+    ),
+    "uno": ("the seat calls UNO (the action `uno`)", {"seat": "who called"}),
+    "exposed": (
+        (
+            "the seat went down to one card without calling UNO: the catch window opens (under "
+            '`uno_call="auto"` it is caught at once)'
+        ),
+        {"seat": "who is exposed"},
+    ),
+    "catch": (
+        "the exposed seat is caught: it draws 2 (`draw` events, reason `uno_caught`) and the window closes",
+        {"catcher": 'who caught it; `null` when the catch is automatic (`uno_call="auto"`)', "seat": "who is caught"},
+    ),
+    "decline": (
+        "a seat asked in the catch window lets the exposed seat go (the answer `pass`)",
+        {"seat": "who passed"},
+    ),
+    "accept": (
+        "the target of a Wild Draw Four accepts it: it draws 4 (reason `wild_draw_four`) and is skipped",
+        {"seat": "the target", "offender": "who played the Wild Draw Four"},
+    ),
+    "challenge": (
+        (
+            "the target of a Wild Draw Four challenges it: the offender's hand is shown to the "
+            "challenger only (its `challenge_reveal`)"
+        ),
+        {
+            "seat": "the challenger (the target)",
+            "offender": "who played the Wild Draw Four",
+            "bluff": (
+                "`true`: the offender held a card of the colour in force, so the play was illegal: the "
+                "offender draws 4 (reason `bluff_caught`) and the challenger plays its turn; `false`: the "
+                "play was legal: the challenger draws 6 (reason `challenge_lost`) and is skipped"
+            ),
+        },
+    ),
+    "color": (
+        "the colour of a starting Wild is named",
+        {"seat": "who named it (the first player)", "colour": "the colour named"},
+    ),
+    "wrong_card": (
+        (
+            'a held card that does not match was played (`illegal_action="penalty"`): it is taken back,'
+            " its player draws 2 (reason `wrong_card`) and its turn ends"
+        ),
+        {"seat": "who played it", "card": "the card"},
+    ),
+    "forfeit": (
+        'an unavailable action under `illegal_action="lose"`: the seat loses the game, which ends',
+        {"seat": "who forfeits", "card": "the wrong card played; `null` for any other unavailable action"},
+    ),
+    "reshuffle": (
+        "the discard pile but its top card is shuffled into a new draw pile",
+        {"cards": "cards in the new draw pile"},
+    ),
+    "trend_show": (
+        "Fashion Trend: a seat shows a card of the trend's colour to the trend's player",
+        {
+            "seat": "who shows it",
+            "card": "the card; `null` unless you showed it or it was shown to you",
+            "viewer": "who sees it (the trend's player)",
+        },
+    ),
+    "trend_fail": (
+        "Fashion Trend: the seat cannot show a card of the trend's colour: it draws 2 and the trend stops",
+        {"seat": "who cannot"},
+    ),
+    "round_end": (
+        "a seat went out and the round ends",
+        {
+            "winner": "who went out",
+            "points": "the points of the cards left in the other hands (what the winner scores under standard scoring)",
+        },
+    ),
+    "score": (
+        "a seat's score changes at the round's end (one event per seat that scores)",
+        {"seat": "whose score", "points": "points added this round", "total": "its game score now"},
+    ),
+    "eliminated": ("Challenge UNO scoring: the seat reached the target and leaves the game", {"seat": "who"}),
+    "game_end": ("the game is over (one event per winner)", {"winner": "a seat that won"}),
+    "deal": (
+        "a round is dealt: 7 cards to each seat (not sent as draws)",
+        {"dealer": "who deals (the seat after it plays first)", "round": "the round's number, from 0"},
+    ),
+    "dealer_draw": (
+        "before the first round, a card drawn to choose the dealer (the highest number deals)",
+        {"seat": "who drew it", "card": "its face"},
+    ),
+    "starter": ("the card turned up to start the discard pile", {"card": "its face"}),
+    "starter_returned": (
+        "a Wild Draw Four turned up as the starter goes back into the deck, and another card is turned",
+        {"card": "its face"},
+    ),
+    "truncated": ("the game reached `max_steps` decisions and stops, nobody winning", {}),
+    "penalty_accept": (
+        "stacking: the target of a pending draw penalty accepts it and draws the cards (reason `penalty`)",
+        {
+            "seat": "who accepts",
+            "cards": "how many it draws",
+            "stacked": "`true` when cards were stacked (more than one draw card)",
+        },
+    ),
+    "swap": (
+        "Seven-O: the player of a 7 swaps hands with a seat it chose",
+        {"seat": "who played the 7", "other": "the seat it chose"},
+    ),
+    "rotate": (
+        "Seven-O: a 0 was played and every hand passes on to the next seat in play",
+        {"seat": "who played the 0", "direction": "the way the hands pass: +1 clockwise, -1 counter-clockwise"},
+    ),
+    "jump_in": (
+        "Jump-In: the seat plays out of turn a card identical to the top card; its `play` event follows",
+        {"seat": "who jumps in"},
+    ),
+    "jump_pass": ("Jump-In: you were asked and did not jump in (only the seat asked sees it)", {"seat": "you"}),
+}
+"""Per event type, when it happens and what each of its fields holds, in words: the events
+table of docs/PROTOCOL.md (a test checks that the fields are exactly those :data:`FIELDS`
+gives)."""
+
+REASON_DOCS = {
+    "choice": "the action `draw`",
+    "draw_two": "a Draw Two played on the seat",
+    "wild_draw_four": "a Wild Draw Four accepted",
+    "challenge_lost": "a challenge of a legal Wild Draw Four: 6 cards",
+    "bluff_caught": "a Wild Draw Four found to be a bluff: its player draws 4",
+    "uno_caught": "caught with one card and no UNO call: 2 cards",
+    "wrong_card": "a wrong card taken back: 2 cards",
+    "fashion_trend": "Fashion Trend: a seat that cannot show the colour, 2 cards",
+    "starting_draw_two": "a Draw Two turned up as the starter: the first player draws 2",
+    "deal": "dealt (not sent: the deal's cards are not events)",
+    "penalty": "stacking: a pending draw penalty accepted",
+}
+"""Per draw reason (:data:`REASON_NAMES`), what made the seat draw."""
+
+
 def _decode_one(kind: int, a: int, b: int, c: int) -> dict:
     name = EVENT_NAMES.get(kind, f"unknown_{kind}")
     fields = FIELDS.get(kind)

@@ -105,6 +105,95 @@ COLOUR_SLICES: dict[str, str] = {
 per seat and colour (in that order); the other slices are colourless."""
 
 
+SLICE_WORDS: dict[str, str] = {
+    "hand": (
+        "your hand as counts: copies you hold of each card face (not one-hot: 2 means two copies); its sum is"
+        " your hand size"
+    ),
+    "top_card": (
+        "the face on top of the discard pile, one-hot; a Wild stays `W` or `W+4` there (the colour it named "
+        "is `colour`)"
+    ),
+    "colour": (
+        "the colour a card must match now, one-hot: the top card's, or the one its Wild named; all 0 only "
+        "while a starting Wild waits for its colour (phase `color`)"
+    ),
+    "previous_colour": (
+        "the colour in force before the top card was played, one-hot (all 0 before the first play of a "
+        "round): a Wild Draw Four is honest only if its player held no card of this colour, so its target "
+        "judges a challenge by it"
+    ),
+    "direction": (
+        "+1: play goes clockwise, the next seat is entry 1 (`seat+1`) of the per-seat fields; -1: counter-"
+        "clockwise, the next seat is their last entry"
+    ),
+    "phase": (
+        "the kind of decision asked now, one-hot: `play` (a turn), `drawn` (play the card just drawn, or keep"
+        " it), `color` (name the colour of a starting Wild), `challenge` (a Wild Draw Four was played on "
+        "you), `catch` (the catch window), `over` (never asked); the house rules' `penalty` (stacking), "
+        '`swap` (Seven-O), `jump` (Jump-In). "Decisions, phase by phase" below shows each'
+    ),
+    "acting": ("the seat whose decision it is, one-hot: at the decisions sent to a program always entry 0, itself"),
+    "dealer": ("the dealer of this round, one-hot"),
+    "hand_sizes": ("cards each seat holds (public, R-TURN-6)"),
+    "scores": (
+        "each seat's game score from the rounds before this one, by the game's `scoring` (a team's score on "
+        "both partners); all 0 in a game of one round"
+    ),
+    "alive": ("1 while the seat is in the game, 0 once eliminated (only Challenge UNO scoring eliminates)"),
+    "draw_pile_size": ("cards left in the draw pile"),
+    "discard_pile": (
+        "copies of each face in the discard pile, the top card included: every card played since the pile was"
+        " last reshuffled into the draw pile"
+    ),
+    "drawn_card": ("in phase `drawn`: the card you just drew, one-hot (it is in `hand` too); all 0 otherwise"),
+    "uno_called": (
+        "1 once the acting seat (you, at your decisions) has called UNO this turn: calling is a decision of "
+        "its own, and `uno` is not offered again until the next turn"
+    ),
+    "exposed": (
+        "one-hot: the seat that went down to one card without calling UNO, while it may be caught (phase "
+        "`catch`) or while its last-but-one card, a Wild Draw Four, waits for your answer (phase "
+        "`challenge`); all 0 otherwise"
+    ),
+    "after_window": (
+        "one-hot, in phase `catch` only: the seat whose turn begins when the catch window closes (by a catch "
+        "or when every seat asked has passed)"
+    ),
+    "drew_on": (
+        "per seat, 1 for each colour that was in force when the seat drew instead of playing, since its last "
+        "play: a hint that it holds no card of that colour"
+    ),
+    "named_colour": (
+        "per seat, the colour its last Wild, Wild Draw Four or Fashion Trend named this round, one-hot (all 0"
+        " before its first, and after a Seven-O swap)"
+    ),
+    "challenge_reveal": (
+        "the hand of a Wild Draw Four's player as it was shown to you by your challenge (counts per face), "
+        "until your next challenge or the round's end; all 0 if you have not challenged this round"
+    ),
+    "challenge_reveal_seat": ("one-hot: whose hand `challenge_reveal` shows"),
+    "trend_colour": ("the colour your last Fashion Trend named, one-hot (all 0 before you play one)"),
+    "trend_shown": (
+        "per seat, the rank (`0`-`9`, `S`, `R`, `+2`) of the card it showed you for that trend, one-hot; all "
+        "0 for a seat that could not show one"
+    ),
+    "pending_penalty": (
+        "the cards the target of a stack (you, in phase `penalty`) must draw unless it stacks another draw card on it"
+    ),
+    "last_swap": (
+        "1 on the two seats of the last 7 swap of this round (the 7's player and the one it chose); all 0 "
+        "before the first"
+    ),
+    "top_card_player": ("the seat that played the top card, one-hot; all 0 for the starting card"),
+    "next_turn": (
+        "one-hot, in phases `swap` and `jump` (to the seat asked): the seat whose turn begins after this decision"
+    ),
+}
+"""Per slice, what it holds in words for a program's author: what it counts, its values and
+whose seat (the field table of docs/PROTOCOL.md, :mod:`uno_env.protocol_doc`)."""
+
+
 def recolour_entries(name: str, size: int, mapping) -> np.ndarray:
     """Where the entries of slice ``name`` (its first ``size``) go when the colours are
     relabelled by ``mapping`` (:data:`uno_env.engine.cards.COLOUR_PERMUTATIONS`): entry k's
