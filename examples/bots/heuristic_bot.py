@@ -68,13 +68,18 @@ def play_score(card: str, named: str, hand: list, table: Table, obs: dict) -> fl
     sizes = obs["hand_sizes"]
     step = 1 if obs["direction"][0] > 0 else table.n - 1  # the seat that plays next, from ours
     threat = min(sizes[1:]) <= 2
-    if colour_of(card) and card[1:] in ("S", "R", "+2") and sizes[step] <= 3:
-        score += 15.0  # slow down the next seat while it is close to going out
+    action = colour_of(card) and card[1:] in ("S", "R", "+2")
+    if action and (sizes[step] <= 3 or table.n == 2):
+        score += 8.0 if table.n == 2 and sizes[step] > 3 else 15.0  # play again, or slow a threat
     if not colour_of(card):
         score -= 5.0 if threat or len(hand) <= 2 else 30.0  # keep wilds for when they matter
     if threat:
         score += points(card) / 5.0  # lose fewer points if someone goes out
-    return score
+    if obs["drew_on"][step][COLOURS.index(left)]:
+        score += 6.0  # the next seat drew on that colour: it probably holds none
+    played = sum(n for face, n in zip(table.labels["discard_pile"], obs["discard_pile"]) if colour_of(face) == left)
+    unseen = 25 - played - sum(colour_of(c) == left for c in hand)
+    return score - 0.3 * unseen  # fewer of that colour left for the others
 
 
 def choose_play(legal: list, table: Table, obs: dict):
