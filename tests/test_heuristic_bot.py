@@ -1,7 +1,7 @@
 """examples/bots/heuristic_bot.py, the heuristic example of docs/PROTOCOL.md: it plays legal
 games under every rule setting it reads (a wrong answer would stop a game under
-``illegal_action="raise"``), and it beats ``random_play`` on a small seeded sample (the doc has
-the large one)."""
+``illegal_action="raise"``), and it beats the random player on a small seeded sample (the doc has
+its large samples against ``random_play`` and ``tactical``)."""
 
 from __future__ import annotations
 
@@ -40,11 +40,12 @@ def test_the_heuristic_bot_plays_legal_games(settings):
     agent.close()
 
 
-def test_the_heuristic_bot_beats_random_play():
-    """40 seeded two-player hands, each seat 20 times."""
+def test_the_heuristic_bot_beats_random():
+    """40 seeded two-player hands against the uniform random player, each seat 20 times (against
+    ``random_play`` the bot wins about 69%: too close to a half for so few hands)."""
     game = Game(num_players=2, episode="round", illegal_action="raise")
     agent = make_agent(SPEC, game, seed=3)
-    opponent = make_agent("random_play", game, seed=4)
+    opponent = make_agent("random", game, seed=4)
     wins = 0
     for seed in range(40):
         seat = seed % 2
@@ -53,4 +54,4 @@ def test_the_heuristic_bot_beats_random_play():
         game.play(state, players)
         wins += game.outcome(state)[seat] == 1
     agent.close()
-    assert agent.failures == [] and wins >= 24, wins
+    assert agent.failures == [] and wins >= 36, wins
