@@ -55,7 +55,12 @@ def _entries(spec: ObservationSpec, name: str) -> str:
     if labels == tuple(f"{s}:{r}" for s in seats for r in RANK_SYMBOLS):
         return "a list per seat (as above) of 13 ranks `0` ... `9`, `S`, `R`, `+2`"
     if labels == phases_of(spec.config):
-        return "one per phase: " + ", ".join(f"`{p}`" for p in labels) + " (the house rules' last three only when on)"
+        return (
+            "one per phase: "
+            + ", ".join(f"`{p}`" for p in labels)
+            + "; the house rules' phases are there up to the last one in use (stacking: to `penalty`;"
+            " `seven_o`: to `swap`; `jump_in`: to `jump`), so read them from `observation_labels`"
+        )
     return "one number"
 
 
@@ -69,7 +74,8 @@ def _values(spec: ObservationSpec, name: str) -> str:
     if kind == "0 or 1":
         return "0 or 1"
     if len(set(high.tolist())) > 1:
-        return "0 to the copies of the face in the deck (1, 2 or 4)"
+        copies = sorted({int(c) for c in deck_counts(spec.config.deck)})
+        return f"0 to the copies of the face in the deck ({', '.join(map(str, copies))})"
     if name == "scores":
         return "0 up"
     if high.max() > 1:
@@ -197,13 +203,13 @@ SCENARIOS = (
         "The seat after a Wild Draw Four is asked to `accept` (it draws 4 and is skipped) or to "
         "`challenge`. A Wild Draw Four is honest only when its player held no card of "
         "`previous_colour`. Challenged, its player's hand is shown to the challenger (its "
-        "`challenge_reveal`); a bluff (`bluff: true`) costs the offender 4 cards and the "
+        "`challenge_reveal` from then on, as the challenger's next decision shows); a bluff (`bluff: true`) costs the offender 4 cards and the "
         "challenger plays its turn; an honest play costs the challenger 6 cards (next example) "
         "and its turn. So challenging pays when the chance of a bluff is above one in three.",
         {"num_players": 2},
         {"hands": _hands(2, "W+4 R3 G1", "B1 B2 Y3"), "discard_pile": ["R7"], "current_player": 0},
-        ("play W+4 B", "challenge"),
-        ("phase", "hand", "colour", "previous_colour", "challenge_reveal"),
+        ("play W+4 B", "challenge", "play B1"),
+        ("phase", "hand", "colour", "previous_colour", "challenge_reveal", "challenge_reveal_seat"),
     ),
     Scenario(
         "challenge: an honest Wild Draw Four",

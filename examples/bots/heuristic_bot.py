@@ -3,13 +3,15 @@
 
     uno tournament --agents 'cmd:python examples/bots/heuristic_bot.py',random_play --players 2
 
-Written from docs/PROTOCOL.md's field names alone. Its rules of thumb, by phase:
-play: call UNO when offered; play the card that keeps most cards of the colour it leaves
-(a Skip, Reverse or Draw Two first when the next seat is close to going out), holding back
-W and W+4 and never bluffing a W+4; draw when nothing fits. drawn: play the drawn card.
-color: name the colour held most. challenge: challenge when the offender did not draw on the
-colour it left and still holds three cards or more. catch: catch every opponent. penalty:
-stack when possible. swap: take the smallest hand. jump: jump in.
+Written from docs/PROTOCOL.md's field names alone (its section "A heuristic player" has the
+bot's figures against random_play and tactical). Its rules of thumb, by phase: play: call UNO
+when offered; play the card that keeps most cards of the colour it leaves, preferring a Skip,
+Reverse or Draw Two with two players (play again) or when the next seat is close to going
+out, a colour the next seat drew on and a colour with few cards unseen; hold back W and W+4,
+never bluff a W+4; draw when nothing fits. drawn: play the drawn card. color: name the
+colour held most. challenge: challenge when the offender did not draw on the colour it left
+and still holds three cards or more. catch: catch every opponent. penalty: stack when
+possible. swap: take the smallest hand. jump: jump in.
 """
 
 import json
