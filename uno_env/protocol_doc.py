@@ -203,7 +203,8 @@ SCENARIOS = (
         "The seat after a Wild Draw Four is asked to `accept` (it draws 4 and is skipped) or to "
         "`challenge`. A Wild Draw Four is honest only when its player held no card of "
         "`previous_colour`. Challenged, its player's hand is shown to the challenger (its "
-        "`challenge_reveal` from then on, as the challenger's next decision shows); a bluff (`bluff: true`) costs the offender 4 cards and the "
+        "`challenge_reveal` from then on, as the challenger's next decision shows); "
+        "a bluff (`bluff: true`) costs the offender 4 cards and the "
         "challenger plays its turn; an honest play costs the challenger 6 cards (next example) "
         "and its turn. So challenging pays when the chance of a bluff is above one in three.",
         {"num_players": 2},
