@@ -19,23 +19,19 @@ EVERY_SLICE = RuleConfig(num_players=3, deck="fashion_trend", stacking="mixed", 
 """A configuration with every slice, for the field table (three seats: ``self``, ``seat+1``, ``seat+2``)."""
 
 SWITCHES = {
-    "deck": ("fashion_trend", '`deck="fashion_trend"`'),
-    "stacking": ("same", "`stacking` on"),
-    "seven_o": (True, "`seven_o`"),
-    "jump_in": (True, "`jump_in`"),
+    '`deck="fashion_trend"`': RuleConfig(num_players=3, deck="fashion_trend"),
+    "`stacking` on": RuleConfig(num_players=3, stacking="same"),
+    "`seven_o`": RuleConfig(num_players=3, seven_o=True),
+    "`jump_in`": RuleConfig(num_players=3, jump_in=True),
 }
-"""The settings that add slices, a value that turns each on, and how the table names it."""
+"""The settings that add slices, as the table names them, and a configuration with each."""
 
 
 def _present(name: str) -> str:
     """When slice ``name`` is in the observation: always, or with the settings that add it."""
     if name in ObservationSpec(RuleConfig(num_players=3)).by_name:
         return "always"
-    adding = [
-        words
-        for key, (value, words) in SWITCHES.items()
-        if name in ObservationSpec(RuleConfig(num_players=3, **{key: value})).by_name
-    ]
+    adding = [words for words, config in SWITCHES.items() if name in ObservationSpec(config).by_name]
     return "with " + " or ".join(adding)
 
 
