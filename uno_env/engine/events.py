@@ -165,14 +165,21 @@ EVENT_DOCS: dict[str, tuple[str, dict[str, str]]] = {
         },
     ),
     "keep": (
-        "the seat drew a card and keeps it: it could not play it (or `draw_until_playable` ended); its turn ends",
+        (
+            "the seat drew and cannot play the card it drew (with `draw_until_playable`: nothing playable was left "
+            "to draw): it keeps it and its turn ends"
+        ),
         {"seat": "who drew"},
     ),
     "pass": (
         "the seat keeps the card it drew although it could play it (the answer `pass`); its turn ends",
         {"seat": "who kept it"},
     ),
-    "skip": ("the seat loses its turn (a Skip, a Draw Two or an accepted Wild Draw Four)", {"seat": "who is skipped"}),
+    "skip": (
+        "the seat loses its turn: a Skip, a Draw Two, a Wild Draw Four accepted or challenged in vain, a starting "
+        "Draw Two or Skip, a stack's penalty accepted",
+        {"seat": "who is skipped"},
+    ),
     "reverse": (
         "a Reverse flips the direction",
         {"seat": "who played it", "direction": "the new direction: +1 clockwise, -1 counter-clockwise"},
@@ -247,18 +254,22 @@ EVENT_DOCS: dict[str, tuple[str, dict[str, str]]] = {
         "a seat went out and the round ends",
         {
             "winner": "who went out",
-            "points": "the points of the cards left in the other hands (what the winner scores under standard scoring)",
+            "points": (
+                "under standard scoring what the winner (and its partner) scores: the points of the cards left "
+                "in the other hands; 0 under the other scorings, where the `score` events charge each hand its own"
+            ),
         },
     ),
     "score": (
-        "a seat's score changes at the round's end (one event per seat that scores)",
+        "a seat's game score changes at the round's end, one event per seat: the winner's side under standard "
+        "scoring, every seat in the game under the others",
         {"seat": "whose score", "points": "points added this round", "total": "its game score now"},
     ),
     "eliminated": ("Challenge UNO scoring: the seat reached the target and leaves the game", {"seat": "who"}),
     "game_end": ("the game is over (one event per winner)", {"winner": "a seat that won"}),
     "deal": (
         "a round is dealt: 7 cards to each seat (not sent as draws)",
-        {"dealer": "who deals (the seat after it plays first)", "round": "the round's number, from 0"},
+        {"dealer": "who deals (the seat after it plays first, R-SETUP-3)", "round": "the round's number, from 0"},
     ),
     "dealer_draw": (
         "before the first round, a card drawn to choose the dealer (the highest number deals)",
