@@ -213,7 +213,8 @@ EVENT_DOCS: dict[str, tuple[str, dict[str, str]]] = {
             "seat": "the challenger (the target)",
             "offender": "who played the Wild Draw Four",
             "bluff": (
-                "`true`: the offender held a card of the colour in force, so the play was illegal: the "
+                "`true`: the offender held a card of the colour in force when it played (the "
+                "challenger's `previous_colour`), so the play was illegal: the "
                 "offender draws 4 (reason `bluff_caught`) and the challenger plays its turn; `false`: the "
                 "play was legal: the challenger draws 6 (reason `challenge_lost`) and is skipped"
             ),
