@@ -5,6 +5,7 @@ its large samples against ``random_play`` and ``tactical``)."""
 
 from __future__ import annotations
 
+import ast
 import shlex
 import sys
 from pathlib import Path
@@ -55,3 +56,14 @@ def test_the_heuristic_bot_beats_random():
         wins += game.outcome(state)[seat] == 1
     agent.close()
     assert agent.failures == [] and wins >= 36, wins
+
+
+def test_the_heuristic_bot_imports_only_the_standard_library():
+    tree = ast.parse(BOT.read_text(encoding="utf-8"))
+    imported = {
+        alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+    }
+    imported |= {
+        node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module
+    }
+    assert imported and imported <= sys.stdlib_module_names
