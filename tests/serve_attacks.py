@@ -202,11 +202,12 @@ def serving(tables):
     import uvicorn
 
     from uno_env.cli.serve import app_for
+    from uno_env.cli.serve_http import server_config
 
     listening = socket.create_server(("127.0.0.1", 0))
     port = listening.getsockname()[1]
     app = app_for(tables, port=port)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(server_config(app))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     end = time.monotonic() + 30

@@ -47,7 +47,8 @@ from .base import Agent, AgentProtocol, CompiledAgent, as_game, hash_seed
 from .human import HumanAgent
 from .ismcts import ISMCTSAgent, make_ppo_search
 from .ppo import NetworkAgent, make_ppo
-from .program import ProgramAgent, parse_program_spec
+from .program import ProgramAgent
+from .specs import spec_text, split_spec
 from .text import TextAgent, text_agent
 
 COMPILED = ("random", "naive", "keeper", "tactical", "random_play")
@@ -125,35 +126,12 @@ def registered_extras() -> dict[str, Callable[..., Agent]]:
     return {name: f for name, f in _REGISTRY.items() if name not in _BUILTIN}
 
 
-def _parse_value(text: str):
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text
-
-
 def parse_agent_spec(spec: str) -> tuple[str, dict]:
     """``"ismcts:determinizations=64"`` -> ``("ismcts", {"determinizations": 64})``;
-    ``"cmd:python bot.py"`` -> ``("cmd", {"command": "python bot.py"})``."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"an agent spec must be a name such as 'tactical', got {spec!r}")
-    if spec.strip().startswith("cmd:"):  # the rest is a command: spaces, colons and '=' included
-        return "cmd", parse_program_spec(spec.strip()[len("cmd:") :])
-    name, *parts = spec.strip().split(":")
-    if name not in _REGISTRY:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(agent_names())}")
-    options = {}
-    for part in parts:
-        key, sep, value = part.partition("=")
-        if not sep or not key.isidentifier():
-            raise ValueError(f"agent spec {spec!r}: expected options as key=value after the name, got {part!r}")
-        options[key] = _parse_value(value)
-    return name, options
+    ``"cmd:python bot.py"`` -> ``("cmd", {"command": "python bot.py"})``. Strict
+    (:mod:`.specs`): an option given twice, one the agent does not take or a value
+    outside what it takes is a ValueError naming the option and what it takes."""
+    return split_spec(spec, _REGISTRY.__contains__, agent_names)
 
 
 def make_agent(name: str, config: RuleConfig | Game | None = None, seed: int = 0, **options) -> Agent:
@@ -191,5 +169,6 @@ __all__ = [
     "make_agent",
     "parse_agent_spec",
     "register_agent",
+    "spec_text",
     "text_agent",
 ]

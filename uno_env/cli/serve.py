@@ -66,16 +66,17 @@ import threading
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.responses import JSONResponse
 
 from uno_env.cli.args import add_rule_arguments, rule_config
 from uno_env.engine import RuleConfig
 
 from .serve_api import Api, Workers
-from .serve_guard import Guard
-from .serve_tables import MAX_GAMES, Refused, Table, Tables, specs_of
+from .serve_guard import FAILED, Guard
+from .serve_http import server_config
+from .serve_tables import MAX_GAMES, Refused, Table, Tables, specs_of, warm_up
 
 EXIT_GRACE = 1.0  # seconds between Ctrl-C / SIGTERM and the end of the process, whatever runs
-MAX_CONNECTIONS = 100  # open at once (each holds at most a 64 KB body); beyond them: 503
 
 
 def app_for(
@@ -91,7 +92,8 @@ def app_for(
     must name in ``Host``), the games' work in ``workers``' threads (a
     :class:`~uno_env.cli.serve_api.Workers`)."""
     api = Api(tables if tables is not None else Tables(), workers if workers is not None else Workers())
-    return Guard(Starlette(routes=api.routes()), token=token, port=port, hosts=hosts)
+    failed = {Exception: lambda request, err: JSONResponse({"error": FAILED}, status_code=500)}
+    return Guard(Starlette(routes=api.routes(), exception_handlers=failed), token=token, port=port, hosts=hosts)
 
 
 # ---------------------------------------------------------------------- the command
@@ -175,12 +177,10 @@ def main(argv: list[str] | None = None) -> int:
     tables = Tables(preset, agents, args.seat)
     app = app_for(tables, args.token or secrets.token_urlsafe(24), port, [host, *args.allow_host], workers)
 
-    server_config = uvicorn.Config(
-        app, log_level="warning", timeout_graceful_shutdown=1, limit_concurrency=MAX_CONNECTIONS
-    )
+    warm_up(agents, (config.num_players,))  # compiled (or loaded from numba's cache) before the address is shown
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else host
     print(f"uno serve: playing at {app.address(shown)}  (open it; Ctrl-C ends it)", flush=True)
-    server = Server(server_config)
+    server = Server(server_config(app))
     server.run(sockets=[listening])
     if server.stopped_by is None:
         return 0
