@@ -388,7 +388,10 @@ BROWSER_REFUSALS = [
     ("ismcts:determinizations=1000000000", "at most 320 from the browser"),
     ("ismcts:determinizations=1e12", "determinizations='1e12': expected a positive integer"),
     ("ismcts:rollout=tactical:rollout=keeper", "option 'rollout' is given twice"),
-    ("ismcts:rollout=<img src=x onerror=alert(1)>:rollout=tactical", "rollout='<img src=x onerror=alert(1)>': expected"),
+    (
+        "ismcts:rollout=<img src=x onerror=alert(1)>:rollout=tactical",
+        "rollout='<img src=x onerror=alert(1)>': expected",
+    ),
     ("ismcts:depth=3", "unknown option 'depth'; its options: determinizations"),
     ("ismcts:bluff_prior=abc", "bluff_prior='abc': expected a number within 0..1"),
     ("ppo:colours=<!--<script>", "colours='<!--<script>': expected average or as_seen"),

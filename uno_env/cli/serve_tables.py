@@ -426,12 +426,18 @@ def integer(body: dict, key: str, default, or_none: bool = False):
 WARM_SPECS = ("random", "tactical", "ppo", "ppo:colours=average", "ppo:colours=as_seen", "ismcts:determinizations=2")
 
 
+def warm_spec(spec: str) -> str:
+    """``spec`` with a search budget of 2: what compiles does not depend on the budget."""
+    name, options = parse_agent_spec(spec)
+    return spec_text(name, {**options, "determinizations": 2}) if "determinizations" in options else spec
+
+
 def warm_up(extra: list[str] = (), players=(2, 3)) -> None:  # type: ignore[assignment]
     """Play a few decisions of a small game with each agent a browser may seat (and the
     command line's ``extra`` specs, programs left out), the replay included: whatever a
     browser's game needs is compiled (or loaded from numba's cache) before the server
     says it is ready, not inside a request."""
-    specs = [*WARM_SPECS, *(s for s in extra if not s.strip().startswith("cmd:"))]
+    specs = [*WARM_SPECS, *(warm_spec(s) for s in extra if not s.strip().startswith("cmd:"))]
     for n in players:
         for k, spec in enumerate(specs):
             with warnings.catch_warnings():  # ppo outside its tables: the notice a real game shows
