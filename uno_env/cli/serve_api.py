@@ -88,7 +88,8 @@ class Api:
                 try:
                     return await handler(request)
                 except Refused as why:
-                    return JSONResponse({"error": clip(why)}, status_code=why.status)
+                    retry = {"Retry-After": "1"} if why.status == 503 else None
+                    return JSONResponse({"error": clip(why)}, status_code=why.status, headers=retry)
 
             return endpoint
 

@@ -2,6 +2,10 @@
 
 :class:`Guard` is an ASGI middleware around the Starlette app. Every request
 
+0. has a head of at most :data:`MAX_HEAD` bytes in :data:`MAX_HEADERS` headers (else
+   431: h11 checks the size only while a head arrives, not one sent in a single write),
+   sends each header of :data:`SINGLE` at most once (else 400: two ``Origin`` headers,
+   say, where the last would decide) and a path free of control characters;
 1. names this server in ``Host``: ``127.0.0.1``, ``localhost``, ``[::1]``, the bound address
    or a name given with ``--allow-host``, with the server's port (else 403: a page whose
    own name was rebound to 127.0.0.1 is refused);
@@ -22,7 +26,10 @@ Content-Security-Policy that runs only the page's own inline script and style (a
 per answer, ``scope["uno.nonce"]``, that the pages put on their tags), ``frame-ancestors
 'none'``, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer`` and
 ``Cache-Control: no-store``. A refusal is ``{"error": "..."}``, one line that quotes at
-most an :func:`excerpt` of what was sent.
+most an :func:`excerpt` of what was sent; a request that fails inside the server is
+answered ``500 {"error": ...}`` with the same headers. The API reads JSON bodies whose
+text :func:`bad_text` finds clean (no lone surrogate, no control character: else 400
+naming the field).
 """
 
 from __future__ import annotations

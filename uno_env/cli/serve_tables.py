@@ -51,9 +51,10 @@ pass a step (two players, whole games: up to 3 s a decision, that network plays 
 the colours; 10 players: 0.7 s)."""
 ROLLOUT_OPTIONS = ("rollout", "opponent_rollout")
 MAX_STEPS = 2000
-"""A browser's game is cut there (the form says so; ``--max-steps`` sets more): its replay,
-built step by step as the game is played (about 1.5 ms a step), is then at most about 3 MB
-(10 players; 1 MB at two), and the history a reload asks for is replayed within a second."""
+"""A browser's game is cut there (the form says so; ``uno serve --set max_steps=N`` sets
+more): its replay, built step by step as the game is played (about 1.5 ms a step), is
+then at most about 3 MB (10 players; 1 MB at two), and the history a reload asks for is
+replayed within a second."""
 HUMAN = "human"
 
 
