@@ -6,7 +6,9 @@ while an agent thinks for about a minute, and ends within 2 s of SIGTERM."""
 
 from __future__ import annotations
 
+import select
 import signal
+import socket
 import threading
 import time
 
@@ -16,7 +18,7 @@ pytest.importorskip("uvicorn", reason='uno serve needs the web extra: pip instal
 
 from uno_env.cli import warm  # noqa: E402
 from uno_env.cli.serve import Tables  # noqa: E402
-from uno_env.cli.serve_http import HEAD_TIMEOUT  # noqa: E402
+from uno_env.cli.serve_http import BODY_TIMEOUT, HEAD_TIMEOUT, KEEP_ALIVE, MAX_WAITING  # noqa: E402
 
 from .serve_attacks import (  # noqa: E402
     GAME,
@@ -134,6 +136,56 @@ def test_idle_and_stalled_connections_do_not_lock_the_page_out(thinker):
     mid-body, all open: the page's next request is served (not a 503)."""
     answer = held_connections(thinker)
     assert answer.status == 200 and "agents" in answer.json(), answer
+
+
+def closed_within(socks: list[socket.socket], seconds: float) -> list[float | None]:
+    """Per socket, the seconds until the server closed it (None: still open after ``seconds``)."""
+    start, closed = time.monotonic(), [None] * len(socks)
+    while None in closed and time.monotonic() - start < seconds:
+        open_ones = [s for k, s in enumerate(socks) if closed[k] is None]
+        for sock in select.select(open_ones, [], [], 0.5)[0]:
+            try:
+                ended = sock.recv(65536) == b""
+            except OSError:
+                ended = True
+            if ended:
+                closed[socks.index(sock)] = time.monotonic() - start
+    return closed
+
+
+def test_every_phase_of_a_connection_has_a_deadline(live):
+    """A stalled body (with the token) is closed after BODY_TIMEOUT, a connection idle after
+    its answer after KEEP_ALIVE, a silent one after HEAD_TIMEOUT (with room for a busy machine)."""
+    target, _ = live
+    stalled, idle, silent = (socket.create_connection(("127.0.0.1", target.port)) for _ in range(3))
+    head = target.headers({"Content-Type": "application/json", "Content-Length": "100"}, True)
+    stalled.sendall(
+        ("POST /api/games HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in head.items()) + "\r\n{").encode()
+    )
+    idle.sendall(target.head())
+    idle.recv(65536)  # the answer (small: one read); then nothing more is sent
+    try:
+        closed = closed_within([stalled, idle, silent], max(BODY_TIMEOUT, HEAD_TIMEOUT) + 30)
+    finally:
+        for sock in (stalled, idle, silent):
+            sock.close()
+    assert None not in closed, closed
+    assert closed[1] >= KEEP_ALIVE - 1 and closed[2] >= HEAD_TIMEOUT - 1, closed  # not closed early either
+
+
+def test_a_new_connection_closes_the_oldest_waiting_one(live):
+    """MAX_WAITING + 10 silent connections: the 10 oldest are closed at once, the newest kept."""
+    target, _ = live
+    socks = []
+    try:
+        for _ in range(MAX_WAITING + 10):
+            socks.append(socket.create_connection(("127.0.0.1", target.port)))
+            time.sleep(0.005)  # in order
+        closed = closed_within(socks, 5.0)
+    finally:
+        for sock in socks:
+            sock.close()
+    assert all(c is not None for c in closed[:10]) and all(c is None for c in closed[-MAX_WAITING + 10 :]), closed
 
 
 def test_slowloris_while_the_page_plays_a_game(thinker):
