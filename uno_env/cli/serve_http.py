@@ -18,6 +18,7 @@ and a one-line JSON body like every other answer.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import time
 
@@ -55,16 +56,14 @@ async def send_500(cycle: RequestResponseCycle) -> None:
 class Protocol(H11Protocol):
     """uvicorn's h11 protocol with the module docstring's deadlines and budget."""
 
-    waiting: dict[Protocol, tuple[bool, float]]  # per server: connections with no request in flight
-
-    def connection_made(self, transport) -> None:  # type: ignore[override]
+    def connection_made(self, transport) -> None:
         super().connection_made(transport)
         self.deadline: asyncio.TimerHandle | None = None
         self.in_flight = False
         self.had_head = False
         if not hasattr(self.server_state, "uno_waiting"):
             self.server_state.uno_waiting = {}  # type: ignore[attr-defined]
-        book: dict = self.server_state.uno_waiting  # type: ignore[attr-defined]
+        book: dict[Protocol, tuple[bool, float]] = self.server_state.uno_waiting  # type: ignore[attr-defined]
         self.book = book
         others = list(book)
         self.wait_for_head()
@@ -105,7 +104,7 @@ class Protocol(H11Protocol):
             self.in_flight = self.had_head = True
             self.book.pop(self, None)
             self.arm(BODY_TIMEOUT)
-            self.cycle.send_500_response = lambda cycle=self.cycle: send_500(cycle)  # type: ignore[method-assign]
+            self.cycle.send_500_response = functools.partial(send_500, self.cycle)  # type: ignore[method-assign]
         if self.cycle is not None and not self.cycle.more_body and self.in_flight:
             self.disarm()  # the body is in: the app's own deadlines hold from here
 
