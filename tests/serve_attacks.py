@@ -455,7 +455,8 @@ def held_connections(target: Target, count: int = 200, stalled_bodies: int = 100
 def long_game(target: Target) -> tuple[list[Answer], list[Answer]]:
     """A game of four players to the browser's step cap (random agents, whole games: it is
     cut there), then its replay twice: the answers of the play and of the replays."""
-    game = {"settings": {"num_players": 4, "episode": "game", "max_steps": 2000}, "agents": ["random"], "seed": 3}
+    settings = {"num_players": 4, "episode": "game", "target_score": 10000, "max_steps": 2000}
+    game = {"settings": settings, "agents": ["random"], "seed": 3}
     answers = play_out(target, dict(game, seat=0), requests=2000)
     view = answers[-1].json() if answers[-1].status in (200, 201) else {}
     replays = [target.request("GET", f"/api/games/{view.get('id')}/replay", timeout=60) for _ in range(2)]
