@@ -33,8 +33,10 @@ and :func:`~uno_env.agents.text.text_agent`: any function ``text -> text`` as an
 
 An agent *spec* is a name with options, ``name:key=value:key=value`` (e.g.
 ``ismcts:determinizations=64``), as the tournament's ``--agents`` takes them (``cmd:`` is
-followed by the command, verbatim: ``cmd:python my_bot.py``); an agent of one's own joins
-with :func:`register_agent`.
+followed by the command, verbatim: ``cmd:python my_bot.py``), read strictly by
+:mod:`.specs`: each option once, one the agent takes, with a value it takes (a refusal
+names the option and what it takes); an agent of one's own joins with
+:func:`register_agent`.
 """
 
 from __future__ import annotations

@@ -54,7 +54,8 @@ MAX_STEPS = 2000
 """A browser's game is cut there (the form says so; ``uno serve --set max_steps=N`` sets
 more): its replay, built step by step as the game is played (about 1.5 ms a step), is
 then at most about 3 MB (10 players; 1 MB at two), and the history a reload asks for is
-replayed within a second."""
+replayed within a second. ``tactical`` plays a whole game of two in 820 steps on average
+(90th percentile 1,172; docs/RL_LIBRARIES.md)."""
 HUMAN = "human"
 
 
