@@ -31,6 +31,7 @@ from .serve_guard import FAILED, MAX_HEAD, plain_headers
 HEAD_TIMEOUT = 10.0  # seconds to send a whole request head, from the opening or the last answer
 BODY_TIMEOUT = 10.0  # seconds from the head to the body's end (at most 64 KB)
 KEEP_ALIVE = 5.0  # seconds an idle connection is kept between requests
+LINGER = 2.0  # seconds a refused request's remaining bytes are read and dropped before the close
 MAX_WAITING = 64  # connections without a request in flight; beyond them the oldest is closed
 READS = f"This server reads HTTP/1.1 with one Host header and a request head of at most {MAX_HEAD} bytes."
 
@@ -61,6 +62,7 @@ class Protocol(H11Protocol):
         self.deadline: asyncio.TimerHandle | None = None
         self.in_flight = False
         self.had_head = False
+        self.discarding = False  # after a refusal h11 could not read past: what arrives is dropped
         if not hasattr(self.server_state, "uno_waiting"):
             self.server_state.uno_waiting = {}  # type: ignore[attr-defined]
         book: dict[Protocol, tuple[bool, float]] = self.server_state.uno_waiting  # type: ignore[attr-defined]
@@ -123,7 +125,22 @@ class Protocol(H11Protocol):
             self.transport.write(self.conn.send(h11.EndOfMessage()))
         except h11.LocalProtocolError:  # an answer had begun: nothing more can be said
             pass
-        self.drop()
+        self.linger()
+
+    def linger(self) -> None:
+        """Close after an answer to a request that was not read to its end: the answer is
+        sent and the writing side shut, what still arrives is read and thrown away for at
+        most :data:`LINGER` seconds (closing at once, with bytes unread, resets the
+        connection, and the client may lose the answer)."""
+        self.discarding = True
+        self.book.pop(self, None)
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self.arm(LINGER)
+
+    def data_received(self, data: bytes) -> None:
+        if not self.discarding:
+            super().data_received(data)
 
 
 def server_config(app, **settings) -> uvicorn.Config:
