@@ -27,7 +27,8 @@ seats, the search's rollouts). ``ppo:weights=PATH`` plays any network file throu
 ``CompiledAgent``), :mod:`.inputs` (the checks of what a policy is handed; ``CompiledPolicy``),
 :mod:`.policies` (the compiled policies, their dispatch by id and the compiled play loops)
 and :mod:`.neural` (network files, the compiled forward pass, the shipped networks);
-:mod:`.following`, :mod:`.protocol` and :mod:`.program` (agents that follow the game's
+:mod:`.specs` (agent specs read strictly), :mod:`.following`, :mod:`.protocol` and
+:mod:`.program` (agents that follow the game's
 events; the protocol's messages; programs as agents), :mod:`.text` (the decision in words,
 and :func:`~uno_env.agents.text.text_agent`: any function ``text -> text`` as an agent).
 
