@@ -113,6 +113,25 @@ class Target:
         finally:
             connection.close()
 
+    def raw(self, data: bytes, timeout: float = 30.0) -> Answer:
+        """``data`` sent as it is in one write (a request h11 may not even read); the answer as sent."""
+        start = time.perf_counter()
+        try:
+            with socket.create_connection((self.host, self.port), timeout=timeout) as sock:
+                sock.sendall(data)
+                response = http.client.HTTPResponse(sock)
+                response.begin()
+                body = response.read()
+                headers = {k.lower(): v for k, v in response.getheaders()}
+                return Answer(response.status, reason_of(body), time.perf_counter() - start, len(body), headers, body)
+        except (OSError, http.client.HTTPException) as err:
+            return Answer(0, f"no answer: {type(err).__name__} {err}", time.perf_counter() - start)
+
+    def head(self, path: str = "/api/options", lines: tuple[str, ...] = (), token: bool = True) -> bytes:
+        """A GET's head with this server's Host (and token), and ``lines`` added."""
+        named = [f"{k}: {v}" for k, v in self.headers(None, token).items()]
+        return ("\r\n".join([f"GET {path} HTTP/1.1", *named, *lines]) + "\r\n\r\n").encode("latin-1")
+
     def upload(self, path: str, total: int, chunked: bool, prefix: bytes = b'{"seed": "', timeout=60.0) -> Answer:
         """POST ``total`` bytes of JSON, streamed (never held whole), with Content-Length or
         chunked; the answer is read as soon as it comes, while the body is still being sent."""
@@ -202,11 +221,12 @@ def serving(tables):
     import uvicorn
 
     from uno_env.cli.serve import app_for
+    from uno_env.cli.serve_http import server_config
 
     listening = socket.create_server(("127.0.0.1", 0))
     port = listening.getsockname()[1]
     app = app_for(tables, port=port)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server = uvicorn.Server(server_config(app))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     end = time.monotonic() + 30
@@ -224,6 +244,7 @@ def serving(tables):
 # ---------------------------------------------------------------------- the attacks
 
 GAME = {"settings": {"num_players": 2}, "agents": ["tactical"], "seat": 0, "seed": 5}  # seat 0 plays first
+JSON = {"Content-Type": "application/json"}
 EVIL = "http://evil.example"
 
 
@@ -283,6 +304,70 @@ def attacks(target: Target) -> list[tuple[str, object]]:
             "weights=/nonexistent (no file)",
             lambda: target.request("POST", "/api/games", dict(GAME, agents=["ppo:weights=/nonexistent"])),
         ),
+        *server_errors(target),
+        *malformed_text(target),
+        *bad_specs(target),
+        ("a 20,000-step game", lambda: target.request("POST", "/api/games", dict(GAME, settings={"max_steps": 20000}))),
+        (
+            "two Origin headers (the page's last)",
+            lambda: target.raw(target.head(lines=(f"Origin: {EVIL}", f"Origin: {target.origin}"))),
+        ),
+        (
+            "10,000 headers in one write",
+            lambda: target.raw(target.head(lines=tuple(f"X-{k}: a" for k in range(10_000)))),
+        ),
+        ("a 100 KB URL in one write", lambda: target.raw(target.head("/api/options?" + "a" * 100_000))),
+    ]
+
+
+def server_errors(target: Target) -> list[tuple[str, object]]:
+    """Requests that uvicorn's h11 refuses itself, before the application sees them."""
+    return [
+        ("malformed request line", lambda: target.raw(b"GARBAGE\r\n\r\n")),
+        ("empty Host", lambda: target.raw(b"GET /api/options HTTP/1.1\r\nHost:\r\n\r\n")),
+        ("two Host headers", lambda: target.raw(target.head(lines=(f"Host: evil.example:{target.port}",)))),
+        ("a 1 MB header", lambda: target.raw(target.head(lines=("X-Big: " + "a" * MB,)))),
+    ]
+
+
+def malformed_text(target: Target) -> list[tuple[str, object]]:
+    """Lone surrogates and control characters where a request carries text (JSON escapes: valid JSON)."""
+    post = target.request
+    return [
+        ("a lone surrogate as an unknown key", lambda: post("POST", "/api/games", b'{"\\ud800": 1}', JSON)),
+        (
+            "a lone surrogate as a setting's name",
+            lambda: post("POST", "/api/games", b'{"settings": {"\\ud800": 1}}', JSON),
+        ),
+        (
+            "a lone surrogate in a repeated option",
+            lambda: post("POST", "/api/games", b'{"agents": ["ismcts:rollout=\\ud800:rollout=tactical"]}', JSON),
+        ),
+        ("a control character in a spec", lambda: post("POST", "/api/games", {"agents": ["tactical\x00"]})),
+    ]
+
+
+def bad_specs(target: Target) -> list[tuple[str, object]]:
+    """Agent specs a browser might send to put markup in a seat's name, or to confuse the parser."""
+    game = dict(GAME)
+    return [
+        (
+            "markup in a repeated option",
+            lambda: target.request(
+                "POST",
+                "/api/games",
+                dict(game, agents=["ismcts:rollout=<img src=x onerror=alert(1)>:rollout=tactical"]),
+            ),
+        ),
+        (
+            "a repeated option",
+            lambda: target.request("POST", "/api/games", dict(game, agents=["ismcts:rollout=keeper:rollout=tactical"])),
+        ),
+        (
+            "<!--<script> as a value",
+            lambda: target.request("POST", "/api/games", dict(game, agents=["ppo:colours=<!--<script>"])),
+        ),
+        ("an unknown option", lambda: target.request("POST", "/api/games", dict(game, agents=["tactical:x=1"]))),
     ]
 
 
@@ -297,17 +382,85 @@ def creations(served: Served, count: int = 2000) -> str:
     )
 
 
-def held_connections(served: Served, count: int = 200) -> Answer:
-    """``count`` connections left open mid-request, then one request."""
-    held = [socket.create_connection((served.host, served.port)) for _ in range(count)]
+def play_out(target: Target, game: dict, requests: int = 400, timeout: float = 60.0) -> list[Answer]:
+    """A game as the page plays it (always the first legal action): its answers, at most ``requests``."""
+    answers = [target.request("POST", "/api/games", game, timeout=timeout)]
+    while answers[-1].status in (200, 201) and len(answers) < requests:
+        view = answers[-1].json()
+        if view["over"]:
+            break
+        if view["waiting"]:
+            answers.append(target.request("POST", f"/api/games/{view['id']}/continue", {}, timeout=timeout))
+        else:
+            action = {"action": view["legal"][0]["id"]}
+            answers.append(target.request("POST", f"/api/games/{view['id']}/action", action, timeout=timeout))
+    return answers
+
+
+def slowloris(target: Target, count: int = 150, patience: float = 40.0) -> dict:
+    """``count`` connections that send a request head a header a second, never ending it,
+    while the page plays a whole game: the game's answers, and when the server closed the
+    slow connections (seconds after they opened; None: still open after ``patience`` s)."""
+    socks = [socket.create_connection((target.host, target.port), timeout=5) for _ in range(count)]
+    opened = time.monotonic()
+    closed: list[float | None] = [None] * count
+    stop = threading.Event()
+
+    def trickle():
+        for sock in socks:
+            with contextlib.suppress(OSError):
+                sock.sendall(f"GET /api/options HTTP/1.1\r\nHost: {target.host}:{target.port}\r\n".encode())
+        while not stop.is_set() and None in closed and time.monotonic() - opened < patience:
+            for k, sock in enumerate(socks):
+                if closed[k] is None:
+                    try:
+                        sock.sendall(b"X-Slow: a\r\n")
+                    except OSError:
+                        closed[k] = time.monotonic() - opened
+            stop.wait(1.0)
+
+    sender = threading.Thread(target=trickle, daemon=True)
+    sender.start()
     try:
-        for sock in held:
-            sock.sendall(b"GET /api/options HTTP/1.1\r\n")
+        time.sleep(1.0)
+        start = time.perf_counter()
+        answers = play_out(target, GAME)
+        played = time.perf_counter() - start
+        sender.join(timeout=patience + 10)
+    finally:
+        stop.set()
+        for sock in socks:
+            sock.close()
+    return {"answers": answers, "seconds": played, "closed": closed}
+
+
+def held_connections(target: Target, count: int = 200, stalled_bodies: int = 100) -> Answer:
+    """``count`` connections that never send a byte and ``stalled_bodies`` POSTs with the
+    token that stop mid-body, all open, then one request of the page."""
+    held = [socket.create_connection((target.host, target.port)) for _ in range(count)]
+    head = target.headers({"Content-Type": "application/json", "Content-Length": "100"}, True)
+    text = "POST /api/games HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in head.items()) + "\r\n{"
+    try:
+        for _ in range(stalled_bodies):
+            sock = socket.create_connection((target.host, target.port))
+            held.append(sock)
+            sock.sendall(text.encode())
         time.sleep(0.5)
-        return served.request("GET", "/api/options", timeout=5)
+        return target.request("GET", "/api/options", timeout=10)
     finally:
         for sock in held:
             sock.close()
+
+
+def long_game(target: Target) -> tuple[list[Answer], list[Answer]]:
+    """A game of four players to the browser's step cap (random agents, whole games: it is
+    cut there), then its replay twice: the answers of the play and of the replays."""
+    settings = {"num_players": 4, "episode": "game", "target_score": 10000, "max_steps": 2000}
+    game = {"settings": settings, "agents": ["random"], "seed": 3}
+    answers = play_out(target, dict(game, seat=0), requests=2000)
+    view = answers[-1].json() if answers[-1].status in (200, 201) else {}
+    replays = [target.request("GET", f"/api/games/{view.get('id')}/replay", timeout=60) for _ in range(2)]
+    return answers, replays
 
 
 def thinking(served: Served) -> list[tuple[str, Answer | str]]:
@@ -341,6 +494,39 @@ def thinking(served: Served) -> list[tuple[str, Answer | str]]:
     return rows
 
 
+def figure_rows(served: Served) -> list[str]:
+    """The rows of the attacks that take time: slowloris while a game is played, a game to
+    the step cap and its replay, the first game of each agent that compiles."""
+    rows = []
+    loris = slowloris(served)
+    statuses = sorted({a.status for a in loris["answers"]})
+    slowest = max(a.seconds for a in loris["answers"])
+    closed = [c for c in loris["closed"] if c is not None]
+    rows.append(
+        f"| slowloris: 150 slow heads while the page plays a game | {statuses} | "
+        f"{len(loris['answers'])} requests, slowest {slowest:.2f} s; {len(closed)} of 150 closed by the server, "
+        f"the last after {max(closed, default=0):.1f} s | {loris['seconds']:.2f} | | "
+        f"{served.memory_kb()[0] / 1024:.0f} | |"
+    )
+    for spec in ("ppo:colours=average", "ppo:colours=as_seen", "ismcts"):
+        answer = served.request("POST", "/api/games", dict(GAME, agents=[spec], seat=1), timeout=120)
+        rows.append(f"| first {spec} game | {answer.status} | | {answer.seconds:.2f} | | | |")
+    answers, replays = long_game(served)
+    last = answers[-1].json() if answers[-1].status in (200, 201) else {}
+    rows.append(
+        f"| a 4-player game to the step cap ({len(answers)} requests) | {answers[-1].status} | "
+        f"step {last.get('step')}, truncated {last.get('truncated')}, slowest "
+        f"{max(a.seconds for a in answers):.2f} s | {sum(a.seconds for a in answers):.1f} | | | |"
+    )
+    for k, answer in enumerate(replays):
+        rss, peak = served.memory_kb()
+        rows.append(
+            f"| its replay ({'first' if k == 0 else 'again'}) | {answer.status} | | {answer.seconds:.2f} | "
+            f"{answer.size} | {rss / 1024:.0f} | {peak / 1024:.0f} |"
+        )
+    return rows
+
+
 def table(root: Path) -> str:
     lines = ["| attack | status | reason (first 70 characters) | s | answer bytes | VmRSS after MB | VmHWM MB |"]
     lines.append("|---|---|---|---|---|---|---|")
@@ -357,9 +543,10 @@ def table(root: Path) -> str:
             )
         answer = held_connections(served)
         lines.append(
-            f"| 200 connections held open, then a request | {answer.status} | {answer.reason[:70]} | "
-            f"{answer.seconds:.2f} | {answer.size} | {served.memory_kb()[0] / 1024:.0f} | |"
+            f"| 200 silent connections and 100 stalled bodies, then a request | {answer.status} | "
+            f"{answer.reason[:70]} | {answer.seconds:.2f} | {answer.size} | {served.memory_kb()[0] / 1024:.0f} | |"
         )
+        lines += figure_rows(served)
         lines.append(f"| 2,000 game creations | | {creations(served)} | | | | |")
     finally:
         served.stop()

@@ -84,12 +84,20 @@ def test_registry_names_specs_and_errors():
         make_agent("alphauno", config)
     with pytest.raises(ValueError, match="takes no options"):
         make_agent("keeper:depth=3", config)
-    with pytest.raises(ValueError, match="bad options"):
+    with pytest.raises(ValueError, match="unknown option 'depth'; its options: determinizations"):
         make_agent("ismcts:depth=3", config)
-    with pytest.raises(ValueError, match="determinizations must be a positive integer"):
+    with pytest.raises(ValueError, match="determinizations='0': expected a positive integer"):
         make_agent("ismcts:determinizations=0", config)
-    with pytest.raises(ValueError, match="unknown rollout policy 'smart'"):
+    with pytest.raises(ValueError, match="rollout='smart': expected a compiled policy: keeper, naive"):
         make_agent("ismcts:rollout=smart", config)
+    with pytest.raises(ValueError, match=r"agent 'ismcts': bluff_prior='abc': expected a number within 0\.\.1"):
+        make_agent("ismcts:bluff_prior=abc", config)
+    with pytest.raises(ValueError, match="option 'rollout' is given twice"):
+        parse_agent_spec("ismcts:rollout=keeper:rollout=tactical")
+    with pytest.raises(ValueError, match="colours='avg': expected average or as_seen"):
+        parse_agent_spec("ppo:colours=avg")
+    with pytest.raises(ValueError, match="unknown rollout policy 'smart'"):  # the agent's own check, called directly
+        ISMCTSAgent(config, rollout="smart")
     with pytest.raises(ValueError, match="key=value"):
         parse_agent_spec("ismcts:64")
     with pytest.raises(ValueError, match="RuleConfig or a Game"):
@@ -452,7 +460,7 @@ def test_ismcts_rolls_out_its_opponents_with_opponent_rollout():
     weak = values(rollout="tactical", opponent_rollout="random")
     assert weak.keys() == same.keys()
     assert np.mean(list(weak.values())) > np.mean(list(same.values())) + 0.1
-    with pytest.raises(ValueError, match="unknown opponent_rollout policy 'smart'"):
+    with pytest.raises(ValueError, match="opponent_rollout='smart': expected a compiled policy"):
         make_agent("ismcts:opponent_rollout=smart", game)
 
 

@@ -23,6 +23,7 @@ with warnings.catch_warnings():  # Starlette 1.x would rather have httpx2 under 
 from uno_env.cli.serve import MAX_GAMES, Tables, app_for  # noqa: E402
 from uno_env.engine import Game, RuleConfig  # noqa: E402
 from uno_env.engine.record import replay  # noqa: E402
+from uno_env.replay import to_html  # noqa: E402
 
 from .serve_attacks import ROOT, Served  # noqa: E402
 
@@ -86,10 +87,21 @@ def test_a_whole_seeded_game_through_the_api(client, tables):
     assert page.status_code == 200 and "<svg" not in page.text.split("<script", 1)[0]  # drawn by the page's script
     nonce = page.headers["content-security-policy"].split("'nonce-", 1)[1].split("'", 1)[0]
     assert f'<script nonce="{nonce}" id="data" type="application/json">' in page.text  # the policy's own
+    # the page built as the game was played is the page of its record, and it is kept (not rebuilt)
+    title = f"UNO: 3 players, you were P{table.seat}"
+    assert page.text == to_html(record, title, None, nonce)
+    kept = table.replay_page
+    assert client.get(f"/api/games/{last['id']}/replay").status_code == 200 and table.replay_page is kept
     # one seed, one game
     again = play_first_legal(client, client.post("/api/games", json=GAME).json())
     assert [v["hand"] for v in again] == [v["hand"] for v in views]
     assert [v["events"] for v in again] == [v["events"] for v in views]
+
+
+def test_a_seat_shows_its_spec_written_back_from_checked_parts(client):
+    spec = "ismcts:determinizations=064:rollout=keeper:bluff_prior=.5"
+    view = client.post("/api/games", json={"agents": [spec], "seed": 5}).json()
+    assert view["players"] == ["human", "ismcts:determinizations=64:rollout=keeper:bluff_prior=0.5"]
 
 
 def test_the_view_is_what_the_seat_may_see(client, tables):
@@ -167,7 +179,7 @@ REFUSALS = [
     ("continue on your turn", "post", "continue", {}, 409, "nothing to continue, it is your turn"),
     ("continue with a body", "post", "continue", {"action": 1}, 400, "an empty JSON object"),
     ("a number too long", "post", None, b'{"action": ' + b"1" * 5000 + b"}", 400, "not JSON"),
-    ("a lone surrogate", "post", None, b'{"action": "\\ud800"}', 400, "an action id"),
+    ("a lone surrogate", "post", None, b'{"action": "\\ud800"}', 400, "action: a lone surrogate U+D800"),
     ("garbage JSON game", "post", "/api/games", b"[1,", 400, "not JSON"),
     ("a list game", "post", "/api/games", [1], 400, "a JSON object"),
     ("unknown key", "post", "/api/games", {"seats": 1}, 400, "unknown key(s) seats"),
@@ -374,7 +386,15 @@ def preset_client():
 BROWSER_REFUSALS = [
     ("ismcts:determinizations=321", "determinizations=321 costs too much; at most 320"),
     ("ismcts:determinizations=1000000000", "at most 320 from the browser"),
-    ("ismcts:determinizations=1e12", "at most 320"),
+    ("ismcts:determinizations=1e12", "determinizations='1e12': expected a positive integer"),
+    ("ismcts:rollout=tactical:rollout=keeper", "option 'rollout' is given twice"),
+    (
+        "ismcts:rollout=<img src=x onerror=alert(1)>:rollout=tactical",
+        "rollout='<img src=x onerror=alert(1)>': expected",
+    ),
+    ("ismcts:depth=3", "unknown option 'depth'; its options: determinizations"),
+    ("ismcts:bluff_prior=abc", "bluff_prior='abc': expected a number within 0..1"),
+    ("ppo:colours=<!--<script>", "colours='<!--<script>': expected average or as_seen"),
     ("ismcts:max_rollout_steps=2001", "max_rollout_steps=2001 costs too much; at most 2000"),
     ("ismcts:rollout=ppo", "rollout='ppo': rollouts play tactical, keeper, naive, random_play"),
     ("ismcts:rollout=random", "rollout='random': rollouts play"),
@@ -421,8 +441,9 @@ def test_a_browser_may_seat_the_capped_budgets_and_the_presets(preset_client):
     assert limits["rollouts"] == ["tactical", "keeper", "naive", "random_play"]
     too_many = client.post("/api/games", json={"agents": ["tactical"] * 17})
     assert too_many.status_code == 400 and "at most 16 specs" in too_many.json()["error"]
-    long_game = client.post("/api/games", json={"settings": {"max_steps": 20001}})
-    assert long_game.status_code == 400 and "max_steps=20001: at most 20000" in long_game.json()["error"]
+    long_game = client.post("/api/games", json={"settings": {"max_steps": 2001}})
+    assert long_game.status_code == 400 and "max_steps=2001: at most 2000" in long_game.json()["error"]
+    assert client.get("/api/options").json()["limits"]["max_steps"] == 2000
 
 
 @pytest.mark.filterwarnings("ignore::UserWarning")  # ppo's own warning, given once per process

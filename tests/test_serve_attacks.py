@@ -6,6 +6,7 @@ while an agent thinks for about a minute, and ends within 2 s of SIGTERM."""
 
 from __future__ import annotations
 
+import select
 import signal
 import socket
 import threading
@@ -17,8 +18,21 @@ pytest.importorskip("uvicorn", reason='uno serve needs the web extra: pip instal
 
 from uno_env.cli import warm  # noqa: E402
 from uno_env.cli.serve import Tables  # noqa: E402
+from uno_env.cli.serve_http import BODY_TIMEOUT, HEAD_TIMEOUT, KEEP_ALIVE, MAX_WAITING  # noqa: E402
 
-from .serve_attacks import GAME, MB, ROOT, THINKER, Served, Target, attacks, serving  # noqa: E402
+from .serve_attacks import (  # noqa: E402
+    GAME,
+    MB,
+    ROOT,
+    THINKER,
+    Served,
+    Target,
+    attacks,
+    held_connections,
+    long_game,
+    serving,
+    slowloris,
+)
 
 EXPECTED = {
     "cross-origin simple POST (text/plain, Origin evil, no token)": (403, "no valid token"),
@@ -37,6 +51,22 @@ EXPECTED = {
     "ppo rollouts in a search": (400, "rollout='ppo'"),
     "weights=/etc/passwd (a file)": (400, "weights=... is refused from the browser"),
     "weights=/nonexistent (no file)": (400, "weights=... is refused from the browser"),
+    "malformed request line": (400, "Invalid HTTP request received. This server reads HTTP/1.1"),
+    "empty Host": (403, "Host '' is not this server"),
+    "two Host headers": (400, "with one Host header"),
+    "a 1 MB header": (400, "a request head of at most 16384 bytes"),
+    "a lone surrogate as an unknown key": (400, "body: a key holds a lone surrogate U+D800"),
+    "a lone surrogate as a setting's name": (400, "settings: a key holds a lone surrogate U+D800"),
+    "a lone surrogate in a repeated option": (400, "agents[0]: a lone surrogate U+D800 at character 15"),
+    "a control character in a spec": (400, "agents[0]: a control character U+0000"),
+    "markup in a repeated option": (400, "rollout='<img src=x onerror=alert(1)>': expected a compiled policy"),
+    "a repeated option": (400, "option 'rollout' is given twice"),
+    "<!--<script> as a value": (400, "colours='<!--<script>': expected average or as_seen"),
+    "an unknown option": (400, "agent 'tactical' takes no options, got 'x'"),
+    "a 20,000-step game": (400, "max_steps=20000: at most 2000 from the browser"),
+    "two Origin headers (the page's last)": (400, "the header origin is sent twice"),
+    "10,000 headers in one write": (431, "at most 16384 in 64"),
+    "a 100 KB URL in one write": (431, "at most 16384 in 64"),
 }
 
 
@@ -101,21 +131,90 @@ def test_a_big_body_is_refused_before_it_is_read(thinker):
     assert peak_after - peak < 8 * 1024 and after - rss < 8 * 1024  # kB: far below the 50 MB sent
 
 
-def test_open_connections_are_bounded(thinker):
-    """A hundred connections held open: the next request is refused (503), not queued in memory."""
-    held = [socket.create_connection(("127.0.0.1", thinker.port)) for _ in range(100)]
+def test_idle_and_stalled_connections_do_not_lock_the_page_out(thinker):
+    """200 connections that never send a byte and 100 POSTs with the token stalled
+    mid-body, all open: the page's next request is served (not a 503)."""
+    answer = held_connections(thinker)
+    assert answer.status == 200 and "agents" in answer.json(), answer
+
+
+def closed_within(socks: list[socket.socket], seconds: float) -> list[float | None]:
+    """Per socket, the seconds until the server closed it (None: still open after ``seconds``)."""
+    start, closed = time.monotonic(), [None] * len(socks)
+    while None in closed and time.monotonic() - start < seconds:
+        open_ones = [s for k, s in enumerate(socks) if closed[k] is None]
+        for sock in select.select(open_ones, [], [], 0.5)[0]:
+            try:
+                ended = sock.recv(65536) == b""
+            except OSError:
+                ended = True
+            if ended:
+                closed[socks.index(sock)] = time.monotonic() - start
+    return closed
+
+
+def test_every_phase_of_a_connection_has_a_deadline(live):
+    """A stalled body (with the token) is closed after BODY_TIMEOUT, a connection idle after
+    its answer after KEEP_ALIVE, a silent one after HEAD_TIMEOUT (with room for a busy machine)."""
+    target, _ = live
+    stalled, idle, silent = (socket.create_connection(("127.0.0.1", target.port)) for _ in range(3))
+    head = target.headers({"Content-Type": "application/json", "Content-Length": "100"}, True)
+    stalled.sendall(
+        ("POST /api/games HTTP/1.1\r\n" + "".join(f"{k}: {v}\r\n" for k, v in head.items()) + "\r\n{").encode()
+    )
+    idle.sendall(target.head())
+    idle.recv(65536)  # the answer (small: one read); then nothing more is sent
     try:
-        for sock in held:
-            sock.sendall(b"GET /api/options HTTP/1.1\r\n")  # headers never finished
-        time.sleep(0.5)
-        assert thinker.request("GET", "/api/options", timeout=10).status == 503
+        closed = closed_within([stalled, idle, silent], max(BODY_TIMEOUT, HEAD_TIMEOUT) + 30)
     finally:
-        for sock in held:
+        for sock in (stalled, idle, silent):
             sock.close()
-    end = time.monotonic() + 10
-    while thinker.request("GET", "/api/options", timeout=10).status != 200:
-        assert time.monotonic() < end, "the server did not answer again"
-        time.sleep(0.1)
+    assert None not in closed, closed
+    assert closed[1] >= KEEP_ALIVE / 2 and closed[2] >= HEAD_TIMEOUT / 2, closed  # not closed early either
+
+
+def test_a_new_connection_closes_the_oldest_waiting_one(live):
+    """MAX_WAITING + 10 silent connections: the 10 oldest are closed at once, the newest kept."""
+    target, _ = live
+    socks = []
+    try:
+        for _ in range(MAX_WAITING + 10):
+            socks.append(socket.create_connection(("127.0.0.1", target.port)))
+            time.sleep(0.005)  # in order
+        closed = closed_within(socks, 5.0)
+    finally:
+        for sock in socks:
+            sock.close()
+    assert all(c is not None for c in closed[:10]) and all(c is None for c in closed[-MAX_WAITING + 10 :]), closed
+
+
+def test_slowloris_while_the_page_plays_a_game(thinker):
+    """150 connections sending a request head a header a second: the page plays a whole game
+    meanwhile, every answer a success, and the server closes every slow connection (within
+    the head's deadline, with room for a busy machine)."""
+    loris = slowloris(thinker, count=150, patience=HEAD_TIMEOUT + 30)
+    answers = loris["answers"]
+    assert answers[-1].json()["over"] and {a.status for a in answers} <= {200, 201}, answers[-1]
+    assert None not in loris["closed"], loris["closed"]
+
+
+def test_a_game_is_cut_at_the_step_cap_and_its_replay_is_kept(thinker):
+    """A browser's game runs to 2000 steps at most (the form says so); its replay was built as
+    it was played: the second request answers the same page, in bounded size."""
+    answers, replays = long_game(thinker)
+    last = answers[-1].json()
+    assert last["over"] and last["step"] <= 2000
+    assert [r.status for r in replays] == [200, 200] and replays[0].size == replays[1].size < 3 * MB
+    limits = thinker.request("GET", "/api/options").json()["limits"]
+    assert limits["max_steps"] == 2000
+
+
+def test_the_first_game_of_each_browser_agent_is_compiled_already(thinker):
+    """The server warmed every agent a browser may seat before it printed its address (its
+    first ``ppo:colours=average`` game took 14.3 s when it compiled inside the request): a
+    first game of each is answered (the seconds: ``python tests/serve_attacks.py``)."""
+    for spec in ("ppo:colours=average", "ppo:colours=as_seen", "ismcts:determinizations=8"):
+        assert thinker.request("POST", "/api/games", dict(GAME, agents=[spec], seat=1), timeout=120).status == 201
 
 
 def test_sigterm_ends_the_server_within_2_s_while_an_agent_thinks(thinker):

@@ -81,16 +81,31 @@ def to_html(record: dict, title: str | None = None, seat: int | None = None, non
     game, table = frames(record)
     agents = record.get("agents") or [f"P{s}" for s in range(game.num_players)]
     heading = title or f"UNO: {game.num_players} players, {len(record['actions'])} decisions"
+    listed = "[" + ",".join(script_json(f) for f in table) + "]"
+    return replay_page(game, heading, agents, listed, seat, nonce)
+
+
+def script_json(data) -> str:
+    """``data`` as JSON that is safe inside a ``<script>`` element of an HTML page: ``<``,
+    ``>`` and ``&`` escaped (no ``</script>`` or ``<!--`` can close or bend the element),
+    and every character beyond ASCII (U+2028 and U+2029 included) escaped too."""
+    text = json.dumps(data, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+
+
+def replay_page(game: Game, heading: str, agents: list, listed_frames: str, seat: int | None, nonce: str | None) -> str:
+    """The replay page of ``game``'s frames, given as their JSON array already made by
+    :func:`script_json` (``uno serve`` makes it step by step)."""
     data = {
         "title": heading,
         "agents": agents,
         "settings": game.config.in_words() if hasattr(game.config, "in_words") else repr(game.config),
-        "frames": table,
         "seat": seat,
     }
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")  # no "</script>" inside the script
+    payload = script_json(data)[:-1] + ',"frames":' + listed_frames + "}"
     page = page_with_cards(DATA / "replay.html", nonce)  # the viewer: HTML, CSS and JS
-    return page.replace("__TITLE__", html.escape(heading)).replace("__DATA__", payload)
+    page = page.replace("__DATA__", payload, 1)  # the first of each: the template's own (the title's is the first)
+    return page.replace("__TITLE__", html.escape(heading), 1)
 
 
 DATA = Path(__file__).parent / "data"
@@ -148,4 +163,4 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["Replay", "frames", "main", "page_with_cards", "to_html"]
+__all__ = ["Replay", "frame", "frames", "main", "page_with_cards", "replay_page", "script_json", "to_html"]

@@ -27,14 +27,17 @@ seats, the search's rollouts). ``ppo:weights=PATH`` plays any network file throu
 ``CompiledAgent``), :mod:`.inputs` (the checks of what a policy is handed; ``CompiledPolicy``),
 :mod:`.policies` (the compiled policies, their dispatch by id and the compiled play loops)
 and :mod:`.neural` (network files, the compiled forward pass, the shipped networks);
-:mod:`.following`, :mod:`.protocol` and :mod:`.program` (agents that follow the game's
+:mod:`.specs` (agent specs read strictly), :mod:`.following`, :mod:`.protocol` and
+:mod:`.program` (agents that follow the game's
 events; the protocol's messages; programs as agents), :mod:`.text` (the decision in words,
 and :func:`~uno_env.agents.text.text_agent`: any function ``text -> text`` as an agent).
 
 An agent *spec* is a name with options, ``name:key=value:key=value`` (e.g.
 ``ismcts:determinizations=64``), as the tournament's ``--agents`` takes them (``cmd:`` is
-followed by the command, verbatim: ``cmd:python my_bot.py``); an agent of one's own joins
-with :func:`register_agent`.
+followed by the command, verbatim: ``cmd:python my_bot.py``), read strictly by
+:mod:`.specs`: each option once, one the agent takes, with a value it takes (a refusal
+names the option and what it takes); an agent of one's own joins with
+:func:`register_agent`.
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ from .base import Agent, AgentProtocol, CompiledAgent, as_game, hash_seed
 from .human import HumanAgent
 from .ismcts import ISMCTSAgent, make_ppo_search
 from .ppo import NetworkAgent, make_ppo
-from .program import ProgramAgent, parse_program_spec
+from .program import ProgramAgent
+from .specs import spec_text, split_spec
 from .text import TextAgent, text_agent
 
 COMPILED = ("random", "naive", "keeper", "tactical", "random_play")
@@ -125,35 +129,12 @@ def registered_extras() -> dict[str, Callable[..., Agent]]:
     return {name: f for name, f in _REGISTRY.items() if name not in _BUILTIN}
 
 
-def _parse_value(text: str):
-    lowered = text.lower()
-    if lowered in ("true", "false"):
-        return lowered == "true"
-    for cast in (int, float):
-        try:
-            return cast(text)
-        except ValueError:
-            pass
-    return text
-
-
 def parse_agent_spec(spec: str) -> tuple[str, dict]:
     """``"ismcts:determinizations=64"`` -> ``("ismcts", {"determinizations": 64})``;
-    ``"cmd:python bot.py"`` -> ``("cmd", {"command": "python bot.py"})``."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise ValueError(f"an agent spec must be a name such as 'tactical', got {spec!r}")
-    if spec.strip().startswith("cmd:"):  # the rest is a command: spaces, colons and '=' included
-        return "cmd", parse_program_spec(spec.strip()[len("cmd:") :])
-    name, *parts = spec.strip().split(":")
-    if name not in _REGISTRY:
-        raise ValueError(f"unknown agent {name!r}; known agents: {', '.join(agent_names())}")
-    options = {}
-    for part in parts:
-        key, sep, value = part.partition("=")
-        if not sep or not key.isidentifier():
-            raise ValueError(f"agent spec {spec!r}: expected options as key=value after the name, got {part!r}")
-        options[key] = _parse_value(value)
-    return name, options
+    ``"cmd:python bot.py"`` -> ``("cmd", {"command": "python bot.py"})``. Strict
+    (:mod:`.specs`): an option given twice, one the agent does not take or a value
+    outside what it takes is a ValueError naming the option and what it takes."""
+    return split_spec(spec, _REGISTRY.__contains__, agent_names)
 
 
 def make_agent(name: str, config: RuleConfig | Game | None = None, seed: int = 0, **options) -> Agent:
@@ -191,5 +172,6 @@ __all__ = [
     "make_agent",
     "parse_agent_spec",
     "register_agent",
+    "spec_text",
     "text_agent",
 ]

@@ -18,14 +18,25 @@ cookie ``uno-token-PORT`` (HttpOnly, SameSite=Strict) and redirects to ``/``, as
 does; scripts send the header ``X-Uno-Token: T`` instead. Every request needs the token
 and a ``Host`` of this server (127.0.0.1, localhost, [::1], the ``--host`` address and the
 ``--allow-host`` names, with its port); a POST must come from the page's own origin, be
-``Content-Type: application/json`` and at most 64 KB, nested at most 16 deep. Each
-answer carries a Content-Security-Policy that runs only the page's own code, with
-``frame-ancestors 'none'``, ``X-Content-Type-Options: nosniff`` and ``Referrer-Policy:
-no-referrer``.
+``Content-Type: application/json`` and at most 64 KB, nested at most 16 deep, its text
+free of lone surrogates and control characters. A request names ``Host``, ``Origin``
+and the other headers the guard reads once, in a head of at most 16 KB and 64 headers.
+Each answer, uvicorn's own refusals included, carries a Content-Security-Policy that
+runs only the page's own code, with ``frame-ancestors 'none'``,
+``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer`` and
+``Cache-Control: no-store``, and a body of one line of JSON (the page and the replay
+excepted).
+
+A connection has 10 s to send a request head (from its opening or its last answer), 10 s
+more for the body, and is kept 5 s idle; at most 64 wait without a request in flight,
+and a new one closes the oldest of them (:mod:`uno_env.cli.serve_http`): idle or slow
+connections, however many, never keep the page from being served. Whatever a browser's
+game may need is compiled (or loaded from numba's cache) before the address is printed.
 
 The JSON API (every refusal is a 4xx answer ``{"error": "..."}``, one line naming the
-problem and quoting at most a short excerpt of the input, and changes nothing; 403: the
-host, token or origin, 413: too large, 415: not JSON, 503: the game still busy with an
+problem (the field, for malformed text) and quoting at most a short excerpt of the
+input, and changes nothing; 403: the host, token or origin, 413: too large, 415: not
+JSON, 431: a head too large, 503 with ``Retry-After``: the game still busy with an
 earlier request after 30 s):
 
 | method, path | what |
@@ -40,7 +51,8 @@ earlier request after 30 s):
 | `GET /api/games/{id}/replay` | the replay page, once the game is over |
 
 ``settings`` are RuleConfig fields with JSON values (those left out: the server's preset,
-from ``uno serve``'s options; ``max_steps`` at most 20000 from a browser); ``uno_env.agents`` the
+from ``uno serve``'s options; ``max_steps`` at most 2000 from a browser, its default
+there, unless ``--set max_steps=N`` says more); ``agents`` the
 specs of the other seats in seat order, repeated in turn (like ``uno play --opponents``):
 from a browser the compiled agents, ``ppo`` (no ``weights=``: files are named on the
 command line only) and ``ismcts`` with at most its default budget (``determinizations``
@@ -50,7 +62,11 @@ only so: the page never starts another); ``seed`` ``null`` draws one (shown in t
 agents think in worker threads, at most 5 s per request (checked between decisions): a
 view with ``waiting`` true asks for ``continue``. ``notices``: what the agents' builders
 warned of (``ppo`` outside the tables it was trained for). The record and the replay are
-refused until the game is over: a record starts from the whole deck. The games live in
+refused until the game is over: a record starts from the whole deck; the replay is built
+as the game is played and kept (compressed) once it is over. An agent spec from a browser
+is read strictly (an option given twice, one the agent does not take, or a value outside
+what it takes is refused, naming the option) and its seat shows it written back from
+those checked parts. The games live in
 memory, the newest ``MAX_GAMES``; each has its own id, so two browser tabs play two
 games. Ctrl-C or SIGTERM ends the server within about a second, whatever it is doing.
 """
@@ -66,16 +82,17 @@ import threading
 
 import uvicorn
 from starlette.applications import Starlette
+from starlette.responses import JSONResponse
 
 from uno_env.cli.args import add_rule_arguments, rule_config
 from uno_env.engine import RuleConfig
 
 from .serve_api import Api, Workers
-from .serve_guard import Guard
-from .serve_tables import MAX_GAMES, Refused, Table, Tables, specs_of
+from .serve_guard import FAILED, Guard
+from .serve_http import server_config
+from .serve_tables import MAX_GAMES, Refused, Table, Tables, specs_of, warm_up
 
 EXIT_GRACE = 1.0  # seconds between Ctrl-C / SIGTERM and the end of the process, whatever runs
-MAX_CONNECTIONS = 100  # open at once (each holds at most a 64 KB body); beyond them: 503
 
 
 def app_for(
@@ -91,7 +108,8 @@ def app_for(
     must name in ``Host``), the games' work in ``workers``' threads (a
     :class:`~uno_env.cli.serve_api.Workers`)."""
     api = Api(tables if tables is not None else Tables(), workers if workers is not None else Workers())
-    return Guard(Starlette(routes=api.routes()), token=token, port=port, hosts=hosts)
+    failed = {Exception: lambda request, err: JSONResponse({"error": FAILED}, status_code=500)}
+    return Guard(Starlette(routes=api.routes(), exception_handlers=failed), token=token, port=port, hosts=hosts)
 
 
 # ---------------------------------------------------------------------- the command
@@ -175,12 +193,10 @@ def main(argv: list[str] | None = None) -> int:
     tables = Tables(preset, agents, args.seat)
     app = app_for(tables, args.token or secrets.token_urlsafe(24), port, [host, *args.allow_host], workers)
 
-    server_config = uvicorn.Config(
-        app, log_level="warning", timeout_graceful_shutdown=1, limit_concurrency=MAX_CONNECTIONS
-    )
+    warm_up(agents, (config.num_players,))  # compiled (or loaded from numba's cache) before the address is shown
     shown = "127.0.0.1" if args.host in ("0.0.0.0", "::") else host
     print(f"uno serve: playing at {app.address(shown)}  (open it; Ctrl-C ends it)", flush=True)
-    server = Server(server_config)
+    server = Server(server_config(app))
     server.run(sockets=[listening])
     if server.stopped_by is None:
         return 0

@@ -19,9 +19,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from uno_env.replay import page_with_cards, to_html
+from uno_env.replay import page_with_cards
 
-from .serve_guard import clip
+from .serve_guard import bad_text, clip
 from .serve_tables import Refused, Table, Tables
 
 PAGE = Path(__file__).parent / "data" / "serve.html"
@@ -88,7 +88,8 @@ class Api:
                 try:
                     return await handler(request)
                 except Refused as why:
-                    return JSONResponse({"error": clip(why)}, status_code=why.status)
+                    retry = {"Retry-After": "1"} if why.status == 503 else None
+                    return JSONResponse({"error": clip(why)}, status_code=why.status, headers=retry)
 
             return endpoint
 
@@ -108,9 +109,13 @@ class Api:
     async def body_of(self, request: Request) -> Any:
         raw = await request.body()  # at most MAX_BODY bytes, nested at most MAX_DEPTH deep: the guard read it
         try:
-            return json.loads(raw or b"{}")
+            data = json.loads(raw or b"{}")
         except (UnicodeDecodeError, ValueError, RecursionError) as err:  # ValueError: JSON's, and 4,300+ digits
             raise Refused(400, f"the request's body is not JSON ({clip(err, 120)})") from None
+        why = bad_text(data)
+        if why:  # nothing is kept or shown that cannot be written back: refused before anything is made
+            raise Refused(400, f"{why}; text may hold no lone surrogate and no control character")
+        return data
 
     async def run(self, function, *args):
         """``function`` in a worker thread: the server answers others meanwhile."""
@@ -189,10 +194,9 @@ class Api:
         )
 
     async def replay(self, request: Request) -> Response:
+        """The replay page, built once as the game was played (:meth:`Table.replay`)."""
         table = self.tables.get(request.path_params["game"])
-        record = await self.on_table(table, table.record)
-        title = f"UNO: {table.game.num_players} players, you were P{table.seat}"
-        return HTMLResponse(await self.run(to_html, record, title, None, request.scope["uno.nonce"]))
+        return HTMLResponse(await self.on_table(table, table.replay, request.scope["uno.nonce"]))
 
 
 __all__ = ["Api", "Workers"]

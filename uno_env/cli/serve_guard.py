@@ -2,6 +2,10 @@
 
 :class:`Guard` is an ASGI middleware around the Starlette app. Every request
 
+0. has a head of at most :data:`MAX_HEAD` bytes in :data:`MAX_HEADERS` headers (else
+   431: h11 checks the size only while a head arrives, not one sent in a single write),
+   sends each header of :data:`SINGLE` at most once (else 400: two ``Origin`` headers,
+   say, where the last would decide) and a path free of control characters;
 1. names this server in ``Host``: ``127.0.0.1``, ``localhost``, ``[::1]``, the bound address
    or a name given with ``--allow-host``, with the server's port (else 403: a page whose
    own name was rebound to 127.0.0.1 is refused);
@@ -22,20 +26,30 @@ Content-Security-Policy that runs only the page's own inline script and style (a
 per answer, ``scope["uno.nonce"]``, that the pages put on their tags), ``frame-ancestors
 'none'``, ``X-Content-Type-Options: nosniff``, ``Referrer-Policy: no-referrer`` and
 ``Cache-Control: no-store``. A refusal is ``{"error": "..."}``, one line that quotes at
-most an :func:`excerpt` of what was sent.
+most an :func:`excerpt` of what was sent; a request that fails inside the server is
+answered ``500 {"error": ...}`` with the same headers. The API reads JSON bodies whose
+text :func:`bad_text` finds clean (no lone surrogate, no control character: else 400
+naming the field).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import secrets
+import unicodedata
 import urllib.parse
 from collections.abc import Iterable
 
+TOKEN_HEADER = TOKEN_HEADER_NAME = "x-uno-token"
+
 MAX_BODY = 64 * 1024
+MAX_HEAD = 16 * 1024  # bytes of a request head: its line and headers (h11 refuses more while it arrives)
+MAX_HEADERS = 64
+FAILED = "the server failed on this request (its log says why)"
+SINGLE = ("host", "origin", "sec-fetch-site", "content-type", "content-length", "cookie", TOKEN_HEADER_NAME)
 MAX_DEPTH = 16  # the API's bodies nest 3 deep
 LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
-TOKEN_HEADER = "x-uno-token"
 SAFE_METHODS = ("GET", "HEAD")
 
 
@@ -78,8 +92,47 @@ def too_deep(body: bytes, limit: int = MAX_DEPTH) -> bool:
     return False
 
 
-def security_headers(nonce: str) -> list[tuple[bytes, bytes]]:
-    policy = (
+def bad_character(text: str) -> str | None:
+    """What makes ``text`` unfit to keep or show: a lone surrogate or a control character
+    (its code point and place), else None."""
+    for place, char in enumerate(text):
+        code = ord(char)
+        if 0xD800 <= code <= 0xDFFF:
+            return f"a lone surrogate U+{code:04X} at character {place}"
+        if unicodedata.category(char) == "Cc":
+            return f"a control character U+{code:04X} at character {place}"
+    return None
+
+
+def bad_text(data, where: str = "body", depth: int = 0) -> str | None:
+    """Why the JSON ``data`` (nested at most MAX_DEPTH deep: the guard checked) holds
+    malformed text, naming the field (``agents[0]``, ``settings: a key``), else None."""
+    if isinstance(data, str):
+        why = bad_character(data)
+        return f"{where}: {why}" if why else None
+    if isinstance(data, list):
+        items = enumerate(data)
+        return next((w for k, v in items if (w := bad_text(v, f"{where}[{k}]", depth + 1))), None)
+    if isinstance(data, dict):
+        for key, value in data.items():
+            why = bad_character(key)
+            if why:
+                return f"{where}: a key holds {why}"
+            inner = key if where == "body" else f"{where}.{key}"
+            found = bad_text(value, inner, depth + 1)
+            if found:
+                return found
+    return None
+
+
+def plain_headers() -> list[tuple[bytes, bytes]]:
+    """The security headers of an answer that is no page: nothing may run, load or frame it."""
+    policy = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    return security_headers(None, policy)
+
+
+def security_headers(nonce: str | None, policy: str | None = None) -> list[tuple[bytes, bytes]]:
+    policy = policy or (
         f"default-src 'none'; script-src 'nonce-{nonce}'; style-src 'nonce-{nonce}'; img-src 'self' data:; "
         "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
     )
@@ -130,6 +183,23 @@ def body_refusal(headers: dict) -> tuple[int, str] | None:
     return None
 
 
+def head_refusal(scope) -> tuple[int, str] | None:
+    """Why a request head is refused whatever it asks (too large, a header twice, a bad path), else None."""
+    pairs = scope["headers"]
+    size = len(scope["method"]) + len(scope.get("raw_path", b"")) + len(scope.get("query_string", b""))
+    size += sum(len(k) + len(v) + 4 for k, v in pairs)
+    if size > MAX_HEAD or len(pairs) > MAX_HEADERS:
+        return 431, f"the request head is {size} bytes in {len(pairs)} headers; at most {MAX_HEAD} in {MAX_HEADERS}"
+    names = [k.decode("latin-1").lower() for k, _ in pairs]
+    twice = sorted({n for n in names if n in SINGLE and names.count(n) > 1})
+    if twice:
+        return 400, f"the header {twice[0]} is sent twice; a request names it once"
+    why = bad_character(scope["path"])
+    if why:
+        return 400, f"path: {why}"
+    return None
+
+
 class Guard:
     """The ASGI middleware of the module docstring, around ``app``; ``token``: the secret
     (a fresh one by default), ``port``: the server's, ``hosts``: names served besides the
@@ -154,14 +224,26 @@ class Guard:
         nonce = secrets.token_urlsafe(16)
         scope["uno.nonce"] = nonce
         extra = security_headers(nonce)
+        started = False
 
         async def send_guarded(message):
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 ours = {name for name, _ in extra}
                 kept = [(k, v) for k, v in message.get("headers", []) if k.lower() not in ours]
                 message = {**message, "headers": kept + extra}
             await send(message)
 
+        try:
+            await self.guarded(scope, receive, send_guarded)
+        except Exception:
+            if started:
+                raise
+            logging.getLogger("uno_env.serve").exception("a request failed")
+            await self.answer(send_guarded, 500, FAILED)
+
+    async def guarded(self, scope, receive, send_guarded):
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         refusal = self.refusal(scope, headers)
         if refusal is not None:
@@ -198,6 +280,9 @@ class Guard:
 
     def refusal(self, scope, headers: dict) -> tuple[int, str] | None:
         """Why a request is refused before the app sees it (status, reason), else None."""
+        head = head_refusal(scope)
+        if head is not None:
+            return head
         name, port = split_host(headers.get("host", ""))
         if name not in self.hosts or (port or 80) != self.port:
             served = f"http://127.0.0.1:{self.port}/"
@@ -248,4 +333,16 @@ class Guard:
         await send({"type": "http.response.body", "body": body})
 
 
-__all__ = ["MAX_BODY", "MAX_DEPTH", "Guard", "clip", "excerpt", "security_headers", "too_deep"]
+__all__ = [
+    "MAX_BODY",
+    "MAX_DEPTH",
+    "MAX_HEAD",
+    "FAILED",
+    "Guard",
+    "bad_text",
+    "clip",
+    "excerpt",
+    "plain_headers",
+    "security_headers",
+    "too_deep",
+]

@@ -16,19 +16,22 @@ import dataclasses
 import secrets
 import threading
 import time
+import warnings
+import zlib
 from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 
-from uno_env.agents import COMPILED, agent_names, make_agent, parse_agent_spec
+from uno_env.agents import COMPILED, agent_names, make_agent, parse_agent_spec, spec_text
 from uno_env.agents.base import hash_seed
 from uno_env.agents.human import PHASE_PROMPTS
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.cards import COLOURS, RANK_SYMBOLS, card_to_str
 from uno_env.engine.config import CHOICES, setting_docs
 from uno_env.engine.events import summarize
-from uno_env.engine.record import Recorder, replay
+from uno_env.engine.record import Recorder, replay, start_state
+from uno_env.replay import frame, replay_page, script_json
 
 from .serve_guard import clip, excerpt
 
@@ -47,7 +50,12 @@ so hands run long (up to 4.3 s a decision at 320 samples), and ``ppo`` ones cost
 pass a step (two players, whole games: up to 3 s a decision, that network plays averaged over
 the colours; 10 players: 0.7 s)."""
 ROLLOUT_OPTIONS = ("rollout", "opponent_rollout")
-MAX_STEPS = RuleConfig().max_steps  # a browser's game is cut there (its history is replayed from the record)
+MAX_STEPS = 2000
+"""A browser's game is cut there (the form says so; ``uno serve --set max_steps=N`` sets
+more): its replay, built step by step as the game is played (about 1.5 ms a step), is
+then at most about 3 MB (10 players; 1 MB at two), and the history a reload asks for is
+replayed within a second. ``tactical`` plays a whole game of two in 820 steps on average
+(90th percentile 1,172; docs/RL_LIBRARIES.md)."""
 HUMAN = "human"
 
 
@@ -176,6 +184,10 @@ class Table:
         self.lock = threading.Lock()  # held while a request works on the game (serve.py)
         self.state = game.init(seed=seed)
         self.recorder = Recorder(game, self.state, agents=self.names)
+        self.frames: zlib._Compress | None = zlib.compressobj(6, zlib.DEFLATED, 13, 4)  # the replay's, as played
+        first = frame(game, start_state(game, self.recorder.start), None)  # as uno replay draws it: no events yet
+        self.framed = [self.frames.compress(script_json(first).encode())]
+        self.replay_page: bytes | None = None  # compressed, once the game is over
         self.decisions = 0  # the person's decisions so far
         self.deal = opening_lines(game, self.state, seat)
         self.recent = list(self.deal)  # the lines since the person's last decision
@@ -184,6 +196,26 @@ class Table:
     def on_step(self, seat: int, action: int) -> None:
         self.recorder.add(seat, action)
         self.recent += summarize(self.game.events(self.state), self.seat)
+        if self.frames is not None:
+            taken = {"seat": seat, "action": self.game.actions.strings[action], "annotation": None}
+            self.framed.append(self.frames.compress(b"," + script_json(frame(self.game, self.state, taken)).encode()))
+
+    def finish(self) -> None:
+        """The game is over: its replay page, from the frames kept as it was played, kept compressed."""
+        if self.frames is None:
+            return
+        listed = "[" + zlib.decompress(b"".join(self.framed) + self.frames.flush(), 13).decode() + "]"
+        self.frames, self.framed = None, []
+        title = f"UNO: {self.game.num_players} players, you were P{self.seat}"
+        page = replay_page(self.game, title, self.names, listed, None, "__NONCE__")
+        self.replay_page = zlib.compress(page.encode(), 6)
+
+    def replay(self, nonce: str) -> str:
+        """The replay page (refused until the game is over), its tags carrying ``nonce``."""
+        self.record()  # the refusal
+        self.finish()
+        assert self.replay_page is not None
+        return zlib.decompress(self.replay_page).decode().replace('nonce="__NONCE__"', f'nonce="{nonce}"')
 
     def waiting(self) -> bool:
         """Whether the agents have more to play before the person decides (or the game ends)."""
@@ -209,6 +241,7 @@ class Table:
         if game.is_over(state):  # programs (cmd: agents of --opponents) end with their game
             for agent in self.agents.values():
                 getattr(agent, "close", lambda: None)()
+            self.finish()
 
     def resume(self) -> None:
         """``continue``: the agents play on (a refusal when they have nothing to play)."""
@@ -315,7 +348,7 @@ def settings_of(body: dict, preset: dict) -> RuleConfig:
     if isinstance(steps, int) and not isinstance(steps, bool) and steps > most:
         raise Refused(400, f"settings: max_steps={excerpt(steps)}: at most {most} from the browser")
     try:
-        return RuleConfig(**{**preset, **settings})
+        return RuleConfig(**{"max_steps": MAX_STEPS, **preset, **settings})
     except (TypeError, ValueError) as err:
         raise Refused(400, f"settings: {clip(err)}") from None
 
@@ -356,12 +389,10 @@ def specs_of(body: dict, preset: list[str], browser: bool = True) -> list[str]:
     specs = listed_specs(body.get("agents", preset))
     if browser and (len(specs) > MAX_SPECS or any(len(s) > MAX_SPEC_LENGTH for s in specs)):
         raise Refused(400, f"agents: at most {MAX_SPECS} specs of {MAX_SPEC_LENGTH} characters each")
-    for spec in specs:
-        try:
-            check_spec(spec, preset, browser)
-        except ValueError as err:
-            raise Refused(400, f"agents: {clip(err)}") from None
-    return specs
+    try:
+        return [check_spec(spec, preset, browser) for spec in specs]
+    except ValueError as err:
+        raise Refused(400, f"agents: {clip(err)}") from None
 
 
 def listed_specs(specs: Any) -> list[str]:
@@ -373,13 +404,16 @@ def listed_specs(specs: Any) -> list[str]:
     return specs
 
 
-def check_spec(spec: str, preset: list[str], browser: bool) -> None:
-    """Refuse one spec: never a person; from a browser, what it may not seat (ValueError: a bad spec)."""
-    name, _ = parse_agent_spec(spec)
+def check_spec(spec: str, preset: list[str], browser: bool) -> str:
+    """One spec as the seat shows it: never a person; from a browser, only what it may seat,
+    written back from its checked parts (ValueError: a bad spec)."""
+    name, options = parse_agent_spec(spec)
     if name == HUMAN:
         raise Refused(400, "agents: 'human' is you; choose computer agents for the other seats")
-    if browser and spec not in preset:
-        check_browser_spec(spec)
+    if not browser or spec in preset:
+        return spec
+    check_browser_spec(spec)
+    return spec_text(name, options)
 
 
 def integer(body: dict, key: str, default, or_none: bool = False):
@@ -389,6 +423,35 @@ def integer(body: dict, key: str, default, or_none: bool = False):
     if isinstance(value, bool) or not isinstance(value, int):
         raise Refused(400, f"{key}: expected an integer{' or null' if or_none else ''}, got {excerpt(value)}")
     return value
+
+
+WARM_SPECS = ("random", "tactical", "ppo", "ppo:colours=average", "ppo:colours=as_seen", "ismcts:determinizations=2")
+
+
+def warm_spec(spec: str) -> str:
+    """``spec`` with a search budget of 2: what compiles does not depend on the budget."""
+    name, options = parse_agent_spec(spec)
+    return spec_text(name, {**options, "determinizations": 2}) if "determinizations" in options else spec
+
+
+def warm_up(extra: list[str] = (), players=(2, 3)) -> None:  # type: ignore[assignment]
+    """Play a few decisions of a small game with each agent a browser may seat (and the
+    command line's ``extra`` specs, programs left out), the replay included: whatever a
+    browser's game needs is compiled (or loaded from numba's cache) before the server
+    says it is ready, not inside a request."""
+    specs = [*WARM_SPECS, *(warm_spec(s) for s in extra if not s.strip().startswith("cmd:"))]
+    for n in players:
+        for k, spec in enumerate(specs):
+            with warnings.catch_warnings():  # ppo outside its tables: the notice a real game shows
+                warnings.simplefilter("ignore")
+                table = Table(f"warm{k}", RuleConfig(num_players=n, episode="round", max_steps=40), [spec], 0, seed=k)
+            while not table.game.is_over(table.state):
+                if table.waiting():
+                    table.resume()
+                else:
+                    table.act(int(table.game.legal_actions(table.state)[0]))
+            table.replay("warm")
+            table.history()
 
 
 class Tables:
