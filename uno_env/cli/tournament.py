@@ -38,9 +38,13 @@ rounded up so that every seating is played equally often.
 Programs in any language take seats with ``cmd:COMMAND`` (the agent protocol,
 docs/PROTOCOL.md): ``--agents 'cmd:python examples/bots/random_bot.py',tactical`` (quote
 the spec for the shell; there the command cannot contain a comma, which separates the
-agents). One process per seat and worker, ended when the tournament ends or is
-interrupted; ``--set illegal_action=lose`` makes a program that dies, stalls or writes
-garbage forfeit its game instead of stopping the tournament.
+agents). One process per seat and worker, ended with everything it started when the
+tournament ends or is interrupted. A program that fails (dies, stalls, writes a bad line,
+breaks the framing, plays an action the game refuses) forfeits that game, under every
+``illegal_action`` setting, and the run goes on: the leaderboard counts its forfeits and
+failures by kind, and a warning names each (table game, hand, decision). ``--strict``
+stops at the first failure instead, for debugging a bot (docs/PROTOCOL.md, "When a
+program fails").
 
 Agents that wrap a compiled policy play inside one parallel compiled call
 (``uno_env.agents.policies.play_batch``, every numba thread); games with other agents (``ismcts``)
@@ -74,7 +78,7 @@ import time
 from pathlib import Path
 
 from uno_env.agents import agent_descriptions
-from uno_env.arena import format_leaderboard, run_tournament, save_games, write_outputs
+from uno_env.arena import TournamentStopped, format_leaderboard, run_tournament, save_games, write_outputs
 from uno_env.cli.args import add_rule_arguments, check_memory, check_output_folder, count_type, rule_config, seed_type
 
 DEFAULT_AGENTS = "random,keeper,tactical,ppo,ppo_search"
@@ -156,6 +160,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--name", default=None, help="the run's name: its files go to results/NAME/ (default: the start time)"
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="stop at the first failure of an agent (debugging a bot); by default it forfeits that game",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--no-files", action="store_true", help="print the leaderboard only")
     parser.add_argument(
@@ -207,10 +216,14 @@ def main(argv: list[str] | None = None) -> int:
             ray=args.ray,
             progress=not args.no_progress,
             orders=args.seating,
+            strict=args.strict,
         )
     except ValueError as err:
         print(f"uno tournament: error: {err}", file=sys.stderr)
         return 2
+    except TournamentStopped as err:
+        print(f"uno tournament: stopped: {err}", file=sys.stderr)
+        return 1
     summary["command"] = "uno tournament " + " ".join(argv if argv is not None else sys.argv[1:])
     print(
         f"{summary['games']} games ({summary['table_games']} table games) of {players} players, "
