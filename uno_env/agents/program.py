@@ -64,6 +64,8 @@ MAX_PROGRAMS = 256
 HELLO_FOLLOW_SECONDS = 1.0
 """How long a first answer to ``hello`` that is not ``ready`` waits for a ``ready`` behind it
 (which makes it a line written before ``hello``: a framing failure)."""
+EXIT_CHECK_SECONDS = 0.05
+"""How often a wait for an answer looks whether the program has exited."""
 GRACE_SECONDS = 0.5
 """How long a program may take to exit once its input is closed, before it is killed."""
 STDERR_TAIL = 600
@@ -177,7 +179,9 @@ class _Process:
             if len(self.buffer) > MAX_LINE:
                 raise _Failed("bad line", f"a line longer than {MAX_LINE} bytes: {shorten(self.buffer)}")
             left = end - time.perf_counter()
-            if left <= 0 or not self.poll.poll(math.ceil(left * 1000)):
+            if left <= 0 or not self.poll.poll(math.ceil(min(left, EXIT_CHECK_SECONDS) * 1000)):
+                if self.exited() is not None:  # gone, though what it started may hold its output open
+                    raise _Failed("died", self.exit_text())
                 if time.perf_counter() < end:
                     continue
                 raise _Failed("stalled", "no answer")
@@ -290,6 +294,14 @@ def _install_cleanup() -> None:
 
 
 # ---------------------------------------------------------------------- the agent
+
+
+def _is_ready(line: bytes) -> bool:
+    try:
+        parse_ready(line)
+    except ProtocolError:
+        return False
+    return True
 
 
 def _seconds(name: str, value) -> float:
@@ -449,6 +461,8 @@ class ProgramAgent(FollowingAgent):
                 asked = f"the decision at step {self.step}"
                 answer = self._ask(self.messages.decision(obs, legal, events, text), None, asked)
                 self._one_line()
+                if _is_ready(answer):  # late, or one of two: it answered hello more than once
+                    raise _Failed("framing", f"a second answer to hello, for {asked}: {shorten(answer)}")
                 return parse_action(answer, self.game)
             except (_Failed, ProtocolError) as why:
                 self._fail(why, self.step)

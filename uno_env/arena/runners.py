@@ -48,9 +48,12 @@ def run_jobs(
             bar.update(len(chunk))
         if tasks and workers <= 1:
             player = TablePlayer(config, entrants, seed, strict=strict)
-            for j, lineup in tasks:
-                put_records(records, [j], player.play(j, lineup))
-                bar.update(1)
+            try:
+                for j, lineup in tasks:
+                    put_records(records, [j], player.play(j, lineup))
+                    bar.update(1)
+            finally:
+                player.close()
         elif tasks:
             for j, rec in play_in_processes(config, entrants, seed, tasks, workers, strict):
                 put_records(records, [j], rec)

@@ -236,6 +236,9 @@ class TablePlayer:
             played = f"it played an action not available at decision {int(state.ints[0, S_STEP])}"
             notes.append({"seat": forfeit, "what": "illegal action", "detail": played, "decision": -1})
         for note in notes:
+            closing = getattr(self.agents.get((lineup[note["seat"]], note["seat"])), "close", None)
+            if closing is not None:
+                closing()  # a program that failed starts afresh at its next game
             note["decision"] = note["decision"] if note["decision"] >= 0 else int(state.ints[0, S_STEP]) - 1
             note.update(job=job, hand=hand, agent=self.entrants[lineup[note["seat"]]].label)
             note["forfeit"] = note["seat"] == forfeit
@@ -243,6 +246,13 @@ class TablePlayer:
                 stop = " (--strict: the tournament stops at the first failure)"
                 raise TournamentStopped(describe_failure(note) + stop)
         return notes
+
+    def close(self) -> None:
+        """End the agents' programs (outside agents, :mod:`uno_env.agents.program`)."""
+        for agent in self.agents.values():
+            closing = getattr(agent, "close", None)
+            if closing is not None:
+                closing()
 
     def failure_counts(self, lineup: tuple[int, ...]) -> list[int]:
         """The failures of each seat's program so far (:mod:`uno_env.agents.program`), for :meth:`failures_of`."""
@@ -298,18 +308,21 @@ def save_games(config, entrants: list[Entrant], schedule: Schedule, seed: int, p
     player = TablePlayer(config, entrants, seed)
     taken: dict[tuple[int, ...], int] = {}
     paths = []
-    for job, lineup in enumerate(schedule.jobs):
-        pairing = tuple(sorted(set(lineup)))
-        if taken.get(pairing, 0) >= per_pairing:
-            continue
-        taken[pairing] = taken.get(pairing, 0) + 1
-        record = player.play(job, tuple(lineup), record=True)["record"]
-        record["tournament"] = {"seed": seed, "job": job, "schedule": schedule.kind}
-        path = save(record, folder / f"game_{job}.json")
-        path.with_suffix(".html").write_text(
-            to_html(record, title=f"tournament game {job}: {' vs '.join(record['agents'])}")
-        )
-        paths.append(path)
+    try:
+        for job, lineup in enumerate(schedule.jobs):
+            pairing = tuple(sorted(set(lineup)))
+            if taken.get(pairing, 0) >= per_pairing:
+                continue
+            taken[pairing] = taken.get(pairing, 0) + 1
+            record = player.play(job, tuple(lineup), record=True)["record"]
+            record["tournament"] = {"seed": seed, "job": job, "schedule": schedule.kind}
+            path = save(record, folder / f"game_{job}.json")
+            path.with_suffix(".html").write_text(
+                to_html(record, title=f"tournament game {job}: {' vs '.join(record['agents'])}")
+            )
+            paths.append(path)
+    finally:
+        player.close()
     return paths
 
 
