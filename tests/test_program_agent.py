@@ -148,8 +148,8 @@ def test_an_unavailable_action_costs_what_illegal_action_says():
 FAILURES = [
     ("die", "died", "exited with status 3; its stderr ends: 'bad_bot: dying on purpose'"),
     ("stall", "stalled", "no answer within 0.5 s"),
-    ("garbage", "garbage", "not a line of JSON"),
-    ("bad_ready", "garbage", "'ready? no'"),
+    ("garbage", "bad line", "not a line of JSON"),
+    ("bad_ready", "bad line", "'ready? no'"),
 ]
 
 
@@ -340,14 +340,15 @@ def test_a_tournament_game_record_says_what_went_wrong():
     game = Game(num_players=2, episode="round", illegal_action="lose")
     entrants = make_entrants([bad("die", "3"), "tactical"], game.config)
     player = TablePlayer(game.config, entrants, seed=0)
-    with pytest.warns(ProgramFailureWarning):
-        rec = player.play(0, (0, 1), record=True)
+    rec = player.play(0, (0, 1), record=True)  # warned of by run_tournament, which names the table game
     record = rec["record"]
     (noted,) = [(k, a) for k, a in enumerate(record["annotations"]) if a]
     step, annotation = noted
     assert annotation["failure"].startswith("died: it exited with status 3")
     assert record["seats"][step] == 0 and step == len(record["actions"]) - 1
-    assert rec["outcome"][0].tolist() == [-1, 0]
+    assert rec["outcome"][0].tolist() == [-1, 0] and rec["forfeit"][0] == 0
+    (note,) = rec["notes"][0]
+    assert (note["job"], note["hand"], note["decision"], note["what"], note["forfeit"]) == (0, 1, step, "died", True)
     for agent in player.agents.values():
         agent.close()
 

@@ -26,6 +26,7 @@ from uno_env.agents.program import FAILURE_KINDS, ProgramFailureWarning
 from uno_env.arena import TournamentStopped, format_leaderboard, run_tournament, write_outputs
 from uno_env.engine.game import Game
 
+pytestmark = pytest.mark.filterwarnings("ignore::uno_env.agents.program.ProgramFailureWarning")
 BOT = Path(__file__).resolve().parent / "bots" / "bad_bot.py"
 FILES = ("tournament.json", "tournament_leaderboard.csv", "tournament_games.csv", "tournament.png")
 
@@ -181,3 +182,29 @@ def test_a_program_that_learns_across_games_repeats_with_two_workers(tmp_path):
     _, records = tournament([spec, "random"], "penalty", tmp_path / "one", games=16, workers=1)
     assert (records["outcome"].tolist(), records["steps"].tolist()) != runs[0]  # its games depend on what it saw
     assert FAILURE_KINDS == ("died", "stalled", "bad line", "framing", "illegal action")
+
+
+def test_what_a_program_started_ends_with_uno_play_and_the_env(tmp_path):
+    """A child that left the program's process group (setsid) ends with the program: when
+    ``uno play`` ends and at the Gymnasium env's ``close()``."""
+    import io
+
+    from uno_env import UnoGymEnv
+    from uno_env.agents import make_agent
+    from uno_env.cli.play import main
+
+    marker = f"daemon-{uuid.uuid4().hex}"
+    spec = program("daemon", marker, marker, seconds=5)
+    out = io.StringIO()
+    script = "draw\npass\naccept\ncolor R\n" * 3000
+    assert main(["--players", "2", "--opponents", spec, "--seed", "4"], stdin=io.StringIO(script), stdout=out) == 0
+    assert "winner:" in out.getvalue()
+    no_process_left(marker)
+    env = UnoGymEnv(opponents=[make_agent(spec, Game(num_players=2))], num_players=2, episode="round")
+    env.reset(seed=1)
+    deadline = time.monotonic() + 20
+    while len(processes_with(marker)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(processes_with(marker)) == 2  # the program and its child, in another session
+    env.close()
+    no_process_left(marker)

@@ -20,6 +20,7 @@ Until its K-th decision (default 1) of a game it plays the first legal action; f
 * ``setsid``: first starts a child that leaves its process group and session
   (``setsid``) and sleeps (K is a word that marks the child's command line), then dies
   at the 3rd decision of a game;
+* ``daemon``: as ``setsid``, but plays well;
 * ``learner``: plays well, each answer chosen from what it saw in the games before (it
   keeps state across games: its results depend on which games it plays, in which order).
 
@@ -63,7 +64,7 @@ def start(mode: str, word: str) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
     if mode == "before_hello":
         say(json.dumps({"type": "ready"}))
-    if mode == "setsid":
+    if mode in ("setsid", "daemon"):
         sleeper = "import time; time.sleep(3600)"
         subprocess.Popen([sys.executable, "-c", sleeper, word], start_new_session=True)  # noqa: S603
 

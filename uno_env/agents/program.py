@@ -16,16 +16,21 @@ whole group is ended, its own children included. Its stderr is kept in a tempora
 its end is quoted when the program fails.
 
 A program *fails* when it dies, stalls (no answer within the deadline; it is then ended),
-or writes garbage (a line that is not the answer due). A failed program has not answered,
-and the game's ``illegal_action`` setting decides what that costs, as for an unavailable
-action: ``"lose"``, the seat forfeits the game (the agent answers an unavailable action:
-the engine ends the game, -1 to the seat) and a :class:`ProgramFailureWarning` says what
-happened; ``"penalty"`` and ``"raise"``, a :class:`ProgramFailure` (an
-:class:`~uno_env.engine.IllegalActionError`) stops the game, naming the program, the seat
-and what happened. Either way :attr:`ProgramAgent.failures` keeps it (game, step, what),
-and the next game starts the program afresh. An answer that is an action of the table but
-not available now goes to the engine as it is: ``illegal_action`` decides (a wrong card
-draws 2 under "penalty", every unavailable action ends the game under "lose", ...).
+writes a bad line (not the answer due, or over :data:`~.protocol.MAX_LINE` bytes) or breaks
+the framing (a line before ``hello``, a second line for one question): the kinds of
+:data:`FAILURE_KINDS`. A failed program has not answered, and the game's ``illegal_action``
+setting decides what that costs, as for an unavailable action: ``"lose"``, the seat
+forfeits the game (the agent answers an unavailable action: the engine ends the game, -1 to
+the seat) and a :class:`ProgramFailureWarning` says what happened; ``"penalty"`` and
+``"raise"``, a :class:`ProgramFailure` (an :class:`~uno_env.engine.IllegalActionError`)
+stops the game, naming the program, the seat and what happened. Either way
+:attr:`ProgramAgent.failures` keeps it (game, step, what), and the next game starts the
+program afresh. An answer that is an action of the table but not available now goes to the
+engine as it is: ``illegal_action`` decides (a wrong card draws 2 under "penalty", every
+unavailable action ends the game under "lose", ...). A tournament
+(:class:`uno_env.arena.TablePlayer`) turns every failure into a forfeit of that game,
+whatever the setting, and counts it. Ending a program ends what it started, also what left
+its process group (Linux: :mod:`.reaper`).
 """
 
 from __future__ import annotations
