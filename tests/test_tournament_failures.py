@@ -168,13 +168,34 @@ def test_a_forfeit_at_a_partner_table_is_lost_by_the_team():
     assert rows["tactical"]["wins"] == 4  # its team wins each game (both its seats)
 
 
+def counted(spec: str, starts: Path) -> str:
+    """``spec``'s program, started by a shell that first adds a line to ``starts``."""
+    options, command = spec.rsplit(":", 1)
+    return f"{options}:sh -c {shlex.quote(f'echo $$ >> {starts}; exec {command}')}"
+
+
+def test_no_program_starts_before_the_games(tmp_path):
+    """Checking the entrants and warming the agents up in the main process start no program."""
+    from uno_env.arena import make_entrants, warm_up
+
+    starts = tmp_path / "starts"
+    spec = counted(program("marker", "1", "unstarted"), starts)
+    rules = RuleConfig(num_players=2, episode="round")
+    entrants = make_entrants([spec, "tactical"], rules)
+    warm_up(rules, entrants, 0, [(0, 1), (1, 0)])
+    assert not starts.exists()
+    summary, _ = tournament([spec, "tactical"], "penalty", tmp_path, games=2)
+    assert len(starts.read_text().split()) == 2  # workers=1: one per seat, in this process
+
+
 @pytest.mark.slow
 def test_a_program_that_learns_across_games_repeats_with_two_workers(tmp_path):
     """Each worker process plays a fixed share of the games in a fixed order, so a program
     that keeps state across games answers the same in every run of the seed."""
     from uno_env.arena import TablePlayer, make_entrants
 
-    spec = program("learner", "1", "learner", seconds=5)
+    starts = tmp_path / "starts"
+    spec = counted(program("learner", "1", "learner", seconds=5), starts)
     rules = RuleConfig(num_players=2, episode="round")
     player = TablePlayer(rules, make_entrants([spec, "tactical"], rules), seed=0)
     once, again = (player.play(0, (0, 1))["steps"][0] for _ in range(2))
@@ -182,7 +203,11 @@ def test_a_program_that_learns_across_games_repeats_with_two_workers(tmp_path):
     assert once != again  # the same game, played again by the same process: it learned from the first
     runs = []
     for k in range(2):
+        starts.unlink()
         summary, records = tournament([spec, "tactical"], "penalty", tmp_path / str(k), games=12, workers=2)
+        # one per seat and worker, none in this process: worker k plays tables k, k + 2, ..., whose
+        # two seatings alternate, so each worker seats the program in one seat only
+        assert len(starts.read_text().split()) == 2
         runs.append((records["outcome"].tolist(), records["steps"].tolist()))
         assert all(sum(r["failures"].values()) == 0 for r in summary["leaderboard"])
     assert runs[0] == runs[1]

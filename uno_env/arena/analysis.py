@@ -459,7 +459,7 @@ def plot_ratings(ax, rows: list[dict], y: np.ndarray) -> None:
         else:
             ax.plot(ratings, y, "o")
         ax.axvline(1500, color="grey", lw=0.8, ls="--")
-    ax.set_yticks(y, [r["agent"] for r in rows])
+    ax.set_yticks(y, [r["agent"].replace("$", r"\$") for r in rows])  # a command's $ is not mathtext
     ax.set_xlabel("Elo-scale rating, 95% bootstrap interval")
     ax.set_title("Bradley-Terry rating")
 
