@@ -207,6 +207,8 @@ class TablePlayer:
                 self.game.play(state, players, on_step=on_step)
                 return None
             except IllegalActionError as err:
+                if err.seat is None:  # not refused at a seat of this game: not an agent's failure
+                    raise
                 seat = int(err.seat)
                 failure = getattr(err, "failure", None)
                 refused = {"seat": seat, "what": "illegal action", "detail": str(err)}
