@@ -152,6 +152,7 @@ def test_a_one_sided_tournament_is_reported_with_its_plot(tmp_path):
     for row in (first, last):
         assert row["rating_ci"][0] <= row["rating"] <= row["rating_ci"][1]
     assert last["rating"] < 1500 < first["rating"] and last["forfeits"] == 6
+    assert sum(seat["wins"] for seat in summary["seats"]) == 6  # the seats' wins count the forfeits too
     single, _ = tournament(["tactical"], "penalty", tmp_path / "single", games=1)
     assert single["leaderboard"][0]["rating"] is None and "failures" not in format_leaderboard(single)
 

@@ -87,7 +87,7 @@ def analyse(config, entrants, schedule: Schedule, records: dict, seed: int, boot
     leaderboard = leaderboard_rows(entrants, schedule, records, multiplicity, won, ratings)
     result = {
         "leaderboard": leaderboard,
-        "seats": seat_results(records, len(schedule.jobs), n),
+        "seats": seat_results(records, len(schedule.jobs), n, teams),
         "hand_length": hand_lengths(config, records),
         "undecided_games": int((~decided).sum()),
     }
@@ -169,11 +169,18 @@ def failure_counts(records: dict, seated: np.ndarray) -> dict:
     return {"forfeits": forfeits, "failures": failures}
 
 
-def seat_results(records: dict, games: int, n: int) -> list[dict]:
-    """Per seat (seat 0 plays first): games, wins, win rate and its 95% interval."""
+def seat_results(records: dict, games: int, n: int, teams: list[int] | None = None) -> list[dict]:
+    """Per seat (seat 0 plays first): games, wins, win rate and its 95% interval; a game
+    another team forfeited is won by the seats still in it (as in :func:`match_results`)."""
+    won = records["outcome"] > 0
+    if "forfeit" in records:
+        team = np.array(teams if teams is not None else range(n))
+        forfeit = records["forfeit"]
+        other = (forfeit[:, None] >= 0) & (team[None, :] != team[np.maximum(forfeit, 0)][:, None])
+        won |= other & (records["outcome"] >= 0)
     seats = []
     for s in range(n):
-        wins = int((records["outcome"][:, s] > 0).sum())
+        wins = int(won[:, s].sum())
         lo, hi = wilson_interval(wins, games)
         rate = wins / games if games else 0.0
         seats.append({"seat": s, "games": games, "wins": wins, "win_rate": rate, "win_rate_ci": [lo, hi]})
