@@ -239,3 +239,31 @@ def test_what_a_program_started_ends_with_uno_play_and_the_env(tmp_path):
     assert len(processes_with(marker)) == 2  # the program and its child, in another session
     env.close()
     no_process_left(marker)
+
+
+@pytest.mark.parametrize("illegal_action", ["penalty", "lose"])
+def test_saved_games_with_a_forfeit_replay(illegal_action, tmp_path, capsys):
+    """--save-games: a game a program forfeited is saved with its failures and replays (under
+    "penalty" the record stops before the forfeit, which is no action of those settings)."""
+    from uno_env.cli.tournament import main
+    from uno_env.engine.record import replay
+
+    spec = program("not_held", "1", "saved")
+    argv = ["--agents", f"{spec},tactical", "--players", "2", "--games", "2", "--workers", "1", "--no-progress"]
+    argv += [
+        "--set",
+        f"illegal_action={illegal_action}",
+        "--bootstrap",
+        "0",
+        "--out",
+        str(tmp_path),
+        "--save-games",
+        "2",
+    ]
+    assert main(argv) == 0
+    records = [json.loads(path.read_text()) for path in sorted((tmp_path / "games").glob("game_*.json"))]
+    assert len(records) == 2 and (tmp_path / "games" / "game_0.html").is_file()
+    for record in records:
+        (failure,) = record["failures"]
+        assert failure["what"] == "illegal action" and failure["forfeit"] and "'play " in failure["detail"]
+        replay(record)

@@ -128,7 +128,7 @@ class TablePlayer:
         self.game = Game(config)
         self.forfeits = Game(dataclasses.replace(config, illegal_action="lose"))  # the rules' forfeit, at any setting
         self.strict = strict
-        self.entrants = entrants
+        self.last_action = -1  # of the game being played        self.entrants = entrants
         self.seed = seed
         self.agents: dict[tuple[int, int], Agent] = {}
 
@@ -177,7 +177,7 @@ class TablePlayer:
             recorder = Recorder(game, state, agents=labels, start={"seed": game_seed, "dealer": n - 1})
         start = time.perf_counter()
         failed = self.failure_counts(lineup)
-        refused = self.play_out(state, players, recorder)
+        refused, unforfeited = self.play_out(state, players, recorder)
         rec: dict = empty_records(1, n)
         read_results(game, state, 0, rec, 0)
         rec["seconds"][0] = time.perf_counter() - start
@@ -191,21 +191,30 @@ class TablePlayer:
             for note in notes:
                 if note["decision"] < len(recorder.annotations):
                     recorder.annotations[note["decision"]] = {"failure": f"{note['what']}: {note['detail']}"}
-            rec["record"] = recorder.record()
+            rec["record"] = recorder.record() if unforfeited is None else unforfeited
+            if notes:
+                rec["record"]["failures"] = notes
         return rec
 
-    def play_out(self, state, players: list, recorder) -> dict | None:
+    def play_out(self, state, players: list, recorder) -> tuple[dict | None, dict | None]:
         """Play the game to its end. An action the game refuses (a program's failure under
         "penalty" or "raise", or a card it does not hold) forfeits the seat as the rules'
-        forfeit does (illegal_action "lose"); returns what was refused (seat, what, detail,
-        decision), None if nothing was. The programs' own warnings are left to
-        :func:`warn_failures`, which names the table game."""
-        on_step = recorder.on_step if recorder is not None else None
+        forfeit does (illegal_action "lose"). Returns what was refused (seat, what, detail,
+        decision) and the game record up to it (the forfeit is no action of the game's
+        settings: the record stops before it and replays), or (None, None) if nothing was.
+        The programs' own warnings are left to :func:`warn_failures`, which names the table game."""
+        self.last_action = -1
+
+        def on_step(seat: int, action: int) -> None:
+            self.last_action = action  # the forfeit's, should the game end by one
+            if recorder is not None:
+                recorder.on_step(seat, action)
+
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ProgramFailureWarning)
             try:
                 self.game.play(state, players, on_step=on_step)
-                return None
+                return None, None
             except IllegalActionError as err:
                 if err.seat is None:  # not refused at a seat of this game: not an agent's failure
                     raise
@@ -215,11 +224,12 @@ class TablePlayer:
                 if failure is not None:
                     refused.update(what=failure["what"], detail=failure["detail"])
                 refused["decision"] = int(state.ints[0, S_STEP])
+                unforfeited = recorder.record() if recorder is not None else None
                 forfeiting = list(players)
                 forfeiting[seat] = with_hooks(unavailable_action, players[seat])
                 shared = State(state.cards, state.ints, state.rng, state.ev, state.evn, self.forfeits.params)
-                self.forfeits.play(shared, forfeiting, on_step=on_step)  # the same arrays, under "lose"
-                return refused
+                self.forfeits.play(shared, forfeiting)  # the same arrays, under "lose"
+                return refused, unforfeited
 
     def failures_of(self, job: int, lineup: tuple[int, ...], state, before: list[int], refused: dict | None) -> list:
         """What went wrong in table game ``job``, one dict per failure (seat, what, detail,
@@ -235,7 +245,8 @@ class TablePlayer:
         if refused is not None and not any(note["seat"] == refused["seat"] for note in notes):
             notes.append(refused)
         if forfeit >= 0 and not any(note["seat"] == forfeit for note in notes):
-            played = f"it played an action not available at decision {int(state.ints[0, S_STEP])}"
+            action = self.game.actions.strings[self.last_action] if self.last_action >= 0 else "an action"
+            played = f"it played {action!r}, not available then (illegal_action='lose': the seat forfeits)"
             notes.append({"seat": forfeit, "what": "illegal action", "detail": played, "decision": -1})
         for note in notes:
             closing = getattr(self.agents.get((lineup[note["seat"]], note["seat"])), "close", None)
