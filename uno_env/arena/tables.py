@@ -128,7 +128,8 @@ class TablePlayer:
         self.game = Game(config)
         self.forfeits = Game(dataclasses.replace(config, illegal_action="lose"))  # the rules' forfeit, at any setting
         self.strict = strict
-        self.last_action = -1  # of the game being played        self.entrants = entrants
+        self.last_action = -1  # of the game being played
+        self.entrants = entrants
         self.seed = seed
         self.agents: dict[tuple[int, int], Agent] = {}
 
