@@ -267,3 +267,23 @@ def test_saved_games_with_a_forfeit_replay(illegal_action, tmp_path, capsys):
         (failure,) = record["failures"]
         assert failure["what"] == "illegal action" and failure["forfeit"] and "'play " in failure["detail"]
         replay(record)
+
+
+def test_ties_and_games_without_a_winner_are_reported(tmp_path):
+    """Every game undecided (cut at the step limit), and a game shared by two winners: the
+    summary, the ratings and the plot hold."""
+    from uno_env.arena import analyse, build_schedule, empty_records, make_entrants, plot
+
+    rules = RuleConfig(num_players=2, episode="round")
+    entrants = make_entrants(["random", "tactical"], rules)
+    plan = build_schedule("mixed", 2, 2, 2)
+    records = empty_records(2, 2)
+    records["truncated"][:], records["steps"][:], records["rounds"][:] = True, 10, 1
+    for outcome in ([[0, 0], [0, 0]], [[1, 1], [1, -1]]):
+        records["outcome"][:] = outcome
+        summary = analyse(rules, entrants, plan, records, 0, 50)
+        summary.update(games=2, players=2, schedule="mixed", seed=0)
+        for row in summary["leaderboard"]:
+            assert row["rating_ci"][0] <= row["rating"] <= row["rating_ci"][1]
+        plot(tmp_path / "t.png", summary, records)
+        assert (tmp_path / "t.png").stat().st_size and format_leaderboard(summary)
