@@ -276,10 +276,10 @@ def _on_sigterm(signum, frame) -> None:
     # no locks and no waiting here: the interrupted code may hold them (the process ends next;
     # its orphaned, killed children are reaped by init)
     for pid, process in tuple(_RUNNING.items()):
+        with contextlib.suppress(Exception):
+            kill_descendants(pid, process.token)  # first, while the program's children are still its own
         with contextlib.suppress(OSError):
             os.killpg(pid, signal.SIGKILL)
-        with contextlib.suppress(Exception):
-            kill_descendants(pid, process.token)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     os.kill(os.getpid(), signal.SIGTERM)
 
