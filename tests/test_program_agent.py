@@ -297,12 +297,13 @@ def as_from_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_an_interrupted_tournament_leaves_no_program_behind(workers, tmp_path):
-    """Ctrl-C (SIGINT to the uno command) while stubborn programs play: none is left running,
-    in-process (workers=1) or in worker processes."""
+@pytest.mark.parametrize(("mode", "workers"), [("stubborn", 1), ("stubborn", 2), ("daemon", 2)])
+def test_an_interrupted_tournament_leaves_no_program_behind(mode, workers, tmp_path):
+    """Ctrl-C (SIGINT to the uno command) while stubborn programs play, or programs whose child
+    left their process group (daemon): none is left running, in-process (workers=1) or in
+    worker processes."""
     marker = f"interrupted-{uuid.uuid4().hex}"
-    spec = bad("stubborn", marker)
+    spec = bad(mode, marker, marker)
     command = [sys.executable, "-X", "faulthandler", "-m", "uno_env.cli", "tournament", "--agents", f"{spec},tactical"]
     command += ["--players", "2", "--games", "100000", "--workers", str(workers), "--no-files", "--no-progress"]
     command += ["--bootstrap", "0"]
