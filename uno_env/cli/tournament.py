@@ -73,11 +73,14 @@ analysis; ``run_tournament`` for scripts and notebooks) is :mod:`uno_env.arena`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
+import warnings
 from pathlib import Path
 
 from uno_env.agents import agent_descriptions
+from uno_env.agents.program import ProgramFailureWarning
 from uno_env.arena import TournamentStopped, format_leaderboard, run_tournament, save_games, write_outputs
 from uno_env.cli.args import add_rule_arguments, check_memory, check_output_folder, count_type, rule_config, seed_type
 
@@ -194,7 +197,30 @@ def output_folder(out: Path | None, name: str | None, started: time.struct_time)
     return folder
 
 
+@contextlib.contextmanager
+def failures_in_words():
+    """A program's failure warned of as a line of the command's own, not a source location."""
+    plain = warnings.formatwarning
+
+    def format_warning(message, category, filename, lineno, line=None):
+        if issubclass(category, ProgramFailureWarning):
+            return f"uno tournament: warning: {message}\n"
+        return plain(message, category, filename, lineno, line)
+
+    warnings.formatwarning = format_warning
+    try:
+        yield
+    finally:
+        warnings.formatwarning = plain
+
+
 def main(argv: list[str] | None = None) -> int:
+    with failures_in_words():
+        return run(argv)
+
+
+def run(argv: list[str] | None) -> int:
+    """``main``'s work: the tournament, its leaderboard and files; the exit status."""
     args = build_parser().parse_args(argv)
     try:
         out = output_folder(args.out, args.name, time.localtime())
