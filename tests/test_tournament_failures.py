@@ -287,3 +287,12 @@ def test_ties_and_games_without_a_winner_are_reported(tmp_path):
             assert row["rating_ci"][0] <= row["rating"] <= row["rating_ci"][1]
         plot(tmp_path / "t.png", summary, records)
         assert (tmp_path / "t.png").stat().st_size and format_leaderboard(summary)
+
+
+def test_the_command_says_a_failure_in_words():
+    from uno_env.cli.tournament import failures_in_words
+
+    with failures_in_words():
+        said = warnings.formatwarning(ProgramFailureWarning("table game 3, ..."), ProgramFailureWarning, "f.py", 1)
+        other = warnings.formatwarning(UserWarning("other"), UserWarning, "f.py", 1)
+    assert said == "uno tournament: warning: table game 3, ...\n" and "f.py:1: UserWarning: other" in other
