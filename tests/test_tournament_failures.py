@@ -31,7 +31,7 @@ BOT = Path(__file__).resolve().parent / "bots" / "bad_bot.py"
 FILES = ("tournament.json", "tournament_leaderboard.csv", "tournament_games.csv", "tournament.png")
 
 
-def program(mode: str, word: str, marker: str, seconds: float = 0.4) -> str:
+def program(mode: str, word: str, marker: str, seconds: float = 1.0) -> str:
     command = shlex.join([sys.executable, str(BOT), mode, word, marker])
     return f"cmd:decision_seconds={seconds}:start_seconds=10:{command}"
 
