@@ -148,8 +148,8 @@ def test_an_unavailable_action_costs_what_illegal_action_says():
 FAILURES = [
     ("die", "died", "exited with status 3; its stderr ends: 'bad_bot: dying on purpose'"),
     ("stall", "stalled", "no answer within 0.5 s"),
-    ("garbage", "garbage", "not a line of JSON"),
-    ("bad_ready", "garbage", "'ready? no'"),
+    ("garbage", "bad line", "not a line of JSON"),
+    ("bad_ready", "bad line", "'ready? no'"),
 ]
 
 
@@ -297,12 +297,13 @@ def as_from_a_terminal() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-@pytest.mark.parametrize("workers", [1, 2])
-def test_an_interrupted_tournament_leaves_no_program_behind(workers, tmp_path):
-    """Ctrl-C (SIGINT to the uno command) while stubborn programs play: none is left running,
-    in-process (workers=1) or in worker processes."""
+@pytest.mark.parametrize(("mode", "workers"), [("stubborn", 1), ("stubborn", 2), ("daemon", 2)])
+def test_an_interrupted_tournament_leaves_no_program_behind(mode, workers, tmp_path):
+    """Ctrl-C (SIGINT to the uno command) while stubborn programs play, or programs whose child
+    left their process group (daemon): none is left running, in-process (workers=1) or in
+    worker processes."""
     marker = f"interrupted-{uuid.uuid4().hex}"
-    spec = bad("stubborn", marker)
+    spec = bad(mode, marker, marker)
     command = [sys.executable, "-X", "faulthandler", "-m", "uno_env.cli", "tournament", "--agents", f"{spec},tactical"]
     command += ["--players", "2", "--games", "100000", "--workers", str(workers), "--no-files", "--no-progress"]
     command += ["--bootstrap", "0"]
@@ -340,14 +341,15 @@ def test_a_tournament_game_record_says_what_went_wrong():
     game = Game(num_players=2, episode="round", illegal_action="lose")
     entrants = make_entrants([bad("die", "3"), "tactical"], game.config)
     player = TablePlayer(game.config, entrants, seed=0)
-    with pytest.warns(ProgramFailureWarning):
-        rec = player.play(0, (0, 1), record=True)
+    rec = player.play(0, (0, 1), record=True)  # warned of by run_tournament, which names the table game
     record = rec["record"]
     (noted,) = [(k, a) for k, a in enumerate(record["annotations"]) if a]
     step, annotation = noted
     assert annotation["failure"].startswith("died: it exited with status 3")
     assert record["seats"][step] == 0 and step == len(record["actions"]) - 1
-    assert rec["outcome"][0].tolist() == [-1, 0]
+    assert rec["outcome"][0].tolist() == [-1, 0] and rec["forfeit"][0] == 0
+    (note,) = rec["notes"][0]
+    assert (note["job"], note["hand"], note["decision"], note["what"], note["forfeit"]) == (0, 1, step, "died", True)
     for agent in player.agents.values():
         agent.close()
 

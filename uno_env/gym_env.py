@@ -273,6 +273,15 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         generators = [(policy, random_state()) for policy, random_state in self._random_states]
         return arrays, generators, self._pending_reward, self._events
 
+    def close(self) -> None:
+        """End what the opponents run: an outside program (``cmd:``) and everything it
+        started (docs/PROTOCOL.md, "When a program fails"); the next game starts it again."""
+        for policy in self.opponents:
+            closing = getattr(policy, "close", None)
+            if callable(closing):
+                closing()
+        super().close()
+
     def _restore(self, undo: tuple) -> None:
         arrays, generators, self._pending_reward, self._events = undo
         state = self._state

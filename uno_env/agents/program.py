@@ -16,16 +16,21 @@ whole group is ended, its own children included. Its stderr is kept in a tempora
 its end is quoted when the program fails.
 
 A program *fails* when it dies, stalls (no answer within the deadline; it is then ended),
-or writes garbage (a line that is not the answer due). A failed program has not answered,
-and the game's ``illegal_action`` setting decides what that costs, as for an unavailable
-action: ``"lose"``, the seat forfeits the game (the agent answers an unavailable action:
-the engine ends the game, -1 to the seat) and a :class:`ProgramFailureWarning` says what
-happened; ``"penalty"`` and ``"raise"``, a :class:`ProgramFailure` (an
-:class:`~uno_env.engine.IllegalActionError`) stops the game, naming the program, the seat
-and what happened. Either way :attr:`ProgramAgent.failures` keeps it (game, step, what),
-and the next game starts the program afresh. An answer that is an action of the table but
-not available now goes to the engine as it is: ``illegal_action`` decides (a wrong card
-draws 2 under "penalty", every unavailable action ends the game under "lose", ...).
+writes a bad line (not the answer due, or over :data:`~.protocol.MAX_LINE` bytes) or breaks
+the framing (a line before ``hello``, a second line for one question): the kinds of
+:data:`FAILURE_KINDS`. A failed program has not answered, and the game's ``illegal_action``
+setting decides what that costs, as for an unavailable action: ``"lose"``, the seat
+forfeits the game (the agent answers an unavailable action: the engine ends the game, -1 to
+the seat) and a :class:`ProgramFailureWarning` says what happened; ``"penalty"`` and
+``"raise"``, a :class:`ProgramFailure` (an :class:`~uno_env.engine.IllegalActionError`)
+stops the game, naming the program, the seat and what happened. Either way
+:attr:`ProgramAgent.failures` keeps it (game, step, what), and the next game starts the
+program afresh. An answer that is an action of the table but not available now goes to the
+engine as it is: ``illegal_action`` decides (a wrong card draws 2 under "penalty", every
+unavailable action ends the game under "lose", ...). A tournament
+(:class:`uno_env.arena.TablePlayer`) turns every failure into a forfeit of that game,
+whatever the setting, and counts it. Ending a program ends what it started, also what left
+its process group (Linux: :mod:`.reaper`).
 """
 
 from __future__ import annotations
@@ -44,6 +49,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import uuid
 import warnings
 
 import numpy as np
@@ -53,16 +59,27 @@ from uno_env.engine import kernels as K
 
 from .following import FollowingAgent
 from .protocol import MAX_LINE, Messages, ProtocolError, dumps, parse_action, parse_ready, shorten
+from .reaper import TOKEN_VARIABLE, become_subreaper, kill_descendants, reap
 from .text import decision_text
 
 OPTIONS = {"decision_seconds": 5.0, "game_seconds": 600.0, "start_seconds": 10.0}
 """The options of a ``cmd:`` agent and their defaults (seconds)."""
 MAX_PROGRAMS = 256
 """The most programs one Python process runs at a time."""
+HELLO_FOLLOW_SECONDS = 1.0
+"""How long a first answer to ``hello`` that is not ``ready`` waits for a ``ready`` behind it
+(which makes it a line written before ``hello``: a framing failure)."""
+EXIT_CHECK_SECONDS = 0.05
+"""How often a wait for an answer looks whether the program has exited."""
 GRACE_SECONDS = 0.5
 """How long a program may take to exit once its input is closed, before it is killed."""
 STDERR_TAIL = 600
 """Characters of a failed program's stderr quoted in its failure."""
+FAILURE_KINDS = ("died", "stalled", "bad line", "framing", "illegal action")
+"""What a program's failure is: it ``died`` (exited, was killed, closed its output, or could
+not start), ``stalled`` (no answer in time), wrote a ``bad line`` (not the answer due, or
+too long), broke the ``framing`` (a line before ``hello``, a second line for one question),
+or played an ``illegal action`` (one the game refused, or forfeited by)."""
 
 _OPTION = re.compile(r"(" + "|".join(OPTIONS) + r")=([^:]*):")
 
@@ -113,11 +130,14 @@ class _Process:
     def __init__(self, argv: list[str]):
         with _LOCK:
             if len(_RUNNING) >= MAX_PROGRAMS:
-                raise _Failed("could not start", f"{MAX_PROGRAMS} programs run in this process already")
+                raise _Failed("died", f"it could not start: {MAX_PROGRAMS} programs run in this process already")
         self.stderr = tempfile.TemporaryFile()  # noqa: SIM115  (open while the program runs)
+        self.token = uuid.uuid4().hex  # marks its processes, also those that leave its group (.reaper)
+        _install_cleanup()
         try:
             self.popen = subprocess.Popen(
                 argv,
+                env={**os.environ, TOKEN_VARIABLE: self.token},
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self.stderr,
@@ -126,7 +146,7 @@ class _Process:
             )
         except OSError as err:
             self.stderr.close()
-            raise _Failed("could not start", str(err)) from None
+            raise _Failed("died", f"it could not start: {err}") from None
         assert self.popen.stdin is not None and self.popen.stdout is not None
         self.stdin, self.stdout = self.popen.stdin.fileno(), self.popen.stdout.fileno()
         os.set_blocking(self.stdin, False)
@@ -136,7 +156,6 @@ class _Process:
         self.closed = False
         with _LOCK:
             _RUNNING[self.popen.pid] = self
-        _install_cleanup()
 
     def send(self, line: str, seconds: float) -> None:
         data = memoryview((line + "\n").encode())
@@ -163,9 +182,11 @@ class _Process:
                     return line
                 continue
             if len(self.buffer) > MAX_LINE:
-                raise _Failed("garbage", f"a line longer than {MAX_LINE} bytes: {shorten(self.buffer)}")
+                raise _Failed("bad line", f"a line longer than {MAX_LINE} bytes: {shorten(self.buffer)}")
             left = end - time.perf_counter()
-            if left <= 0 or not self.poll.poll(math.ceil(left * 1000)):
+            if left <= 0 or not self.poll.poll(math.ceil(min(left, EXIT_CHECK_SECONDS) * 1000)):
+                if self.exited() is not None:  # gone, though what it started may hold its output open
+                    raise _Failed("died", self.exit_text())
                 if time.perf_counter() < end:
                     continue
                 raise _Failed("stalled", "no answer")
@@ -173,6 +194,20 @@ class _Process:
             if not chunk:
                 raise _Failed("died", self.exit_text())
             self.buffer += chunk
+
+    def unasked(self) -> bytes:
+        """What it wrote that no question asked for: the rest of its buffer and whatever it has
+        written since (read without waiting), blank lines left out."""
+        while self.poll.poll(0):
+            chunk = os.read(self.stdout, 1 << 16)
+            if not chunk:
+                break
+            self.buffer += chunk
+            if len(self.buffer) > MAX_LINE:
+                break
+        extra = self.buffer.strip()
+        self.buffer = b""
+        return extra
 
     def exited(self) -> int | None:
         """Its exit status once it has exited (still a zombie: its group can be ended), else None."""
@@ -216,11 +251,13 @@ class _Process:
         end = time.perf_counter() + grace
         while self.exited() is None and time.perf_counter() < end:
             time.sleep(0.002)
+        killed = kill_descendants(self.popen.pid, self.token)  # what it started, in its group or not (Linux)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.popen.pid, signal.SIGKILL)  # the group: the program and what it started
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.popen.pid, signal.SIGKILL)  # itself, had it left its group (still unreaped: its pid)
         self.popen.wait()
+        reap(killed)  # re-parented here (a subreaper) once the program is gone
         self.popen.stdout.close()  # type: ignore[union-attr]
         self.stderr.close()
         with _LOCK:
@@ -238,7 +275,9 @@ def close_all(grace: float = 0.0) -> None:
 def _on_sigterm(signum, frame) -> None:
     # no locks and no waiting here: the interrupted code may hold them (the process ends next;
     # its orphaned, killed children are reaped by init)
-    for pid in tuple(_RUNNING):
+    for pid, process in tuple(_RUNNING.items()):
+        with contextlib.suppress(Exception):
+            kill_descendants(pid, process.token)  # first, while the program's children are still its own
         with contextlib.suppress(OSError):
             os.killpg(pid, signal.SIGKILL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -252,6 +291,7 @@ def _install_cleanup() -> None:
     if _CLEANUP_INSTALLED:
         return
     _CLEANUP_INSTALLED = True
+    become_subreaper()  # what a program's children leave behind is re-parented here, to be reaped
     atexit.register(close_all)
     multiprocessing.util.Finalize(None, close_all, exitpriority=100)
     if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
@@ -259,6 +299,14 @@ def _install_cleanup() -> None:
 
 
 # ---------------------------------------------------------------------- the agent
+
+
+def _is_ready(line: bytes) -> bool:
+    try:
+        parse_ready(line)
+    except ProtocolError:
+        return False
+    return True
 
 
 def _seconds(name: str, value) -> float:
@@ -299,12 +347,13 @@ class ProgramAgent(FollowingAgent):
         """The name the program gave in its ``ready`` (None: none yet)."""
         self.failures: list[dict] = []
         """Every failure: ``game`` (its number since the last reset), ``step`` (the decisions taken in the
-        game, None outside a play loop), ``seat``, ``what`` (died, stalled, garbage, could not start), ``detail``."""
+        game, None outside a play loop), ``seat``, ``what`` (one of :data:`FAILURE_KINDS`), ``detail``."""
         self._failure: dict | None = None  # this game's
         self._forfeited: dict | None = None  # the failure last warned of as a forfeit
         self._reported = False
         self._text = False
         self._spent = 0.0
+        self._asked: str | None = None  # the last question (None: none since the program started)
         self.decisions = 0
         """Decisions the program was asked, since the agent was made."""
         super().__init__(rules, seed)
@@ -336,14 +385,32 @@ class ProgramAgent(FollowingAgent):
                 self.close()
                 self.process = _Process(self.argv)
             seat, seed = self.seat, self.game_seed()
-            ready = parse_ready(
-                self._ask(dumps(self.messages.hello(seat, seed)), self.start_seconds if first else None)
-            )
+            if first:
+                self._asked = None
+            answer = self._ask(dumps(self.messages.hello(seat, seed)), self.start_seconds if first else None, "hello")
+            ready = self._ready(answer, first)
+            self._one_line()
         except (_Failed, ProtocolError) as why:
             self._fail(why, None)
             return
         self.program_name = ready.get("name") or self.program_name
         self._text = bool(ready.get("text", False))
+
+    def _ready(self, answer: bytes, first: bool) -> dict:
+        """The ``ready`` of ``answer``; a first answer that is not one but is followed at once
+        by one was written before ``hello``: a framing failure."""
+        try:
+            return parse_ready(answer)
+        except ProtocolError:
+            assert self.process is not None
+            if first:
+                try:
+                    parse_ready(self.process.read_line(min(HELLO_FOLLOW_SECONDS, self.start_seconds)))
+                except (_Failed, ProtocolError):
+                    pass
+                else:
+                    raise _Failed("framing", f"a line before hello: {shorten(answer)}") from None
+            raise
 
     def round_ended(self, events: list[dict]) -> None:
         self._tell(Messages.round_end(self.take_events()))
@@ -360,11 +427,31 @@ class ProgramAgent(FollowingAgent):
         if self.process is None or self._failure is not None:
             return
         try:
+            self._check_framing()
+        except _Failed as why:
+            self._fail(why, None)
+            return
+        try:
             self.process.send(dumps(message), self._deadline())
         except _Failed as why:
             if message["type"] != "game_end":  # a program that stops after its last decision has cost nothing
                 self._fail(why, None)
             self.close()
+
+    def _one_line(self) -> None:
+        """Fail with ``framing`` if more than the answer came with it."""
+        assert self.process is not None
+        extra = self.process.buffer.strip()
+        if extra:
+            raise _Failed("framing", f"a second line for {self._asked}: {shorten(extra)}")
+
+    def _check_framing(self) -> None:
+        """Fail with ``framing`` if the program wrote what no question asked for."""
+        assert self.process is not None
+        extra = self.process.unasked()
+        if extra:
+            after = "before hello" if self._asked is None else f"after its answer to {self._asked}"
+            raise _Failed("framing", f"a line it was not asked for, {after}: {shorten(extra)}")
 
     # ------------------------------------------------------------------ decisions
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
@@ -376,7 +463,12 @@ class ProgramAgent(FollowingAgent):
             events = self.take_events()
             text = decision_text(self.game, obs, legal, events, self.seat) if self._text else None
             try:
-                return parse_action(self._ask(self.messages.decision(obs, legal, events, text)), self.game)
+                asked = f"the decision at step {self.step}"
+                answer = self._ask(self.messages.decision(obs, legal, events, text), None, asked)
+                self._one_line()
+                if _is_ready(answer):  # late, or one of two: it answered hello more than once
+                    raise _Failed("framing", f"a second answer to hello, for {asked}: {shorten(answer)}")
+                return parse_action(answer, self.game)
             except (_Failed, ProtocolError) as why:
                 self._fail(why, self.step)
         return self._after_failure(legal)
@@ -384,14 +476,17 @@ class ProgramAgent(FollowingAgent):
     def _deadline(self) -> float:
         return min(self.decision_seconds, max(self.game_seconds - self._spent, 0.0))
 
-    def _ask(self, line: str, seconds: float | None = None) -> bytes:
-        """Send ``line`` and read the answer: within ``seconds`` (not counted in the game's
-        time), else within the decision's and the game's deadlines."""
+    def _ask(self, line: str, seconds: float | None, question: str) -> bytes:
+        """Send ``line`` (``question``: what it asks, for the failures) and read the answer:
+        within ``seconds`` (not counted in the game's time), else within the decision's and
+        the game's deadlines. Anything written before it breaks the framing."""
         assert self.process is not None
         counted = seconds is None
         limit = self._deadline() if seconds is None else seconds
         start = time.perf_counter()
         try:
+            self._check_framing()
+            self._asked = question
             self.process.send(line, limit)
             answer = self.process.read_line(max(limit - (time.perf_counter() - start), 0.0))
         except _Failed as why:
@@ -410,7 +505,7 @@ class ProgramAgent(FollowingAgent):
     # ------------------------------------------------------------------ failures
     def _fail(self, why: Exception, step: int | None) -> None:
         """Keep what went wrong (at ``step``, the decision it missed; None: not at a decision) and end the program."""
-        what, detail = (why.what, why.detail) if isinstance(why, _Failed) else ("garbage", str(why))
+        what, detail = (why.what, why.detail) if isinstance(why, _Failed) else ("bad line", str(why))
         if what != "died" and self.process is not None:
             said = self.process.stderr_tail()
             detail += f"; its stderr ends: {said!r}" if said else ""
@@ -448,6 +543,7 @@ class ProgramAgent(FollowingAgent):
 
 
 __all__ = [
+    "FAILURE_KINDS",
     "GRACE_SECONDS",
     "MAX_PROGRAMS",
     "OPTIONS",

@@ -32,6 +32,7 @@ from .tables import (
     COMPILED_CHUNK,
     RECORD_FIELDS,
     TablePlayer,
+    TournamentStopped,
     concat_records,
     empty_records,
     job_seeds,
@@ -39,6 +40,7 @@ from .tables import (
     read_results,
     save_games,
     warm_up,
+    warn_failures,
 )
 
 
@@ -54,20 +56,28 @@ def run_tournament(
     progress: bool = False,
     orders: str | None = None,
     ray: str | None = None,
+    strict: bool = False,
 ) -> tuple[dict, Schedule, list[Entrant], dict]:
     """Run a tournament; returns (summary, schedule, entrants, records). ``config`` is the
     table's RuleConfig; ``players`` the players of a game (8 for two-table rotation).
     ``workers``: processes (default 2), or with ``ray`` (a cluster address, or "local")
-    Ray tasks in flight (default: every CPU of the cluster)."""
+    Ray tasks in flight (default: every CPU of the cluster). An agent that fails (an
+    outside program that dies, stalls, writes a bad line, breaks the framing, or an action
+    the game refuses) forfeits that game and the run goes on: its failures are counted in
+    the results and each is warned of (:class:`~uno_env.agents.program.ProgramFailureWarning`);
+    ``strict`` stops at the first instead (:class:`TournamentStopped`)."""
     entrants = make_entrants(agents, config)
     players = players or config.num_players
     check_tables(config, schedule, players)
+    if strict and ray is not None:
+        raise ValueError("--strict stops at the first failure of a local run: drop --ray to debug an agent")
     if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
         raise ValueError(f"--workers must be a positive integer, got {workers!r}")
     plan = build_schedule(schedule, len(entrants), players, games, orders, partners=config.partners)
     start = time.perf_counter()
-    records = run_jobs(config, entrants, plan, seed, workers, progress, ray)
+    records = run_jobs(config, entrants, plan, seed, workers, progress, ray, strict)
     elapsed = time.perf_counter() - start
+    warn_failures(records)
     summary = {
         "agents": [e.label for e in entrants],
         "players": players,
@@ -100,6 +110,7 @@ __all__ = [
     "RECORD_FIELDS",
     "Schedule",
     "TablePlayer",
+    "TournamentStopped",
     "analyse",
     "bootstrap_ratings",
     "build_schedule",
@@ -124,6 +135,7 @@ __all__ = [
     "save_games",
     "seatings",
     "warm_up",
+    "warn_failures",
     "wilson_interval",
     "write_outputs",
 ]

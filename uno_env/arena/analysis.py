@@ -9,19 +9,25 @@ from pathlib import Path
 
 import numpy as np
 
+from uno_env.agents.program import FAILURE_KINDS
+
 from .ratings import bootstrap_ratings, elo, fit_luce, group_matches, wilson_interval
 from .schedule import Schedule
 
 
-def match_results(schedule: Schedule, records: dict, num_agents: int):
+def match_results(schedule: Schedule, records: dict, num_agents: int, teams: list[int] | None = None):
     """Per game of the tournament: the multiplicity of each entrant, the win credit of each
-    entrant (1 split among the winners' entrants), and the set of winning entrants."""
+    entrant (1 split among the winners' entrants), and the set of winning entrants. A game
+    that a seat forfeited is lost by that seat (its team: ``teams``, the team of each seat)
+    and won by the other seats still in it (outcome not -1), who share the credit; with
+    ``rotate``, a player who forfeited a hand cannot win the game."""
     count = schedule.num_matches
     multiplicity = np.zeros((count, num_agents))
     credit = np.zeros((count, num_agents))
     won = np.zeros((count, num_agents), dtype=bool)
     decided = np.zeros(count, dtype=bool)
     totals = []
+    forfeit = records.get("forfeit")
     for m, entries in enumerate(schedule.matches):
         who = schedule.match_players[m]
         for e in who:
@@ -29,14 +35,23 @@ def match_results(schedule: Schedule, records: dict, num_agents: int):
         if schedule.kind == "rotate":
             points = np.zeros(len(who))
             truncated = False
+            out = np.zeros(len(who), dtype=bool)
             for job, seat, player in entries:
                 points[player] += records["scores"][job, seat]
                 truncated |= bool(records["truncated"][job])
+                out[player] |= forfeit is not None and forfeit[job] == seat
             totals.append(points)
-            winners = np.flatnonzero(points == points.max()) if not truncated else np.array([], dtype=int)
+            best = np.where(out, -np.inf, points)
+            winners = np.flatnonzero(best == best.max()) if not truncated and not out.all() else np.array([], int)
         else:
             job = entries[0][0]
             winners = np.flatnonzero(records["outcome"][job] > 0)
+            if forfeit is not None and forfeit[job] >= 0:
+                team = teams if teams is not None else list(range(len(records["outcome"][job])))
+                winners = np.array(
+                    [s for s, o in enumerate(records["outcome"][job]) if o >= 0 and team[s] != team[forfeit[job]]],
+                    dtype=int,
+                )
         if len(winners):
             decided[m] = True
             for p in winners:
@@ -65,13 +80,14 @@ def analyse(config, entrants, schedule: Schedule, records: dict, seed: int, boot
     the results against the field (field schedule)."""
     k = len(entrants)
     n = config.num_players
-    multiplicity, credit, won, decided, _ = match_results(schedule, records, k)
+    teams = [s % config.num_teams for s in range(n)] if config.partners else list(range(n))
+    multiplicity, credit, won, decided, _ = match_results(schedule, records, k, teams)
     present = multiplicity > 0
     ratings = fit_ratings(multiplicity[decided], credit[decided], seed, bootstrap) if k > 1 else None
     leaderboard = leaderboard_rows(entrants, schedule, records, multiplicity, won, ratings)
     result = {
         "leaderboard": leaderboard,
-        "seats": seat_results(records, len(schedule.jobs), n),
+        "seats": seat_results(records, len(schedule.jobs), n, teams),
         "hand_length": hand_lengths(config, records),
         "undecided_games": int((~decided).sum()),
     }
@@ -93,7 +109,10 @@ def fit_ratings(
         return elo(gamma), None, None
     boot = bootstrap_ratings(table, bootstrap, seed, start=gamma)
     lo, hi = np.percentile(boot, [2.5, 97.5], axis=0)
-    return elo(gamma), lo, hi
+    rating = elo(gamma)
+    # a one-sided result puts every sample at the estimate, give or take rounding: the
+    # interval holds its estimate
+    return rating, np.minimum(lo, rating), np.maximum(hi, rating)
 
 
 def leaderboard_rows(entrants, schedule: Schedule, records: dict, multiplicity, won, ratings) -> list[dict]:
@@ -129,6 +148,7 @@ def leaderboard_rows(entrants, schedule: Schedule, records: dict, multiplicity, 
                 if rating_lo is not None and rating_hi is not None
                 else None,
                 "seconds_per_hand": seconds / max(seat_hands, 1) if entrant.policy_id is None else None,
+                **failure_counts(records, seated),
             }
         )
     order = sorted(
@@ -137,13 +157,33 @@ def leaderboard_rows(entrants, schedule: Schedule, records: dict, multiplicity, 
     return [rows[i] for i in order]
 
 
-def seat_results(records: dict, games: int, n: int) -> list[dict]:
-    """Per seat (seat 0 plays first): games, wins, win rate and its 95% interval."""
+def failure_counts(records: dict, seated: np.ndarray) -> dict:
+    """An entrant's ``forfeits`` (table games its seat forfeited) and ``failures`` by kind
+    (:data:`~uno_env.agents.program.FAILURE_KINDS`), from its seats ``seated`` [jobs, seats]."""
+    if "forfeit" not in records:
+        return {"forfeits": 0, "failures": dict.fromkeys(FAILURE_KINDS, 0)}
+    seats = np.arange(seated.shape[1])
+    forfeits = int((seated & (records["forfeit"][:, None] == seats[None, :])).sum())
+    codes = records["failures"][seated]
+    failures = {kind: int((codes == 1 + k).sum()) for k, kind in enumerate(FAILURE_KINDS)}
+    return {"forfeits": forfeits, "failures": failures}
+
+
+def seat_results(records: dict, games: int, n: int, teams: list[int] | None = None) -> list[dict]:
+    """Per seat (seat 0 plays first): games, wins, win rate and its 95% interval; a game
+    another team forfeited is won by the seats still in it (as in :func:`match_results`)."""
+    won = records["outcome"] > 0
+    if "forfeit" in records:
+        team = np.array(teams if teams is not None else range(n))
+        forfeit = records["forfeit"]
+        other = (forfeit[:, None] >= 0) & (team[None, :] != team[np.maximum(forfeit, 0)][:, None])
+        won |= other & (records["outcome"] >= 0)
     seats = []
     for s in range(n):
-        wins = int((records["outcome"][:, s] > 0).sum())
+        wins = int(won[:, s].sum())
         lo, hi = wilson_interval(wins, games)
-        seats.append({"seat": s, "games": games, "wins": wins, "win_rate": wins / games, "win_rate_ci": [lo, hi]})
+        rate = wins / games if games else 0.0
+        seats.append({"seat": s, "games": games, "wins": wins, "win_rate": rate, "win_rate_ci": [lo, hi]})
     return seats
 
 
@@ -223,7 +263,19 @@ def format_leaderboard(summary: dict) -> str:
         lines += field_lines(summary["field"], "games" if "hands_per_game" in summary["hand_length"] else "hands")
     if summary.get("head_to_head"):
         lines += head_to_head_lines(summary["head_to_head"], [r["agent"] for r in rows], width)
+    lines += failure_lines(rows)
     return "\n".join(lines)
+
+
+def failure_lines(rows: list[dict]) -> list[str]:
+    """Per entrant that failed: its forfeits and its failures by kind."""
+    lines = []
+    for r in rows:
+        kinds = {kind: count for kind, count in r.get("failures", {}).items() if count}
+        if kinds or r.get("forfeits"):
+            said = ", ".join(f"{kind} {count}" for kind, count in kinds.items())
+            lines.append(f"  {r['agent']}: {r['forfeits']} forfeited of {r['games']} games; failures: {said}")
+    return ["", "failures (a forfeit is a lost game):"] + lines if lines else []
 
 
 def leaderboard_lines(rows: list[dict], width: int) -> list[str]:
@@ -308,6 +360,8 @@ LEADERBOARD_COLUMNS = (
     "rating_hi",
     "mean_hand_length",
     "seconds_per_hand",
+    "forfeits",
+    *(f"failures_{kind.replace(' ', '_')}" for kind in FAILURE_KINDS),
 )
 
 
@@ -331,6 +385,8 @@ def write_leaderboard_csv(path: Path, leaderboard: list[dict]) -> Path:
                     "" if rating_ci is None else f"{rating_ci[1]:.2f}",
                     f"{r['mean_hand_length']:.2f}",
                     "" if r["seconds_per_hand"] is None else f"{r['seconds_per_hand']:.5f}",
+                    r.get("forfeits", 0),
+                    *(r.get("failures", {}).get(kind, 0) for kind in FAILURE_KINDS),
                 ]
             )
     return path
@@ -348,7 +404,7 @@ def write_games_csv(path: Path, schedule: Schedule, entrants, records: dict) -> 
             + [f"seat{s}_agent" for s in range(n)]
             + [f"seat{s}_outcome" for s in range(n)]
             + [f"seat{s}_score" for s in range(n)]
-            + ["went_out", "decisions", "hands", "truncated"]
+            + ["went_out", "decisions", "hands", "truncated", "forfeit_seat", "failures"]
         )
         for j, lineup in enumerate(schedule.jobs):
             writer.writerow(
@@ -358,8 +414,15 @@ def write_games_csv(path: Path, schedule: Schedule, entrants, records: dict) -> 
                 + records["scores"][j].tolist()
                 + [int(records["last_winner"][j]), int(records["steps"][j]), int(records["rounds"][j])]
                 + [int(records["truncated"][j])]
+                + [int(records["forfeit"][j]) if "forfeit" in records else -1, failure_text(records, j)]
             )
     return path
+
+
+def failure_text(records: dict, job: int) -> str:
+    """The failures of table game ``job`` in a CSV cell: ``seat:kind`` joined by ``;``."""
+    notes = records["notes"][job] if "notes" in records else None
+    return ";".join(f"{note['seat']}:{note['what']}" for note in notes or ())
 
 
 def plot(path: Path, summary: dict, records: dict) -> None:
@@ -397,21 +460,21 @@ def plot_ratings(ax, rows: list[dict], y: np.ndarray) -> None:
     if rows and rows[0]["rating"] is not None:
         ratings = np.array([r["rating"] for r in rows])
         if rows[0]["rating_ci"] is not None:
-            lo = ratings - np.array([r["rating_ci"][0] for r in rows])
-            hi = np.array([r["rating_ci"][1] for r in rows]) - ratings
+            lo = np.maximum(ratings - np.array([r["rating_ci"][0] for r in rows]), 0.0)
+            hi = np.maximum(np.array([r["rating_ci"][1] for r in rows]) - ratings, 0.0)
             ax.errorbar(ratings, y, xerr=[lo, hi], fmt="o", capsize=4)
         else:
             ax.plot(ratings, y, "o")
         ax.axvline(1500, color="grey", lw=0.8, ls="--")
-    ax.set_yticks(y, [r["agent"] for r in rows])
+    ax.set_yticks(y, [r["agent"].replace("$", r"\$") for r in rows])  # a command's $ is not mathtext
     ax.set_xlabel("Elo-scale rating, 95% bootstrap interval")
     ax.set_title("Bradley-Terry rating")
 
 
 def plot_win_rates(ax, rows: list[dict], y: np.ndarray) -> None:
     rates = np.array([r["win_rate"] for r in rows])
-    lo = rates - np.array([r["win_rate_ci"][0] for r in rows])
-    hi = np.array([r["win_rate_ci"][1] for r in rows]) - rates
+    lo = np.maximum(rates - np.array([r["win_rate_ci"][0] for r in rows]), 0.0)
+    hi = np.maximum(np.array([r["win_rate_ci"][1] for r in rows]) - rates, 0.0)
     ax.errorbar(rates, y, xerr=[lo, hi], fmt="o", capsize=4, color="tab:green", label="win rate")
     ax.plot([r["table_share"] for r in rows], y, "|", color="grey", markersize=14, label="fair share")
     ax.tick_params(labelleft=False)

@@ -95,7 +95,10 @@ def _play_compiled_chunk(config, lineups, policy_ids, jobs, seed) -> dict:
 def _play_python_chunk(config, entrants, seed, extras, tasks) -> list[dict]:
     numba.set_num_threads(1)
     player = TablePlayer(config, entrants, seed, extras)
-    return [player.play(job, lineup) for job, lineup in tasks]
+    try:
+        return [player.play(job, lineup) for job, lineup in tasks]
+    finally:
+        player.close()
 
 
 def run_jobs_on_ray(

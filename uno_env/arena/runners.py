@@ -5,6 +5,7 @@ Every runner gives the same records, in job order."""
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import sys
@@ -21,10 +22,18 @@ from .tables import COMPILED_CHUNK, TablePlayer, empty_records, play_compiled, p
 
 
 def run_jobs(
-    config, entrants, schedule: Schedule, seed: int, workers: int | None, progress: bool, ray: str | None = None
+    config,
+    entrants,
+    schedule: Schedule,
+    seed: int,
+    workers: int | None,
+    progress: bool,
+    ray: str | None = None,
+    strict: bool = False,
 ) -> dict:
     """Play every table game of the schedule; records in job order. ``ray``: play them as
-    Ray tasks on the cluster at that address ("local": a local Ray), same results."""
+    Ray tasks on the cluster at that address ("local": a local Ray), same results.
+    ``strict``: the first failure of an agent stops the run (:class:`~.tables.TournamentStopped`)."""
     n = config.num_players
     total = len(schedule.jobs)
     if ray is not None:
@@ -38,36 +47,58 @@ def run_jobs(
             put_records(records, chunk, play_compiled(config, schedule.jobs, policy_ids, chunk, seed))
             bar.update(len(chunk))
         if tasks and workers <= 1:
-            player = TablePlayer(config, entrants, seed)
-            for j, lineup in tasks:
-                put_records(records, [j], player.play(j, lineup))
-                bar.update(1)
+            player = TablePlayer(config, entrants, seed, strict=strict)
+            try:
+                for j, lineup in tasks:
+                    put_records(records, [j], player.play(j, lineup))
+                    bar.update(1)
+            finally:
+                player.close()
         elif tasks:
-            for j, rec in play_in_processes(config, entrants, seed, tasks, workers):
+            for j, rec in play_in_processes(config, entrants, seed, tasks, workers, strict):
                 put_records(records, [j], rec)
                 bar.update(1)
     return records
 
 
-def play_in_processes(config, entrants, seed: int, tasks: list[tuple[int, tuple]], workers: int):
-    """The records of the ``tasks`` (job, lineup) as ``workers`` processes play them, in order:
-    the Python agents act once here first, so that what they compile is cached before the
-    workers start."""
+def play_in_processes(config, entrants, seed: int, tasks: list[tuple[int, tuple]], workers: int, strict: bool = False):
+    """The records of the ``tasks`` (job, lineup) as ``workers`` processes play them: worker
+    k plays tasks k, k + workers, k + 2 workers, ... in that order, so that each agent (an
+    outside program that keeps state between games included) sees the same games in the
+    same order in every run of the same seed and workers. The Python agents act once here
+    first, so that what they compile is cached before the workers start."""
     warm_up(config, entrants, seed, [lineup for _, lineup in tasks])
     ctx = multiprocessing.get_context("spawn")
-    with ctx.Pool(workers, initializer=_worker_init, initargs=(config, entrants, seed, registered_extras())) as pool:
-        for (j, _), rec in zip(tasks, pool.imap(_worker_play, tasks, chunksize=1)):
-            yield j, rec
+    workers = max(1, min(workers, len(tasks)))
+    initargs = (config, entrants, seed, registered_extras(), strict)
+    pools = [ctx.Pool(1, initializer=_worker_init, initargs=initargs) for _ in range(workers)]
+    try:
+        shares = [tasks[k::workers] for k in range(workers)]
+        streams = [zip(share, pool.imap(_worker_play, share, chunksize=1)) for share, pool in zip(shares, pools)]
+        for round_ in itertools.zip_longest(*streams):
+            for done in round_:
+                if done is not None:
+                    (j, _), rec = done
+                    yield j, rec
+        for pool in pools:
+            pool.close()  # the workers exit as they do at the end of their work: their programs are ended and reaped
+        for pool in pools:
+            pool.join()
+    finally:
+        for pool in pools:
+            pool.terminate()  # after close(), once they have exited: nothing left to end
+        for pool in pools:
+            pool.join()
 
 
 _WORKER: TablePlayer | None = None
 
 
-def _worker_init(config, entrants, seed, extras) -> None:
+def _worker_init(config, entrants, seed, extras, strict) -> None:
     global _WORKER
     os.environ.setdefault("NUMBA_NUM_THREADS", "1")
     warnings.simplefilter("ignore", TrainingMismatchWarning)  # the parent process warned
-    _WORKER = TablePlayer(config, entrants, seed, extras)
+    _WORKER = TablePlayer(config, entrants, seed, extras, strict)
 
 
 def _worker_play(task: tuple[int, tuple[int, ...]]) -> dict:

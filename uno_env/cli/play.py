@@ -124,6 +124,11 @@ def main(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
     except QuitGame as why:
         say(f"bye ({why})")
         return 0
+    finally:
+        for agent in opponents.values():  # an outside program ends here, with all it started
+            closing = getattr(agent, "close", None)
+            if callable(closing):
+                closing()
     return 0
 
 

@@ -38,9 +38,13 @@ rounded up so that every seating is played equally often.
 Programs in any language take seats with ``cmd:COMMAND`` (the agent protocol,
 docs/PROTOCOL.md): ``--agents 'cmd:python examples/bots/random_bot.py',tactical`` (quote
 the spec for the shell; there the command cannot contain a comma, which separates the
-agents). One process per seat and worker, ended when the tournament ends or is
-interrupted; ``--set illegal_action=lose`` makes a program that dies, stalls or writes
-garbage forfeit its game instead of stopping the tournament.
+agents). One process per seat and worker, ended with everything it started when the
+tournament ends or is interrupted. A program that fails (dies, stalls, writes a bad line,
+breaks the framing, plays an action the game refuses) forfeits that game, under every
+``illegal_action`` setting, and the run goes on: the leaderboard counts its forfeits and
+failures by kind, and a warning names each (table game, hand, decision). ``--strict``
+stops at the first failure instead, for debugging a bot (docs/PROTOCOL.md, "When a
+program fails").
 
 Agents that wrap a compiled policy play inside one parallel compiled call
 (``uno_env.agents.policies.play_batch``, every numba thread); games with other agents (``ismcts``)
@@ -69,12 +73,15 @@ analysis; ``run_tournament`` for scripts and notebooks) is :mod:`uno_env.arena`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import time
+import warnings
 from pathlib import Path
 
 from uno_env.agents import agent_descriptions
-from uno_env.arena import format_leaderboard, run_tournament, save_games, write_outputs
+from uno_env.agents.program import ProgramFailureWarning
+from uno_env.arena import TournamentStopped, format_leaderboard, run_tournament, save_games, write_outputs
 from uno_env.cli.args import add_rule_arguments, check_memory, check_output_folder, count_type, rule_config, seed_type
 
 DEFAULT_AGENTS = "random,keeper,tactical,ppo,ppo_search"
@@ -156,6 +163,11 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--name", default=None, help="the run's name: its files go to results/NAME/ (default: the start time)"
     )
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="stop at the first failure of an agent (debugging a bot); by default it forfeits that game",
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--no-files", action="store_true", help="print the leaderboard only")
     parser.add_argument(
@@ -185,7 +197,30 @@ def output_folder(out: Path | None, name: str | None, started: time.struct_time)
     return folder
 
 
+@contextlib.contextmanager
+def failures_in_words():
+    """A program's failure warned of as a line of the command's own, not a source location."""
+    plain = warnings.formatwarning
+
+    def format_warning(message, category, filename, lineno, line=None):
+        if issubclass(category, ProgramFailureWarning):
+            return f"uno tournament: warning: {message}\n"
+        return plain(message, category, filename, lineno, line)
+
+    warnings.formatwarning = format_warning
+    try:
+        yield
+    finally:
+        warnings.formatwarning = plain
+
+
 def main(argv: list[str] | None = None) -> int:
+    with failures_in_words():
+        return run(argv)
+
+
+def run(argv: list[str] | None) -> int:
+    """``main``'s work: the tournament, its leaderboard and files; the exit status."""
     args = build_parser().parse_args(argv)
     try:
         out = output_folder(args.out, args.name, time.localtime())
@@ -207,10 +242,14 @@ def main(argv: list[str] | None = None) -> int:
             ray=args.ray,
             progress=not args.no_progress,
             orders=args.seating,
+            strict=args.strict,
         )
     except ValueError as err:
         print(f"uno tournament: error: {err}", file=sys.stderr)
         return 2
+    except TournamentStopped as err:
+        print(f"uno tournament: stopped: {err}", file=sys.stderr)
+        return 1
     summary["command"] = "uno tournament " + " ".join(argv if argv is not None else sys.argv[1:])
     print(
         f"{summary['games']} games ({summary['table_games']} table games) of {players} players, "
