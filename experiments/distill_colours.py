@@ -1,9 +1,9 @@
 """Distil a network's colour-averaged policy into the network itself: one forward pass a decision
 plays about as the 24 of ``ppo``'s averaging do.
 
-    python -m research.distill_colours --num-players 4 --decisions 1200000 --epochs 10 --run-name colours4p
-    python -m research.distill_colours --num-players 2 --episode game --run-name colours2pg   # a whole-game network
-    python -m research.distill_colours --smoke        # seconds (what the tests run)
+    python -m experiments.distill_colours --num-players 4 --decisions 1200000 --epochs 10 --run-name colours4p
+    python -m experiments.distill_colours --num-players 2 --episode game --run-name colours2pg   # a whole-game network
+    python -m experiments.distill_colours --smoke        # seconds (what the tests run)
 
 ``ppo`` plays a trained network averaged over the 24 namings of the colours
 (:func:`uno_env.agents.neural.policy_logits`), 24 forward passes a decision; the network alone

@@ -1,7 +1,7 @@
 """Distil a search agent into a policy network: one round of expert iteration, in one file.
 
-    python -m research.distill_search --num-players 4 --hands 6000 --run-name distill4p
-    python -m research.distill_search --smoke        # seconds (what the tests run)
+    python -m experiments.distill_search --num-players 4 --hands 6000 --run-name distill4p
+    python -m experiments.distill_search --smoke        # seconds (what the tests run)
 
 1. **Collect.** Hands at the table, the teacher (``--teacher``; by default ``ismcts`` searching
    over rollouts of the shipped network at its own seats and of ``tactical`` at the others)

@@ -1,7 +1,7 @@
 """How much room is there against ``tactical``? A one-step search that sees every hand, in one file.
 
-    python -m research.open_hands --num-players 4 --hands 1000
-    python -m research.open_hands --smoke        # seconds (what the tests run)
+    python -m experiments.open_hands --num-players 4 --hands 1000
+    python -m experiments.open_hands --smoke        # seconds (what the tests run)
 
 The seer plays one seat (both seats of a team with partners) against the opponent in the
 others, the seat rotating from hand to hand. At each of its decisions with more than one

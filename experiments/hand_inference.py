@@ -1,7 +1,7 @@
 """What does the public history say about the hidden hands that the observation does not? In one file.
 
-    python -m research.hand_inference --num-players 4 --hands 4000
-    python -m research.hand_inference --smoke        # seconds (what the tests run)
+    python -m experiments.hand_inference --num-players 4 --hands 4000
+    python -m experiments.hand_inference --smoke        # seconds (what the tests run)
 
 ``--agent`` plays every seat of ``--hands`` hands. At every ``--every``-th decision the
 acting seat's observation is kept with, as labels, which colours each other seat holds

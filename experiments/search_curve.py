@@ -1,8 +1,8 @@
 """How strong is a search over ``ppo``, and at what cost? Duplicate hands against ``ppo``, in one file.
 
-    python -m research.search_curve --num-players 2 --determinizations 32 128 --deals 1000 --out runs/2p.jsonl
-    python -m research.search_curve --num-players 2 --summary runs/2p.jsonl --plot curve.png
-    python -m research.search_curve --smoke        # seconds (what the tests run)
+    python -m experiments.search_curve --num-players 2 --determinizations 32 128 --deals 1000 --out runs/2p.jsonl
+    python -m experiments.search_curve --num-players 2 --summary runs/2p.jsonl --plot curve.png
+    python -m experiments.search_curve --smoke        # seconds (what the tests run)
 
 For each budget of ``--determinizations`` the searcher (``--searcher`` with that budget; by
 default ``ppo_search``, ``ismcts`` rolling out ``ppo`` at every seat) plays ``--deals`` deals against
