@@ -13,6 +13,13 @@ commit, the machine and the seconds it took), and ``python -m experiments.tables
 turns the newest line of each ladder into its table in docs/agents.md. Lines that were
 transcribed from a recorded run (the search ladder: 16 minutes of ``ismcts``) say so in
 their ``source``.
+
+Seeds: each ladder's ``--seed`` (``LADDERS``: 1, the demo 0)
+Machine and time: each result line says (the rerun of 2026-12-05: the shared 2-core machine at
+  load 11-12, 3-33 s a ladder, the demo 103 s with its compilation)
+Result: the newest line of each ladder in ``experiments/results/ladders.jsonl``, as tables in
+  docs/agents.md (the 2026-12-05 rerun gave every figure recorded before, to the last digit)
+Commit: each result line's ``commit`` (the tree it measured; ``+changes`` when it differed)
 """
 
 from __future__ import annotations
@@ -46,13 +53,15 @@ class Ladder:
     seed: int = 1
     schedule: str = "mixed"
     rules: tuple[str, ...] = ()
+    bootstrap: int = 200
 
     def command(self) -> str:
         sets = "".join(f" --set {kv}" for kv in self.rules)
         schedule = "" if self.schedule == "mixed" else f" --schedule {self.schedule}"
+        bootstrap = "" if self.bootstrap == 200 else f" --bootstrap {self.bootstrap}"
         return (
             f"uno tournament --agents {','.join(self.agents)} --players {self.players}{schedule}"
-            f" --games {self.games} --seed {self.seed}{sets}"
+            f" --games {self.games} --seed {self.seed}{sets}{bootstrap}"
         )
 
 
@@ -60,8 +69,12 @@ LADDERS: dict[str, Ladder] = {
     "heuristics_2p": Ladder(HEURISTICS, 2, 40000),
     "heuristics_4p": Ladder(HEURISTICS, 4, 24000),
     **{f"first_player_{a}_{n}p": Ladder((a,), n, 20000) for a in HEURISTICS for n in (2, 4)},
+    "demo_4p": Ladder(("random", "keeper", "tactical", "ppo", "ppo_search"), 4, 120, seed=0),
 }
-"""Ladder name -> its tournament; every one reruns in minutes (compiled agents only)."""
+"""Ladder name -> its tournament; each reruns in minutes (the demo, ``uno tournament``'s
+default, searches: about half a minute on an idle 2-core machine). The search ladder
+(``ismcts`` against ``tactical``, 2,000 hands: a quarter of an hour) is not among them: its
+line in the results is transcribed from the recorded run."""
 
 
 def config_of(ladder: Ladder) -> RuleConfig:
@@ -82,17 +95,22 @@ def machine() -> str:
     return f"{platform.machine()}, {os.cpu_count()} CPUs, load {load:.1f} at the start"
 
 
-def measure(name: str, ladder: Ladder, games: int | None = None) -> dict:
+def measure(name: str, ladder: Ladder, games: int | None = None, by: str = "experiments.ladders") -> dict:
     """Run one ladder's tournament; the JSON line that records it."""
     start = time.perf_counter()
     summary, _, _, _ = run_tournament(
-        list(ladder.agents), config_of(ladder), games=games or ladder.games, seed=ladder.seed, schedule=ladder.schedule
+        list(ladder.agents),
+        config_of(ladder),
+        games=games or ladder.games,
+        seed=ladder.seed,
+        schedule=ladder.schedule,
+        bootstrap=ladder.bootstrap,
     )
-    keep = ("agents", "players", "games", "seed", "leaderboard", "head_to_head", "seats", "hand_length")
+    keep = ("agents", "players", "games", "seed", "leaderboard", "head_to_head", "seats", "hand_length", "field")
     return {
         "ladder": name,
         "command": ladder.command() if games is None else f"{ladder.command()} (smoke: --games {games})",
-        "source": "measured by python -m experiments.ladders",
+        "source": f"measured by python -m {by}",
         "commit": commit(),
         "date": datetime.date.today().isoformat(),
         "machine": machine(),
@@ -111,25 +129,32 @@ def read(path: Path = RESULTS) -> dict[str, dict]:
     return newest
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m experiments.ladders", description=__doc__.split("\n\n")[0])
+def main(
+    argv: list[str] | None = None,
+    ladders: dict[str, Ladder] = LADDERS,
+    results: Path = RESULTS,
+    prog: str = "experiments.ladders",
+    doc: str = __doc__,
+) -> int:
+    """The command line of a set of ladders (``experiments.strength`` has its own)."""
+    parser = argparse.ArgumentParser(prog=f"python -m {prog}", description=doc.split("\n\n")[0])
     parser.add_argument("names", nargs="*", help="ladders to run (default: all)")
-    parser.add_argument("--out", type=Path, default=RESULTS, help="the JSON-lines file appended to")
+    parser.add_argument("--out", type=Path, default=results, help="the JSON-lines file appended to")
     parser.add_argument("--list", action="store_true", help="print the ladders and their commands")
     parser.add_argument("--smoke", action="store_true", help="20 games a ladder into a throwaway file")
     args = parser.parse_args(argv)
-    unknown = sorted(set(args.names) - set(LADDERS))
+    unknown = sorted(set(args.names) - set(ladders))
     if unknown:
-        parser.error(f"no ladder {', '.join(unknown)}; the ladders: {', '.join(LADDERS)}")
+        parser.error(f"no ladder {', '.join(unknown)}; the ladders: {', '.join(ladders)}")
     if args.list:
-        for name, ladder in LADDERS.items():
+        for name, ladder in ladders.items():
             print(f"{name}: {ladder.command()}")
         return 0
-    names = args.names or (["heuristics_2p", "first_player_keeper_2p"] if args.smoke else list(LADDERS))
+    names = args.names or (list(ladders)[:2] if args.smoke else list(ladders))
     out = Path(tempfile.mkdtemp()) / "ladders.jsonl" if args.smoke else args.out
     out.parent.mkdir(parents=True, exist_ok=True)
     for name in names:
-        row = measure(name, LADDERS[name], games=20 if args.smoke else None)
+        row = measure(name, ladders[name], games=20 if args.smoke else None, by=prog)
         with out.open("a") as f:
             f.write(json.dumps(row) + "\n")
         print(f"{name}: {row['seconds']} s -> {out}", file=sys.stderr)
