@@ -178,6 +178,27 @@ def distilled() -> str:
     return "\n".join([*lines, "", source_note(list(rows.values()))])
 
 
+def search_curve(curve: str) -> str:
+    rows = [r for r in read_all("search_curve.jsonl") if r["curve"] == curve]
+    lines = [
+        "| searcher | determinizations | hands (deals) | win rate [95% Wilson] | [95% over duplicate deals] "
+        "| ratio to fair share | CPU s / decision |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| `{r['searcher']}` | {r['determinizations']} | {r['hands']:,} ({r['deals']:,}) "
+            f"| {r['win_rate']:.1f}% [{r['wilson'][0]:.1f}, {r['wilson'][1]:.1f}] "
+            f"| [{r['duplicate'][0]:.1f}, {r['duplicate'][1]:.1f}] | {r['ratio']:.2f} | {r['cpu_seconds_per_decision']:.3f} |"
+        )
+    return "\n".join([*lines, "", source_note(rows)])
+
+
+def read_all(name: str) -> list[dict]:
+    """Every line of ``experiments/results/NAME`` (a file of rows, each its own measurement)."""
+    return [json.loads(line) for line in (RESULTS / name).read_text().splitlines() if line.strip()]
+
+
 @dataclass(frozen=True)
 class Table:
     make: Callable[[], str]
@@ -195,6 +216,8 @@ TABLES = {
     ),
     "ladder-demo-4p": Table(lambda: leaderboard("demo_4p", ("win", "rating")), "ladders.jsonl", LADDERS),
     "first-player": Table(first_player, "ladders.jsonl", LADDERS),
+    "search-curve-2p": Table(lambda: search_curve("2p"), "search_curve.jsonl", "experiments/search_curve.py"),
+    "search-curve-4p": Table(lambda: search_curve("4p"), "search_curve.jsonl", "experiments/search_curve.py"),
     "strength": Table(strength, "strength.jsonl", "experiments/strength.py"),
     "distilled": Table(distilled, "distilled.jsonl", "experiments/distill_colours.py"),
 }
