@@ -189,7 +189,8 @@ def search_curve(curve: str) -> str:
         lines.append(
             f"| `{r['searcher']}` | {r['determinizations']} | {r['hands']:,} ({r['deals']:,}) "
             f"| {r['win_rate']:.1f}% [{r['wilson'][0]:.1f}, {r['wilson'][1]:.1f}] "
-            f"| [{r['duplicate'][0]:.1f}, {r['duplicate'][1]:.1f}] | {r['ratio']:.2f} | {r['cpu_seconds_per_decision']:.3f} |"
+            f"| [{r['duplicate'][0]:.1f}, {r['duplicate'][1]:.1f}] | {r['ratio']:.2f} "
+            f"| {r['cpu_seconds_per_decision']:.3f} |"
         )
     return "\n".join([*lines, "", source_note(rows)])
 
