@@ -1,6 +1,6 @@
 # `make test` and `make demo` each build .venv from the project's own files, then run.
 # `make test-fast`: lint and the tests not marked slow or invariants (warm numba cache);
-# `make test` runs everything, mypy included. `make typecheck`: mypy alone.
+# `make test` runs everything, mypy included; both run the tests in two processes (XDIST). `make typecheck`: mypy alone.
 # `make notebook` opens the notebooks in JupyterLab (installs the notebooks extra first).
 # Each install step says what it installs; pip shows its progress.
 PYTHON ?= python3
@@ -9,6 +9,8 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 NOTEBOOK_STAMP := $(VENV)/.notebooks-stamp
 SHARED_RULES_TOOL := $(wildcard ../shared/tools/rule_coverage.py)
+# the tests run in two processes (pytest-xdist, the dev extra): `make test XDIST=` runs them in one
+XDIST ?= -n 2
 
 .PHONY: test test-fast typecheck demo lint format bench notebook notebooks clean browser
 
@@ -50,13 +52,15 @@ ifneq ($(SHARED_RULES_TOOL),)
 	$(PY) $(SHARED_RULES_TOOL) tests
 	$(PY) $(SHARED_RULES_TOOL) tests ../shared/HOUSE_RULES.md
 endif
-	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=.numba-boundscheck $(PY) -m pytest -q -m invariants
-	$(PY) -m pytest -q -m "not invariants"
+	@echo "make: compiling the bounds-checked kernels once (uno warm), so that the two test processes load them"
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=.numba-boundscheck $(VENV)/bin/uno warm --jobs 2
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=.numba-boundscheck $(PY) -m pytest -q -m invariants $(XDIST)
+	$(PY) -m pytest -q -m "not invariants" $(XDIST) --dist loadfile --durations=15
 
 test-fast: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(PY) -m pytest -q -m "not slow and not invariants"
+	$(PY) -m pytest -q -m "not slow and not invariants" $(XDIST) --dist loadfile
 
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy

@@ -7,7 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from research import distill_search as D  # noqa: E402
+from experiments import distill_search as D  # noqa: E402
 from uno_env.agents import make_agent, neural  # noqa: E402
 from uno_env.engine import Game  # noqa: E402
 

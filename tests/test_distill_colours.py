@@ -9,7 +9,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from research import distill_colours as C  # noqa: E402
+from experiments import distill_colours as C  # noqa: E402
 from uno_env.agents import make_agent, neural  # noqa: E402
 
 

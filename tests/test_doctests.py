@@ -29,7 +29,7 @@ def module_name(path: pathlib.Path) -> str:
 
 def test_every_module_with_an_example_is_listed():
     found = set()
-    for package in ("uno_env", "research"):
+    for package in ("uno_env", "experiments"):
         for path in (ROOT / package).rglob("*.py"):
             if "__pycache__" not in path.parts and ">>> " in path.read_text():
                 found.add(module_name(path))

@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("torch")
 
-from research import hand_inference as H  # noqa: E402
+from experiments import hand_inference as H  # noqa: E402
 
 
 def test_the_colour_a_play_sets():

@@ -1,7 +1,7 @@
 """The layers of docs/ARCHITECTURE.md, checked on the import graph of the sources (read with
 ast, nothing imported): each module imports only its own layer and the ones below, no import
 cycle (imports inside functions count), imports inside functions only for optional
-dependencies, each saying so, and the research scripts stay outside the package."""
+dependencies, each saying so, and the experiment scripts stay outside the package."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pathlib
 import re
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-SOURCES = ("uno_env", "research")
+SOURCES = ("uno_env", "experiments")
 
 LAYERS = {
     "uno_env.engine": 0,  # the rules: numpy and numba only
@@ -21,7 +21,7 @@ LAYERS = {
     "uno_env.bench": 3,  # benchmarks,
     "uno_env.cli.args": 3,  # and the command-line arguments they share with the commands
     "uno_env.cli": 4,  # the doors: the uno command and the web table
-    "research": 5,  # one-off research: may import anything, imported by nothing above
+    "experiments": 5,  # the experiments: may import anything, imported by nothing above
 }
 """Module prefix -> layer (the longest prefix that matches decides)."""
 
@@ -152,7 +152,7 @@ def test_imports_inside_functions_are_optional_dependencies_saying_so():
     (or heavy, rarely needed) dependency, with a comment on the line that says which."""
     wrong = []
     for module, path in sources().items():
-        if module.startswith("research"):
+        if module.startswith("experiments"):
             continue
         lines = path.read_text().splitlines()
         tree = ast.parse(path.read_text())
@@ -187,13 +187,13 @@ def node_level(node: ast.AST) -> int:
     return getattr(node, "level", 0) or 0
 
 
-def test_research_stays_outside_the_package():
+def test_experiments_stay_outside_the_package():
     found = re.search(
         r"\[tool\.setuptools\.packages\.find\][^\[]*?include = (\[.*?\])", (ROOT / "pyproject.toml").read_text()
     )
     assert found and found.group(1) == '["uno_env*"]', "the wheel ships uno_env only"
     for module, targets in graph().items():
         if module.startswith("uno_env"):
-            assert not [t for t in targets if t.startswith("research")], module
+            assert not [t for t in targets if t.startswith("experiments")], module
     for path in (ROOT / "uno_env").rglob("*.py"):
-        assert not re.search(r"import_module\(\s*[\"'](research|notebooks)", path.read_text()), path
+        assert not re.search(r"import_module\(\s*[\"'](experiments|notebooks)", path.read_text()), path

@@ -501,7 +501,7 @@ def test_network_agent_from_a_file_matches_the_compiled_shipped_policy(table):
 
 
 def test_averaging_networks_of_one_run(tmp_path):
-    from research.soup import main as average_main
+    from experiments.soup import main as average_main
 
     shipped = str(neural.SHIPPED_PATH)
     assert average_main([str(tmp_path / "same.npz"), shipped, shipped]) == 0

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from research import open_hands as O
+from experiments import open_hands as O
 
 
 def test_seeing_every_hand_beats_tactical_at_two_players():

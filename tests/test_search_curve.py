@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from research import search_curve as S
+from experiments import search_curve as S
 
 
 def test_every_deal_is_played_once_per_seat_and_a_rerun_plays_only_what_is_missing(tmp_path):

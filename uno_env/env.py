@@ -191,9 +191,9 @@ Version history
   ``arena.notebook``), ``uno_env.training`` (``ppo_masked`` is ``training.ppo``,
   ``train_sb3`` ``training.sb3``, ``train_rllib`` ``training.rllib``, ``plot_training``
   ``training.plot``) and ``uno_env.bench`` (``bench_speed`` is ``bench.speed``,
-  ``bench_scale`` ``bench.scale``); the research scripts (``distill_search``,
+  ``bench_scale`` ``bench.scale``); the experiment scripts (``distill_search``,
   ``distill_colours``, ``average_policies`` as ``soup``, ``open_hands``,
-  ``hand_inference``) are in ``research/``, outside the package. The ``uno`` command is
+  ``hand_inference``) are in ``experiments/``, outside the package. The ``uno`` command is
   unchanged. Names the scripts shared now live in the library modules: ``ppo_masked``'s
   ``HiddenHands`` in ``training.network``, ``point_margins`` in ``training.rollout``,
   ``behaviour_cloning`` in ``training.imitation``; ``train_sb3``'s ``PolicyAgent`` and

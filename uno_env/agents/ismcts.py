@@ -416,7 +416,7 @@ class ISMCTSAgent(Agent):
 
 
 PPO_SEARCH: dict[str, Any] = {"rollout": "ppo", "opponent_rollout": "ppo", "draw_inference": 1.0, "confidence": 2.0}
-"""``ppo_search``'s recipe (``python -m research.search_curve`` measured it; docs/agents.md,
+"""``ppo_search``'s recipe (``python -m experiments.search_curve`` measured it; docs/agents.md,
 "Search on top of ppo"): two standard errors of evidence before it overrules ppo (one made
 more bad changes than good ones), and samples that deal a seat that drew none of the colours
 it drew on (ppo rarely draws when it can play)."""

@@ -11,7 +11,7 @@ heuristics (tournaments play it inside one compiled call).
 training scripts (:func:`uno_env.agents.neural.save_network`), one numba call per decision.
 Both play each network as its file says (:attr:`uno_env.agents.neural.Network.one_pass`): a
 network distilled from its own average over the colours (the shipped ones, where
-``research/distill_colours.py`` made one) in one forward pass a decision, any other averaged
+``experiments/distill_colours.py`` made one) in one forward pass a decision, any other averaged
 over the colours (:func:`uno_env.agents.neural.policy_logits`: the mean of its
 log-probabilities under the 24 relabellings of the colours, 24 forward passes), and pick the
 legal action of highest score. ``ppo:colours=average`` (or ``all``) averages any network,

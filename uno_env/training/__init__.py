@@ -3,8 +3,8 @@
 share: the networks (:mod:`.network`), the opponent pool (:mod:`.opponents`), the rollout
 (:mod:`.rollout`), the warm start (:mod:`.imitation`), the evaluation (:mod:`.evaluate`),
 ``progress.csv`` (:mod:`.progress`), the learning curve (:mod:`.plot`) and the rules of a
-run (:mod:`.rules`). The research scripts built on it (averaging networks into a soup,
-distilling the colour averaging) live in ``research/``, outside the package."""
+run (:mod:`.rules`). The experiment scripts built on it (averaging networks into a soup,
+distilling the colour averaging) live in ``experiments/``, outside the package."""
 
 import os
 

@@ -35,7 +35,7 @@ from .forward_pass import output_index
 
 DISTILLED = "distilled"
 """``meta["colours"]`` of a network distilled from its own average over the colours
-(``research/distill_colours.py``): it plays in one pass (:attr:`Network.one_pass`); the
+(``experiments/distill_colours.py``): it plays in one pass (:attr:`Network.one_pass`); the
 meta's ``distilled`` says from what (the teacher's file name) and how closely (the fit's
 held-out agreement and KL divergence)."""
 

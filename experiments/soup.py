@@ -1,6 +1,6 @@
 """Average the weights of policy networks of one run (a "model soup") into one network file.
 
-    python -m research.soup OUT.npz runs/NAME/policies/policy_00450.npz ...
+    python -m experiments.soup OUT.npz runs/NAME/policies/policy_00450.npz ...
 
 The networks must have the same shapes and input layout (policies exported by one
 training run, or by runs that continued one another). PPO's policies wander around a
@@ -51,7 +51,7 @@ def same_records(a: tuple, b: tuple) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m research.soup", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m experiments.soup", description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=pathlib.Path, help="network file to write (.npz)")
     parser.add_argument("policies", nargs="+", type=pathlib.Path, help="network files to average")
     args = parser.parse_args(argv)

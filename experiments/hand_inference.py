@@ -1,7 +1,7 @@
 """What does the public history say about the hidden hands that the observation does not? In one file.
 
-    python -m research.hand_inference --num-players 4 --hands 4000
-    python -m research.hand_inference --smoke        # seconds (what the tests run)
+    python -m experiments.hand_inference --num-players 4 --hands 4000
+    python -m experiments.hand_inference --smoke        # seconds (what the tests run)
 
 ``--agent`` plays every seat of ``--hands`` hands. At every ``--every``-th decision the
 acting seat's observation is kept with, as labels, which colours each other seat holds
@@ -16,6 +16,16 @@ observation and the history, and from the history alone, on 80% of the hands; th
 hands measure them: binary cross-entropy per other seat (lower is better; the prior is
 the labels' base rate) and accuracy. What the history adds over the observation is what a
 policy without memory cannot see and an observation slice could give it.
+
+Record (docs/training.md, "What the public history says about the hands"):
+
+Question: what does the public history say about the hidden hands that the observation does not?
+Seeds: ``--num-players N --hands 4000`` for N = 3, 4, 6, the script's ``--seed 1``
+Machine and time: the project's 2-core machine; the time: not recorded
+Result: at four players the held-out binary cross-entropy falls from 0.495 (the observation) to
+  0.457 (with the history; prior 0.665), 75,208 decisions kept; about a fifth of what the
+  observation tells; intervals: not recorded (one held-out fifth of the hands)
+Commit: recorded in the docs at 905a9ca (2026-12-02); the tree measured: not recorded
 """
 
 from __future__ import annotations
