@@ -226,6 +226,12 @@ from .engine.layout import PH_OVER, S_CURRENT, S_N_ALIVE, S_PHASE, S_TRUNCATED
 from .engine.observation import PHASE_NAMES
 from .engine.record import Recorder
 from .render import RECENT_EVENTS, render_image, render_svg, render_text
+from .session import ALIVE_SHIFT as _ALIVE_SHIFT
+from .session import PHASE_BITS as _PHASE_BITS
+from .session import PHASE_OVER as _PHASE_OVER
+from .session import REWARDED as _REWARDED
+from .session import SEAT_MASK as _SEAT_MASK
+from .session import SEAT_SHIFT as _SEAT_SHIFT
 from .session import ResetRequest, read_reset, start_game
 
 ENV_ID = "uno/uno_v1"
@@ -404,6 +410,8 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         self._seeded = False
         self._alive = n
         self.agents: list[str] = []
+        self._observed: tuple | None = None
+        """(agent, observation, mask) written by the last step for the agent to act, handed over by last()."""
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -415,7 +423,9 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         # everything is checked, and the new game made, before anything of the env changes
         # (its generator included): a refused reset leaves the env as it was
-        request = read_reset(seed, options, unknown="warn")  # PettingZoo's api_test passes options of its own
+        request = read_reset(
+            seed, options, unknown="warn", game=self.game
+        )  # PettingZoo's api_test passes options of its own
         generator, saved, engine_seed = self._generator_for(request)
         try:
             state = start_game(self.game, self._state, request._replace(seed=engine_seed))
@@ -430,6 +440,7 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
     def _begin(self, state, generator: tuple) -> None:
         """The env's side of a new game: its generator, the agents in play and their dicts."""
         self._state = state
+        self._observed = None
         self._record_start = state.copy()  # for record(): the start, and the actions since
         self._record_actions: list[tuple[str, int]] = []
         self.np_random, self.np_random_seed = generator
@@ -483,19 +494,24 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
             return
         if type(action) is not int or not 0 <= action < self._num_actions:
             action = action_id(action, self._num_actions)
-        summary = session.step(self.game, self._state, action, self._rewards_buffer)  # refused: nothing changed
+        # the next seat's observation comes with the step (one engine call), for the next last()
+        observation = _empty(self._observation_size, _FLOAT32)
+        mask = _empty(self._num_actions, _INT8)
+        packed = session.step_and_observe(self.game, self._state, action, self._rewards_buffer, observation, mask)
         self._record_actions.append((agent, action))  # cheap on the hot path: record() maps them
         self._cumulative_rewards[agent] = 0.0
         if (
             self._rewards_pending
-            or summary.rewarded
-            or summary.phase == PH_OVER
-            or summary.alive != self._alive
+            or packed & _REWARDED
+            or packed & _PHASE_BITS == _PHASE_OVER
+            or packed >> _ALIVE_SHIFT != self._alive
             or self.render_mode is not None
         ):
-            self._after_eventful_step(summary)
+            self._after_eventful_step(session.summary_of(packed), observation, mask)
         else:  # most steps: no reward to hand out or clear, the game goes on, no rendering
-            self.agent_selection = self.possible_agents[summary.seat]
+            agent = self.possible_agents[((packed >> _SEAT_SHIFT) & _SEAT_MASK) - 1]
+            self.agent_selection = agent
+            self._observed = (agent, observation, mask)
             if self._alive != len(self.agents):
                 self._deads_step_first()
 
@@ -511,7 +527,7 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
             recorder.add(self.agent_name_mapping[agent], int(action))
         return recorder.record()
 
-    def _after_eventful_step(self, summary: session.StepSummary) -> None:
+    def _after_eventful_step(self, summary: session.StepSummary, observation: np.ndarray, mask: np.ndarray) -> None:
         if self.render_mode is not None:
             self._remember_events()
         if self._rewards_pending:
@@ -530,6 +546,7 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
             if summary.alive != self._alive:
                 self._mark_eliminated()
             self.agent_selection = self.possible_agents[summary.seat]
+            self._observed = (self.agent_selection, observation, mask)
             if self._alive != len(self.agents):
                 self._deads_step_first()
         if self.render_mode == "human":
@@ -586,7 +603,14 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         except (AttributeError, KeyError):
             self._not_in_play("last")
             raise
-        observation = self.observe(agent) if observe else None
+        if not observe:
+            observation = None
+        elif self._observed is not None and self._observed[0] is agent:  # the last step observed it
+            _, shown, mask = self._observed
+            self._observed = None  # handed over once: the caller may keep or change the arrays
+            observation = {"observation": shown, "action_mask": mask}
+        else:
+            observation = self.observe(agent)
         return observation, cumulative, self.terminations[agent], self.truncations[agent], self.infos[agent]
 
     # ------------------------------------------------------------------ observations
