@@ -102,6 +102,7 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         self._in_one_call = render_mode is None and all(
             isinstance(spec, (str, int, np.integer)) for spec in opponents_per_seat(n, fixed_seat, opponents)
         )
+        self._compiled = [p for p in self.opponents if isinstance(p, CompiledPolicy)] if self._in_one_call else []
         self._policy_ids = np.full(n, -1, dtype=np.int64)
         self._slots = np.zeros(n, dtype=np.int64)
         self._generators = np.zeros(1 + len(self.opponents), dtype=np.uint64)
@@ -202,7 +203,7 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         if self._in_one_call:
             self._policy_ids[:] = -1
             for k, seat in enumerate(others):
-                self._policy_ids[seat] = self.opponents[k].policy_id
+                self._policy_ids[seat] = self._compiled[k].policy_id
                 self._slots[seat] = 1 + k
 
     def _bind_generators(self) -> None:
@@ -210,7 +211,7 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         ``_generators``, which the kernel advances: its ``prng`` becomes a view of that slot
         (reseeding, saving and restoring it go on working through the policy)."""
         if self._in_one_call:
-            for k, policy in enumerate(self.opponents):
+            for k, policy in enumerate(self._compiled):
                 self._generators[1 + k] = policy.prng[0]
                 policy.prng = self._generators[1 + k : 2 + k]
 
@@ -222,7 +223,10 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
     def __setstate__(self, state: dict) -> None:
         self.__dict__.update(state)
         self._bind_generators()  # a copy's policies hold copies of their generators: views again
-        self._turns = learner_turn_entry() if state["_turns"] else None
+        self._turns = None  # the Python play loop (the same games) until the engine is compiled here
+        if state["_turns"]:
+            ENGINE.prepare()
+            self._turns = learner_turn_entry() if ENGINE.mode == "compiled" else None
 
     def step(self, action):
         if self._turns is None:

@@ -23,7 +23,7 @@ from .engine.jit import describe, kernel
 from .engine.layout import PH_OVER, S_CURRENT, S_PHASE
 from .engine.state import is_alive
 
-describe(__name__, "the Gym wrapper's opponent turns", seconds=20)
+describe(__name__, "the Gym wrapper's opponent turns", seconds=40)
 
 OPPONENT_REFUSED = -100
 """Status below which an opponent's action was refused (``OPPONENT_REFUSED - seat``):

@@ -53,8 +53,12 @@ def vector() -> None:
 
 
 def policies() -> None:
-    """The compiled policies (random, naive, keeper, tactical, random_play) as a tournament plays them."""
+    """The compiled policies (random, naive, keeper, tactical, random_play) as a tournament plays them,
+    and as the Gym wrapper's opponents (their turns in one kernel call)."""
     one_tournament(["random", "naive", "keeper", "tactical", "random_play"], players=4)
+    env = uno_env.UnoGymEnv(num_players=2)
+    _, info = env.reset(seed=0)
+    env.step(int(info["action_mask"].argmax()))
 
 
 def network() -> None:

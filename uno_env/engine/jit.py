@@ -76,7 +76,7 @@ class Accessor(CPUDispatcher):
     Python code and the envs read the state through accessors at every step."""
 
     @property
-    def __call__(self) -> Any:  # type: ignore[override]
+    def __call__(self) -> Any:
         return self.py_func
 
 
