@@ -22,6 +22,11 @@ accept every action of its space, so a masked-out action id ends the episode wit
 bool, a float, a string, an id outside the space) raises ``IllegalActionError``
 and changes nothing.
 
+Opponents named as compiled policies (by name or id, the default ``"random"`` included)
+play inside the step's one kernel call (:mod:`uno_env.opponent_turns`), each with its own
+generator: the same games as the Python play loop that other opponents (agents, callables)
+and the render modes take, at a fraction of its cost.
+
 ``info``: ``action_mask`` (bool) and ``learner_seat`` at every step, ``outcome``
 (+1 won, -1 lost, 0 truncated) and ``episode_steps`` when the episode ends.
 ``gymnasium.make("uno_env/Uno-v1", num_players=3)`` builds one too.
