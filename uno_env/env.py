@@ -229,9 +229,11 @@ from .render import RECENT_EVENTS, render_image, render_svg, render_text
 from .session import ALIVE_SHIFT as _ALIVE_SHIFT
 from .session import PHASE_BITS as _PHASE_BITS
 from .session import PHASE_OVER as _PHASE_OVER
+from .session import REFUSED_BELOW as _REFUSED_BELOW
 from .session import REWARDED as _REWARDED
 from .session import SEAT_MASK as _SEAT_MASK
 from .session import SEAT_SHIFT as _SEAT_SHIFT
+from .session import STATUS_BITS as _STATUS_BITS
 from .session import ResetRequest, read_reset, start_game
 
 ENV_ID = "uno/uno_v1"
@@ -283,12 +285,6 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
             raise AttributeError(f"{name} cannot be accessed before reset")
         return getattr(self._raw_env, name)
 
-    @property
-    def agents(self):  # read at every step of a loop: no forward through _raw_attribute
-        if not self._has_reset:
-            raise AttributeError("agents cannot be accessed before reset")
-        return self._raw_env.agents
-
     agent_selection = property(lambda self: self._raw_attribute("agent_selection"))
     terminations = property(lambda self: self._raw_attribute("terminations"))
     truncations = property(lambda self: self._raw_attribute("truncations"))
@@ -307,6 +303,15 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         if not self._has_reset:
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self._raw_env.last(observe)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        # reset once, last() has nothing left to check here: from now on it is the raw env's
+        # own (an instance attribute over the method above), one Python frame fewer a decision
+        self.__dict__["last"] = self._raw_env.last
+        # agents, read at every step of a loop: the raw env's one list (kept across resets), as an
+        # instance attribute; before the first reset PettingZoo's __getattr__ refuses it
+        self.__dict__["agents"] = self._raw_env.agents
 
     def agent_iter(self, max_iter: int = 2**63):
         if not self._has_reset:
@@ -449,7 +454,8 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         self._remember_events()
         alive = self.game.alive(self._state)
         self._alive = sum(alive)
-        self.agents = [agent for agent, in_play in zip(self.possible_agents, alive) if in_play]
+        # one list for the env's life, filled anew (OrderEnforcing hands it out without a forward)
+        self.agents[:] = [agent for agent, in_play in zip(self.possible_agents, alive) if in_play]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
@@ -497,7 +503,22 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         # the next seat's observation comes with the step (one engine call), for the next last()
         observation = _empty(self._observation_size, _FLOAT32)
         mask = _empty(self._num_actions, _INT8)
-        packed = session.step_and_observe(self.game, self._state, action, self._rewards_buffer, observation, mask)
+        state = self._state  # session.step_and_observe, inline: the hot path of every decision
+        packed = ENGINE.step_and_observe(
+            state.cards,
+            state.ints,
+            state.rng,
+            self._params,
+            0,
+            action,
+            self._rewards_buffer,
+            state.ev,
+            state.evn,
+            observation,
+            mask,
+        )
+        if packed & _STATUS_BITS < _REFUSED_BELOW:
+            raise session.refusal(self.game, state, action, packed)  # and nothing changed
         self._record_actions.append((agent, action))  # cheap on the hot path: record() maps them
         self._cumulative_rewards[agent] = 0.0
         if (

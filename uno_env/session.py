@@ -126,8 +126,6 @@ ALIVE_SHIFT = _ALIVE_SHIFT
 """``packed >> ALIVE_SHIFT``: the players still in the game."""
 SEAT_SHIFT, SEAT_MASK = _SEAT_SHIFT, _SEAT_MASK
 """``((packed >> SEAT_SHIFT) & SEAT_MASK) - 1``: the seat to act (-1 once the game is over)."""
-_REFUSED_BELOW = K.SUMMARY_STATUS_BIAS << _STATUS_SHIFT
-_STATUS_BITS = _STATUS_MASK << _STATUS_SHIFT
 
 
 def summary_of(packed: int) -> StepSummary:
@@ -141,19 +139,30 @@ def summary_of(packed: int) -> StepSummary:
     )
 
 
+STATUS_BITS = _STATUS_MASK << _STATUS_SHIFT
+REFUSED_BELOW = K.SUMMARY_STATUS_BIAS << _STATUS_SHIFT
+"""``packed & STATUS_BITS < REFUSED_BELOW``: the step was refused (:func:`refusal` says why)."""
+
+
+def refusal(game: Game, state: State, action: int, packed: int) -> IllegalActionError:
+    """The error of a refused step, from its packed summary (nothing changed)."""
+    status = ((packed >> _STATUS_SHIFT) & _STATUS_MASK) - K.SUMMARY_STATUS_BIAS
+    return IllegalActionError(game.describe_refusal(state, int(action), status), status)
+
+
 def step_and_observe(
     game: Game, state: State, action: int, rewards: np.ndarray, observation: np.ndarray, mask: np.ndarray
 ) -> int:
     """:func:`step`, and, while the game goes on, the observation and mask of the seat to act
-    next written to ``observation`` and ``mask`` (one engine call). Returns the summary
-    packed in one integer, for a caller that reads a few of its bits at every step
-    (:data:`REWARDED`, :data:`PHASE_BITS`, ...; :func:`summary_of` names them all)."""
+    next written to ``observation`` and ``mask`` (``ENGINE.step_and_observe``: one engine
+    call). Returns the summary packed in one integer, for a caller that reads a few of its
+    bits at every step (:data:`REWARDED`, :data:`PHASE_BITS`, ...; :func:`summary_of` names
+    them all). The AEC env makes the same call in its step, without this function's frame."""
     packed = ENGINE.step_and_observe(
         state.cards, state.ints, state.rng, game.params, 0, action, rewards, state.ev, state.evn, observation, mask
     )
-    if packed & _STATUS_BITS < _REFUSED_BELOW:
-        status = ((packed >> _STATUS_SHIFT) & _STATUS_MASK) - K.SUMMARY_STATUS_BIAS
-        raise IllegalActionError(game.describe_refusal(state, int(action), status), status)
+    if packed & STATUS_BITS < REFUSED_BELOW:
+        raise refusal(game, state, action, packed)
     return packed
 
 
@@ -175,13 +184,16 @@ __all__ = [
     "ALIVE_SHIFT",
     "PHASE_BITS",
     "PHASE_OVER",
+    "REFUSED_BELOW",
     "RESET_OPTIONS",
     "REWARDED",
     "SEAT_MASK",
     "SEAT_SHIFT",
+    "STATUS_BITS",
     "ResetRequest",
     "StepSummary",
     "read_reset",
+    "refusal",
     "start_game",
     "step",
     "step_and_observe",
