@@ -3,7 +3,7 @@
 Only the public API that every commit since the pre-reshape tree (9fbf422) has is used, so
 that ``asv continuous 9fbf422 HEAD`` compares like with like. Single-game loops play uniformly
 random legal actions drawn with ``random.Random.randrange`` over ``ndarray.nonzero`` of the
-mask (as ``uno bench`` and ``python -m uno_env.bench.ab`` do).
+mask (as ``uno bench`` and ``benchmarks/ab.py`` do).
 
 numba compiles the engine in the first benchmark's setup of a freshly built commit (a few
 minutes; hence the long ``timeout``), in the process: ``UNO_BACKGROUND_COMPILE=0``, so that

@@ -1,5 +1,5 @@
 """Two source trees of uno_env timed against each other, alternating, in one run:
-``python -m uno_env.bench.ab --before ../base --after .``.
+``python benchmarks/ab.py --before ../base --after .``.
 
 Each measurement is a fresh process with its tree first on ``PYTHONPATH`` (so that tree's
 ``uno_env`` is imported, and numba's cache is that tree's own ``__pycache__``), the same
@@ -17,8 +17,9 @@ with ``random.Random.randrange`` over ``ndarray.nonzero`` of the mask, at two pl
   decisions per second.
 
 Only what every tree of the project has since its first Gym wrapper is used, so that an
-old commit can be the ``--before`` (``git worktree add ../base COMMIT``). This module runs
-itself as the worker (``--worker``), importing nothing of the project at its top.
+old commit can be the ``--before`` (``git worktree add ../base COMMIT``). This script runs
+itself as the worker (``--worker``), importing nothing of the project at its top (so it lives
+here, beside the asv benchmarks, not in the package: asv finds no benchmark in it).
 """
 
 from __future__ import annotations
@@ -170,7 +171,7 @@ def report(table: dict, before: Path, after: Path) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m uno_env.bench.ab", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python benchmarks/ab.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--before", type=Path, help="the tree measured first in the first pair (e.g. an old commit)")
     parser.add_argument("--after", type=Path, default=Path("."), help="the other tree (default: .)")
     parser.add_argument("--paths", default=",".join(PATHS), help=f"comma-separated, of {', '.join(PATHS)}")
