@@ -53,8 +53,7 @@ def vector() -> None:
 
 
 def policies() -> None:
-    """The compiled policies (random, naive, keeper, tactical, random_play) as a tournament plays them,
-    and as the Gym wrapper's opponents (their turns in one kernel call)."""
+    """The compiled policies (random, naive, ...) as a tournament and the Gym wrapper's opponents play them."""
     one_tournament(["random", "naive", "keeper", "tactical", "random_play"], players=4)
     env = uno_env.UnoGymEnv(num_players=2)
     _, info = env.reset(seed=0)
