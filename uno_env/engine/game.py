@@ -30,7 +30,6 @@ from .events import EVENT_WIDTH, MAX_EVENTS, decode
 from .layout import (
     P_C_SIZE,
     P_FACES,
-    P_I_ALIVE,
     P_I_SIZE,
     P_NUM_PLAYERS,
     PH_CATCH,
@@ -565,7 +564,7 @@ class Game(K.NeedsPickleProtocol2):
         listening = self._check_policies(policies, state, index, until)
         P = self.params
         ints = state.ints[index]
-        until_alive = -1 if until is None else int(P[P_I_ALIVE]) + until  # where ints holds until's flag
+        in_game = alive(state.ints, P, index)  # a view: every seat's flag, as the game goes on
         total = np.zeros(self.num_players)
         rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
         step_game, observe_and_mask = ENGINE.step_game, ENGINE.observe_and_mask  # prepared by __init__
@@ -573,7 +572,7 @@ class Game(K.NeedsPickleProtocol2):
             tell(state, index, P, listening)
         while ints[S_PHASE] != PH_OVER:
             seat = int(ints[S_CURRENT])
-            if until is not None and (seat == until or ints[until_alive] == 0):
+            if until is not None and (seat == until or in_game[until] == 0):
                 break
             observation = _empty(self.observation_size, _FLOAT32)
             mask = _empty(self.num_actions, _INT8)
