@@ -71,6 +71,24 @@ demo: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/uno bench
 
+# the benchmark history (airspeed velocity, asv.conf.json and benchmarks/): ASV_BASE against
+# HEAD, each commit built in its own virtualenv under .asv/ (the first run builds the envs
+# and compiles the engine per commit: minutes); not part of `make test`.
+# `make asv ASV_BASE=9fbf422` compares with the tree before the reshape.
+ASV_STAMP := $(VENV)/.asv-stamp
+ASV_BASE ?= main
+ASV_FACTOR ?= 1.1
+
+$(ASV_STAMP): $(STAMP)
+	@echo "make: installing the asv extra (airspeed velocity): seconds"
+	$(PY) -m pip install -c constraints.txt -e ".[asv]"
+	touch $(ASV_STAMP)
+
+.PHONY: asv
+asv: $(ASV_STAMP)
+	$(VENV)/bin/asv machine --yes
+	$(VENV)/bin/asv continuous --factor $(ASV_FACTOR) --show-stderr $(ASV_BASE) HEAD
+
 # open the notebooks in JupyterLab (the browser shows notebooks/; Ctrl-C here stops it)
 notebook: $(NOTEBOOK_STAMP)
 	$(VENV)/bin/jupyter lab notebooks/

@@ -22,7 +22,7 @@ def test_quick_benchmark_writes_table_json_and_plot(tmp_path, capsys):
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
 
     rows = report["rows"]
-    assert {row["group"] for row in rows} == {"a", "b", "c", "d", "e"}
+    assert {row["group"] for row in rows} == {"a", "b", "c", "d", "e", "g"}  # g: the Gym wrapper
     for row in rows:
         if "skipped" in row:
             assert row["skipped"]

@@ -213,11 +213,10 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
-from pettingzoo.utils.wrappers.order_enforcing import AECOrderEnforcingIterable, AECOrderEnforcingIterator
 
 from . import session
+from .aec_wrappers import AssertOutOfBounds, OrderEnforcing
 from .engine import Game, RuleConfig
 from .engine import kernels as K
 from .engine.entry import ENGINE
@@ -226,6 +225,14 @@ from .engine.layout import PH_OVER, S_CURRENT, S_N_ALIVE, S_PHASE, S_TRUNCATED
 from .engine.observation import PHASE_NAMES
 from .engine.record import Recorder
 from .render import RECENT_EVENTS, render_image, render_svg, render_text
+from .session import ALIVE_SHIFT as _ALIVE_SHIFT
+from .session import PHASE_BITS as _PHASE_BITS
+from .session import PHASE_OVER as _PHASE_OVER
+from .session import REFUSED_BELOW as _REFUSED_BELOW
+from .session import REWARDED as _REWARDED
+from .session import SEAT_MASK as _SEAT_MASK
+from .session import SEAT_SHIFT as _SEAT_SHIFT
+from .session import STATUS_BITS as _STATUS_BITS
 from .session import ResetRequest, read_reset, start_game
 
 ENV_ID = "uno/uno_v1"
@@ -241,108 +248,6 @@ def env(**kwargs):
     environment = AssertOutOfBounds(environment)
     environment = OrderEnforcing(environment)
     return environment
-
-
-class AssertOutOfBounds(wrappers.AssertOutOfBoundsWrapper):
-    """PettingZoo's AssertOutOfBoundsWrapper, with the bounds check done directly: by
-    :func:`uno_env.engine.action_id`, which raises ``IllegalActionError`` (not an
-    AssertionError) naming what was given, as the raw env does."""
-
-    def __init__(self, env):
-        super().__init__(env)
-        self._raw_env = env.unwrapped
-
-    def step(self, action) -> None:
-        raw = self._raw_env
-        agent = raw.agent_selection
-        if action is not None or not (raw.terminations[agent] or raw.truncations[agent]):
-            action = action_id(action, raw.game.num_actions)  # the one check: IllegalActionError
-        raw.step(action)
-
-
-class OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's OrderEnforcingWrapper with the same checks; what is read at every
-    step goes straight to the raw env instead of through two ``__getattr__`` forwards.
-    Over our :class:`AssertOutOfBounds`, a step with an action id in range (or ``None``)
-    goes straight to the raw env too: the bounds check passes it unchanged and the raw
-    env's own checks are the same (one Python call layer fewer per step)."""
-
-    def __init__(self, env):
-        super().__init__(env)
-        self._raw_env = env.unwrapped
-        self._bounds_checked_here = type(env) is AssertOutOfBounds and env.env is self._raw_env
-
-    def _raw_attribute(self, name: str):
-        if not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._raw_env, name)
-
-    @property
-    def agents(self):  # read at every step of a loop: no forward through _raw_attribute
-        if not self._has_reset:
-            raise AttributeError("agents cannot be accessed before reset")
-        return self._raw_env.agents
-
-    agent_selection = property(lambda self: self._raw_attribute("agent_selection"))
-    terminations = property(lambda self: self._raw_attribute("terminations"))
-    truncations = property(lambda self: self._raw_attribute("truncations"))
-    rewards = property(lambda self: self._raw_attribute("rewards"))
-    infos = property(lambda self: self._raw_attribute("infos"))
-
-    @property
-    def _cumulative_rewards(self):
-        return self._raw_env._cumulative_rewards
-
-    @property
-    def unwrapped(self):
-        return self._raw_env
-
-    def last(self, observe: bool = True):
-        if not self._has_reset:
-            raise AttributeError("agent_selection cannot be accessed before reset")
-        return self._raw_env.last(observe)
-
-    def agent_iter(self, max_iter: int = 2**63):
-        if not self._has_reset:
-            EnvLogger.error_agent_iter_before_reset()
-        return _AgentIterable(self, max_iter)
-
-    def step(self, action) -> None:
-        raw = self._raw_env
-        if not self._has_reset:
-            EnvLogger.error_step_before_reset()
-        elif not raw.agents:
-            raw._step_after_the_end(action)
-            self._has_updated = True
-        else:
-            if self._bounds_checked_here and (
-                action is None or (type(action) is int and 0 <= action < raw._num_actions)
-            ):
-                # AssertOutOfBounds would pass these unchanged, or (None for an agent in
-                # play) raise what raw.step raises: action_id's IllegalActionError
-                raw.step(action)
-            else:
-                self.env.step(action)
-            self._has_updated = True  # after the step: a refused one changes nothing
-
-
-class _AgentIterable(AECOrderEnforcingIterable):
-    def __iter__(self):
-        return _AgentIterator(self.env, self.max_iter)
-
-
-class _AgentIterator(AECOrderEnforcingIterator):
-    """PettingZoo's order-enforcing agent iterator, reading the raw env directly."""
-
-    def __next__(self):
-        env = self.env
-        raw = env._raw_env
-        if not raw.agents or self.iters_til_term <= 0:
-            raise StopIteration
-        self.iters_til_term -= 1
-        assert env._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        env._has_updated = False
-        return raw.agent_selection
 
 
 def checked_render_seat(render_seat, n: int) -> int | str | None:
@@ -404,6 +309,8 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         self._seeded = False
         self._alive = n
         self.agents: list[str] = []
+        self._observed: tuple | None = None
+        """(agent, observation, mask) written by the last step for the agent to act, handed over by last()."""
 
     def observation_space(self, agent):
         return self.observation_spaces[agent]
@@ -415,7 +322,9 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         # everything is checked, and the new game made, before anything of the env changes
         # (its generator included): a refused reset leaves the env as it was
-        request = read_reset(seed, options, unknown="warn")  # PettingZoo's api_test passes options of its own
+        request = read_reset(
+            seed, options, unknown="warn", game=self.game
+        )  # PettingZoo's api_test passes options of its own
         generator, saved, engine_seed = self._generator_for(request)
         try:
             state = start_game(self.game, self._state, request._replace(seed=engine_seed))
@@ -430,6 +339,7 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
     def _begin(self, state, generator: tuple) -> None:
         """The env's side of a new game: its generator, the agents in play and their dicts."""
         self._state = state
+        self._observed = None
         self._record_start = state.copy()  # for record(): the start, and the actions since
         self._record_actions: list[tuple[str, int]] = []
         self.np_random, self.np_random_seed = generator
@@ -438,7 +348,8 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         self._remember_events()
         alive = self.game.alive(self._state)
         self._alive = sum(alive)
-        self.agents = [agent for agent, in_play in zip(self.possible_agents, alive) if in_play]
+        # one list for the env's life, filled anew (OrderEnforcing hands it out without a forward)
+        self.agents[:] = [agent for agent, in_play in zip(self.possible_agents, alive) if in_play]
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
@@ -483,19 +394,39 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
             return
         if type(action) is not int or not 0 <= action < self._num_actions:
             action = action_id(action, self._num_actions)
-        summary = session.step(self.game, self._state, action, self._rewards_buffer)  # refused: nothing changed
+        # the next seat's observation comes with the step (one engine call), for the next last()
+        observation = _empty(self._observation_size, _FLOAT32)
+        mask = _empty(self._num_actions, _INT8)
+        state = self._state  # session.step_and_observe, inline: the hot path of every decision
+        packed = ENGINE.step_and_observe(
+            state.cards,
+            state.ints,
+            state.rng,
+            self._params,
+            0,
+            action,
+            self._rewards_buffer,
+            state.ev,
+            state.evn,
+            observation,
+            mask,
+        )
+        if packed & _STATUS_BITS < _REFUSED_BELOW:
+            raise session.refusal(self.game, state, action, packed)  # and nothing changed
         self._record_actions.append((agent, action))  # cheap on the hot path: record() maps them
         self._cumulative_rewards[agent] = 0.0
         if (
             self._rewards_pending
-            or summary.rewarded
-            or summary.phase == PH_OVER
-            or summary.alive != self._alive
+            or packed & _REWARDED
+            or packed & _PHASE_BITS == _PHASE_OVER
+            or packed >> _ALIVE_SHIFT != self._alive
             or self.render_mode is not None
         ):
-            self._after_eventful_step(summary)
+            self._after_eventful_step(session.summary_of(packed), observation, mask)
         else:  # most steps: no reward to hand out or clear, the game goes on, no rendering
-            self.agent_selection = self.possible_agents[summary.seat]
+            agent = self.possible_agents[((packed >> _SEAT_SHIFT) & _SEAT_MASK) - 1]
+            self.agent_selection = agent
+            self._observed = (agent, observation, mask)
             if self._alive != len(self.agents):
                 self._deads_step_first()
 
@@ -511,7 +442,7 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
             recorder.add(self.agent_name_mapping[agent], int(action))
         return recorder.record()
 
-    def _after_eventful_step(self, summary: session.StepSummary) -> None:
+    def _after_eventful_step(self, summary: session.StepSummary, observation: np.ndarray, mask: np.ndarray) -> None:
         if self.render_mode is not None:
             self._remember_events()
         if self._rewards_pending:
@@ -530,6 +461,7 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
             if summary.alive != self._alive:
                 self._mark_eliminated()
             self.agent_selection = self.possible_agents[summary.seat]
+            self._observed = (self.agent_selection, observation, mask)
             if self._alive != len(self.agents):
                 self._deads_step_first()
         if self.render_mode == "human":
@@ -586,7 +518,14 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         except (AttributeError, KeyError):
             self._not_in_play("last")
             raise
-        observation = self.observe(agent) if observe else None
+        if not observe:
+            observation = None
+        elif self._observed is not None and self._observed[0] is agent:  # the last step observed it
+            _, shown, mask = self._observed
+            self._observed = None  # handed over once: the caller may keep or change the arrays
+            observation = {"observation": shown, "action_mask": mask}
+        else:
+            observation = self.observe(agent)
         return observation, cumulative, self.terminations[agent], self.truncations[agent], self.infos[agent]
 
     # ------------------------------------------------------------------ observations

@@ -22,6 +22,11 @@ accept every action of its space, so a masked-out action id ends the episode wit
 bool, a float, a string, an id outside the space) raises ``IllegalActionError``
 and changes nothing.
 
+Opponents named as compiled policies (by name or id, the default ``"random"`` included)
+play inside the step's one kernel call (:mod:`uno_env.opponent_turns`), each with its own
+generator: the same games as the Python play loop that other opponents (agents, callables)
+and the render modes take, at a fraction of its cost.
+
 ``info``: ``action_mask`` (bool) and ``learner_seat`` at every step, ``outcome``
 (+1 won, -1 lost, 0 truncated) and ``episode_steps`` when the episode ends.
 ``gymnasium.make("uno_env/Uno-v1", num_players=3)`` builds one too.
@@ -42,7 +47,7 @@ from .engine import Game, IllegalActionError, RuleConfig
 from .engine import kernels as K
 from .engine.entry import ENGINE
 from .engine.game import action_id
-from .engine.layout import PH_OVER, S_CURRENT, S_PHASE, S_STEP, S_TERMINATED, S_TRUNCATED
+from .engine.layout import P_I_ALIVE, PH_OVER, S_CURRENT, S_PHASE, S_STEP, S_TERMINATED, S_TRUNCATED
 from .engine.state import is_alive
 from .learner import (
     ILLEGAL_ACTION,
@@ -50,10 +55,12 @@ from .learner import (
     Policy,
     is_seedable,
     opponent_policies,
+    opponents_per_seat,
     random_states,
     reseed,
     restore_random_states,
 )
+from .opponent_turns import OPPONENT_REFUSED, learner_turn_entry
 from .render import RECENT_EVENTS, render_image, render_text
 from .session import ResetRequest, read_reset, start_game
 
@@ -62,6 +69,10 @@ __all__ = ["CompiledPolicy", "UnoGymEnv"]
 
 STATE_ARRAYS = ("cards", "ints", "rng", "ev", "evn")
 """The arrays of a :class:`~uno_env.engine.State`, which a step snapshots."""
+
+_empty = np.empty
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
 
 
 class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
@@ -91,6 +102,21 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         self.render_mode = render_mode
         self.opponents = opponent_policies(self.game, fixed_seat, opponents)
         self._random_states = [(policy, policy.random_state) for policy, _ in random_states(self.opponents)]
+        # opponents that are compiled policies this env made (named by name or id) play in one
+        # kernel call per step (opponent_turns), with the learner's action and its observation
+        self._in_one_call = render_mode is None and all(
+            isinstance(spec, (str, int, np.integer)) for spec in opponents_per_seat(n, fixed_seat, opponents)
+        )
+        self._compiled = [p for p in self.opponents if isinstance(p, CompiledPolicy)] if self._in_one_call else []
+        self._policy_ids = np.full(n, -1, dtype=np.int64)
+        self._slots = np.zeros(n, dtype=np.int64)
+        self._generators = np.zeros(1 + len(self.opponents), dtype=np.uint64)
+        self._bind_generators()
+        self._turns = None
+        self._params = self.game.params
+        self._num_actions = self.game.num_actions
+        self._observation_size = self.game.observation_size
+        self._alive_at = 0
         self.observation_space = spaces.Box(self.game.obs_spec.low, self.game.obs_spec.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self._state = self.game.new_state()
@@ -108,7 +134,7 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         (:data:`uno_env.session.RESET_OPTIONS`, as the AEC env takes them). Checked, and the
         new game drawn, before anything changes: a refused reset leaves the env, its generator
         and its opponents' generators as they were."""
-        request = read_reset(seed, options)
+        request = read_reset(seed, options, game=self.game)
         generator = (
             seeding.np_random(request.seed) if request.seed is not None else (self.np_random, self.np_random_seed)
         )
@@ -130,7 +156,11 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         self._seeded = True
         self._state = new_state if new_state is not None else start_game(self.game, self._state, request)
         self._seat_the_learner(rng)
+        self._turns = learner_turn_entry() if self._in_one_call and ENGINE.mode == "compiled" else None
         try:
+            if self._turns is not None:
+                observation, mask, _, self._pending_reward = self._in_one_kernel_call(-1)
+                return observation, {"action_mask": mask.view(np.bool_), "learner_seat": self.learner_seat}
             self._pending_reward = self._play_opponents()
         except BaseException:
             self._put_back(before, before_env, before_opponents, rng)
@@ -146,6 +176,7 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         if saved_rng is not None:
             rng.bit_generator.state = saved_rng
         self._seeded, self.learner_seat, self._seat_policy, self._events, self._pending_reward = before_env
+        self._place_opponents()
         restore_random_states(before_opponents)
 
     def _seeds_for(self, request: ResetRequest, rng: np.random.Generator) -> tuple[ResetRequest, list]:
@@ -163,14 +194,107 @@ class UnoGymEnv(K.NeedsPickleProtocol2, gym.Env):
         return request._replace(seed=engine_seed), reseeds
 
     def _seat_the_learner(self, rng: np.random.Generator) -> None:
-        n = self.config.num_players
         if self.learner_seat_setting == "random":
-            self.learner_seat = int(rng.integers(n))
-        others = [s for s in range(n) if s != self.learner_seat]
-        self._seat_policy = dict(zip(others, self.opponents))
+            self.learner_seat = int(rng.integers(self.config.num_players))
+        self._place_opponents()
         self._events = self.game.events(self._state)
 
+    def _place_opponents(self) -> None:
+        """The opponents at the seats other than the learner's: for the Python play loop
+        (``_seat_policy``) and for the kernel (their policy ids and generator slots)."""
+        others = [s for s in range(self.config.num_players) if s != self.learner_seat]
+        self._seat_policy = dict(zip(others, self.opponents))
+        self._alive_at = int(self._params[P_I_ALIVE]) + self.learner_seat
+        if self._in_one_call:
+            self._policy_ids[:] = -1
+            for k, seat in enumerate(others):
+                self._policy_ids[seat] = self._compiled[k].policy_id
+                self._slots[seat] = 1 + k
+
+    def _bind_generators(self) -> None:
+        """Where the opponents play in one kernel call, each one's generator is a slot of
+        ``_generators``, which the kernel advances: its ``prng`` becomes a view of that slot
+        (reseeding, saving and restoring it go on working through the policy)."""
+        if self._in_one_call:
+            for k, policy in enumerate(self._compiled):
+                self._generators[1 + k] = policy.prng[0]
+                policy.prng = self._generators[1 + k : 2 + k]
+
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_turns"] = self._turns is not None  # a compiled entry point does not pickle
+        return state
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state)
+        self._bind_generators()  # a copy's policies hold copies of their generators: views again
+        self._turns = None  # the Python play loop (the same games) until the engine is compiled here
+        if state["_turns"]:
+            ENGINE.prepare()
+            self._turns = learner_turn_entry() if ENGINE.mode == "compiled" else None
+
     def step(self, action):
+        if self._turns is None:
+            return self._step_in_python(action)
+        state = self._state
+        ints = state.ints
+        if ints[0, S_PHASE] == PH_OVER or ints[0, self._alive_at] == 0:
+            raise IllegalActionError("the episode is over; call reset()", K.ST_GAME_OVER)
+        if ints[0, S_CURRENT] != self.learner_seat:
+            raise RuntimeError("internal error: it is not the learner's turn")
+        if type(action) is not int or not 0 <= action < self._num_actions:
+            action = action_id(action, self._num_actions)
+        observation, mask, own, others = self._in_one_kernel_call(action)
+        reward = self._pending_reward + own + others
+        self._pending_reward = 0.0
+        info = {"action_mask": mask.view(np.bool_), "learner_seat": self.learner_seat}
+        if ints[0, S_PHASE] != PH_OVER and ints[0, self._alive_at] != 0:
+            return observation, reward, False, False, info
+        terminated = bool(ints[0, S_TERMINATED]) or bool(ints[0, self._alive_at] == 0)
+        info["outcome"] = self.game.outcome(state)[self.learner_seat]
+        info["episode_steps"] = int(ints[0, S_STEP])
+        return observation, reward, terminated, bool(ints[0, S_TRUNCATED]), info
+
+    def _in_one_kernel_call(self, action: int) -> tuple[np.ndarray, np.ndarray, float, float]:
+        """The learner's ``action`` (none if negative) and the opponents' turns in one kernel
+        call: the learner's observation and mask, its reward of its step and of theirs."""
+        state = self._state
+        observation = _empty(self._observation_size, _FLOAT32)
+        mask = _empty(self._num_actions, _INT8)
+        assert self._turns is not None
+        status, own, others = self._turns(
+            state.cards,
+            state.ints,
+            state.rng,
+            self._params,
+            action,
+            self.learner_seat,
+            self._policy_ids,
+            self._slots,
+            self._generators,
+            self._rewards,
+            state.ev,
+            state.evn,
+            observation,
+            mask,
+        )
+        if status < 0:
+            self._refused(status, action)
+        return observation, mask, own, others
+
+    def _refused(self, status: int, action: int) -> None:
+        """Raise for the status of a refused kernel call: the learner's action (nothing changed)
+        or, an engine fault, a compiled opponent's."""
+        if status <= OPPONENT_REFUSED:
+            seat = OPPONENT_REFUSED - status
+            raise RuntimeError(
+                f"internal error: the engine refused the action of the compiled opponent at seat {seat} "
+                f"({self._seat_policy.get(seat)!r})"
+            )
+        raise IllegalActionError(f"learner: {self.game.describe_refusal(self._state, action, status)}", status)
+
+    def _step_in_python(self, action):
+        """:meth:`step` with the opponents called from the Python play loop (``Game.play``)."""
         self._require_reset("step")
         if self._state.ints[0, S_PHASE] == PH_OVER or not self._learner_in_play():
             raise IllegalActionError("the episode is over; call reset()", K.ST_GAME_OVER)

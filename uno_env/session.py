@@ -24,6 +24,7 @@ import numpy as np
 from .engine import Game, IllegalActionError, State
 from .engine import kernels as K
 from .engine.entry import ENGINE
+from .engine.layout import PH_OVER
 from .engine.seeding import check_seed
 
 RESET_OPTIONS = ("position", "deck", "dealer")
@@ -45,10 +46,12 @@ class ResetRequest(NamedTuple):
         return self.position is not None or self.deck is not None
 
 
-def read_reset(seed, options, unknown: str = "raise") -> ResetRequest:
+def read_reset(seed, options, unknown: str = "raise", game: Game | None = None) -> ResetRequest:
     """The checked request of ``reset(seed, options)``; ValueError names what is wrong, and
     nothing has changed. ``unknown``: what an unknown option gets, ``"raise"`` or ``"warn"``
-    (PettingZoo's api_test passes options of its own to the AEC env)."""
+    (PettingZoo's api_test passes options of its own to the AEC env). ``game``: the env's
+    game, whose seats the ``dealer`` option is checked against here, before the caller
+    re-seeds anything (a position or a deck is checked as it is loaded, into a new state)."""
     if seed is not None:
         seed = check_seed(seed)
     if options is not None and not isinstance(options, Mapping):
@@ -56,6 +59,8 @@ def read_reset(seed, options, unknown: str = "raise") -> ResetRequest:
     options = dict(options or {})
     position, deck, dealer = (options.pop(name, None) for name in RESET_OPTIONS)
     _check_start(position, deck, dealer)
+    if game is not None and dealer is not None:
+        game._check_dealer(dealer)  # the engine's own check, with its message
     if options:
         _refuse_unknown(options, unknown)
     return ResetRequest(seed, position, deck, dealer)
@@ -112,6 +117,55 @@ class StepSummary(NamedTuple):
     """Players still in the game."""
 
 
+REWARDED = 1 << _REWARDED_SHIFT
+"""The bit of a packed summary (:func:`step_and_observe`) set when some seat was rewarded."""
+PHASE_BITS = _PHASE_MASK << _PHASE_SHIFT
+PHASE_OVER = PH_OVER << _PHASE_SHIFT
+"""``packed & PHASE_BITS == PHASE_OVER``: the game is over."""
+ALIVE_SHIFT = _ALIVE_SHIFT
+"""``packed >> ALIVE_SHIFT``: the players still in the game."""
+SEAT_SHIFT, SEAT_MASK = _SEAT_SHIFT, _SEAT_MASK
+"""``((packed >> SEAT_SHIFT) & SEAT_MASK) - 1``: the seat to act (-1 once the game is over)."""
+
+
+def summary_of(packed: int) -> StepSummary:
+    """The fields of a packed summary, named."""
+    return StepSummary(
+        ((packed >> _STATUS_SHIFT) & _STATUS_MASK) - K.SUMMARY_STATUS_BIAS,
+        (packed >> _PHASE_SHIFT) & _PHASE_MASK,
+        ((packed >> _SEAT_SHIFT) & _SEAT_MASK) - 1,
+        bool((packed >> _REWARDED_SHIFT) & 1),
+        packed >> _ALIVE_SHIFT,
+    )
+
+
+STATUS_BITS = _STATUS_MASK << _STATUS_SHIFT
+REFUSED_BELOW = K.SUMMARY_STATUS_BIAS << _STATUS_SHIFT
+"""``packed & STATUS_BITS < REFUSED_BELOW``: the step was refused (:func:`refusal` says why)."""
+
+
+def refusal(game: Game, state: State, action: int, packed: int) -> IllegalActionError:
+    """The error of a refused step, from its packed summary (nothing changed)."""
+    status = ((packed >> _STATUS_SHIFT) & _STATUS_MASK) - K.SUMMARY_STATUS_BIAS
+    return IllegalActionError(game.describe_refusal(state, int(action), status), status)
+
+
+def step_and_observe(
+    game: Game, state: State, action: int, rewards: np.ndarray, observation: np.ndarray, mask: np.ndarray
+) -> int:
+    """:func:`step`, and, while the game goes on, the observation and mask of the seat to act
+    next written to ``observation`` and ``mask`` (``ENGINE.step_and_observe``: one engine
+    call). Returns the summary packed in one integer, for a caller that reads a few of its
+    bits at every step (:data:`REWARDED`, :data:`PHASE_BITS`, ...; :func:`summary_of` names
+    them all). The AEC env makes the same call in its step, without this function's frame."""
+    packed = ENGINE.step_and_observe(
+        state.cards, state.ints, state.rng, game.params, 0, action, rewards, state.ev, state.evn, observation, mask
+    )
+    if packed & STATUS_BITS < REFUSED_BELOW:
+        raise refusal(game, state, action, packed)
+    return packed
+
+
 def step(game: Game, state: State, action: int, rewards: np.ndarray) -> StepSummary:
     """Step game 0 of ``state`` with the action id ``action`` (an int within the action
     space: the caller's door checks it), its rewards written to ``rewards`` (1 x players).
@@ -123,13 +177,25 @@ def step(game: Game, state: State, action: int, rewards: np.ndarray) -> StepSumm
     status = ((packed >> _STATUS_SHIFT) & _STATUS_MASK) - K.SUMMARY_STATUS_BIAS
     if status < 0:
         raise IllegalActionError(game.describe_refusal(state, int(action), status), status)
-    return StepSummary(
-        status,
-        (packed >> _PHASE_SHIFT) & _PHASE_MASK,
-        ((packed >> _SEAT_SHIFT) & _SEAT_MASK) - 1,
-        bool((packed >> _REWARDED_SHIFT) & 1),
-        packed >> _ALIVE_SHIFT,
-    )
+    return summary_of(packed)
 
 
-__all__ = ["RESET_OPTIONS", "ResetRequest", "StepSummary", "read_reset", "start_game", "step"]
+__all__ = [
+    "ALIVE_SHIFT",
+    "PHASE_BITS",
+    "PHASE_OVER",
+    "REFUSED_BELOW",
+    "RESET_OPTIONS",
+    "REWARDED",
+    "SEAT_MASK",
+    "SEAT_SHIFT",
+    "STATUS_BITS",
+    "ResetRequest",
+    "StepSummary",
+    "read_reset",
+    "refusal",
+    "start_game",
+    "step",
+    "step_and_observe",
+    "summary_of",
+]

@@ -131,6 +131,31 @@ def pettingzoo_chunk(args):
     return chunk, "uno_env.env (AEC, OrderEnforcing wrappers): last() with observation and mask, then step"
 
 
+# ---------------------------------------------------------------- (g) Gym wrapper
+def gym_chunk(args):
+    """(chunk, note) of the Gymnasium wrapper: the learner's steps (its opponents' turns inside each)."""
+    env = uno_env.UnoGymEnv(num_players=args.players, episode=args.episode)
+    chooser = random.Random(args.seed)
+    seed = [args.seed]
+    holder = {"info": env.reset(seed=seed[0])[1]}
+
+    def chunk():
+        decisions = episodes = 0
+        info = holder["info"]
+        for _ in range(200):
+            legal = info["action_mask"].nonzero()[0]
+            _, _, terminated, truncated, info = env.step(int(legal[chooser.randrange(len(legal))]))
+            decisions += 1
+            if terminated or truncated:
+                episodes += 1
+                seed[0] += 1
+                _, info = env.reset(seed=seed[0])
+        holder["info"] = info
+        return decisions, episodes
+
+    return chunk, "UnoGymEnv: step of the learner (compiled random opponents' turns inside), info's mask"
+
+
 # ---------------------------------------------------------------- (c) Game
 def game_chunk(args):
     """(chunk, note) of the single-game API."""

@@ -7,6 +7,8 @@ a. RLCard's UNO env (``rlcard.make("uno")``, random legal actions via ``env.step
    the peer every ratio is taken against; skipped with a note without rlcard
    (``pip install "uno-env[bench]"``, in a clone ``pip install -e ".[bench]"``);
 b. our PettingZoo AEC env with its full observation and mask (``uno_env.env``);
+g. the Gymnasium wrapper (:class:`uno_env.UnoGymEnv`, compiled ``random`` opponents): the
+   learner's steps, each with its observation and its info's mask;
 c. the single-game engine API (``Game``: mask, step, observation of the next seat);
 d. the vector env (:class:`uno_env.vector.UnoVectorEnv`) at each batch size, serial
    and parallel, each step returning every game's observation and mask (the random
@@ -15,7 +17,7 @@ e. compiled policies playing inside the kernel (every seat, with autoreset):
    random, each heuristic of :data:`uno_env.agents.policies.POLICY_IDS`, ``play_batch``,
    and the one-learner adapter's path (opponents inside the kernel).
 
-(a), (b) and (c) take turns, repeat by repeat, so that a change in the load of the
+(a), (b), (g) and (c) take turns, repeat by repeat, so that a change in the load of the
 shared machine moves them together rather than their ratios. Plus bytes of state
 per game, and the start-up time of a fresh process with a
 fresh numba cache (compilation) and again with that cache. Every figure is the
@@ -60,6 +62,7 @@ from .measurements import (
     bench_startup,
     bench_vector,
     game_chunk,
+    gym_chunk,
     measure_interleaved,
     pettingzoo_chunk,
     rlcard_chunk,
@@ -180,7 +183,7 @@ class Rows:
 def measure_all(args) -> tuple[list[dict], list[dict]]:
     """The rows of the table, (a) to (e), and the vector env's rate per batch size and mode."""
     rows = Rows()
-    say("measuring (a) RLCard, (b) PettingZoo env, (c) Game, taking turns ...")
+    say("measuring (a) RLCard, (b) PettingZoo env, (g) Gym wrapper, (c) Game, taking turns ...")
     measure_peers(args, rows)
     say("measuring (d) vector env ...")
     for size in args.size_list:
@@ -201,13 +204,15 @@ def measure_all(args) -> tuple[list[dict], list[dict]]:
 
 
 def measure_peers(args, rows: Rows) -> None:
-    """(a) RLCard (or why it is skipped), (b) the PettingZoo env and (c) ``Game``, taking turns."""
-    made = {"a": rlcard_chunk(args), "b": pettingzoo_chunk(args), "c": game_chunk(args)}
+    """(a) RLCard (or why it is skipped), (b) the PettingZoo env, (g) the Gym wrapper and (c) ``Game``,
+    taking turns."""
+    made = {"a": rlcard_chunk(args), "b": pettingzoo_chunk(args), "g": gym_chunk(args), "c": game_chunk(args)}
     ready = {group: m[0] for group, m in made.items() if not isinstance(m, dict)}
     together = measure_interleaved(ready, args.seconds, args.repeats)
     names = {
         "a": "(a) RLCard uno env.step",
         "b": f"(b) uno_env.env (PettingZoo AEC, {args.players}p)",
+        "g": f"(g) UnoGymEnv (Gymnasium, {args.players}p, learner steps)",
         "c": "(c) Game single-game API",
     }
     for group, m in made.items():

@@ -53,8 +53,11 @@ def vector() -> None:
 
 
 def policies() -> None:
-    """The compiled policies (random, naive, keeper, tactical, random_play) as a tournament plays them."""
+    """The compiled policies (random, naive, ...) as a tournament and the Gym wrapper's opponents play them."""
     one_tournament(["random", "naive", "keeper", "tactical", "random_play"], players=4)
+    env = uno_env.UnoGymEnv(num_players=2)
+    _, info = env.reset(seed=0)
+    env.step(int(info["action_mask"].argmax()))
 
 
 def network() -> None:

@@ -52,6 +52,7 @@ SIGNATURES: dict[str, tuple] = {
     "reset_from_deck": (_cards, _ints, _rng, _params, _int, _int, _events, _counts),
     "step_game": (_cards, _ints, _rng, _params, _int, _int, _rewards, _events, _counts),
     "step_summary": (_cards, _ints, _rng, _params, _int, _int, _rewards, _events, _counts),
+    "step_and_observe": (_cards, _ints, _rng, _params, _int, _int, _rewards, _events, _counts, _observation, _mask),
     "legal_mask": (_cards, _ints, _params, _int, _mask),
     "observe": (_cards, _ints, _params, _int, _int, _observation),
     "observe_and_mask": (_cards, _ints, _params, _int, _int, _observation, _mask),
@@ -75,6 +76,7 @@ class Engine:
     reset_from_deck: Callable[..., Any]
     step_game: Callable[..., Any]
     step_summary: Callable[..., Any]
+    step_and_observe: Callable[..., Any]
     legal_mask: Callable[..., Any]
     observe: Callable[..., Any]
     observe_and_mask: Callable[..., Any]

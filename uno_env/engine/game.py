@@ -56,6 +56,10 @@ from .position import dump_position, load_position, parse_deck_order
 from .seeding import NOT_INTEGERS, fresh_seed, seed_to_rng, seeds_to_rng  # noqa: F401  (re-exported)
 from .state import alive, draw_pile, hand_sizes, outcomes, scores
 
+_empty = np.empty
+_FLOAT32 = np.dtype(np.float32)
+_INT8 = np.dtype(np.int8)
+
 
 class IllegalActionError(ValueError):
     """An action that cannot be taken; the state is left unchanged."""
@@ -557,27 +561,25 @@ class Game(K.NeedsPickleProtocol2):
         index = self._index(state, index)
         if until is not None:
             until = self._seat(until, "until")
-        self._check_policies(policies, state, index, until)
+        listening = self._check_policies(policies, state, index, until)
         P = self.params
         ints = state.ints[index]
-        in_game = alive(state.ints, P, index)
+        in_game = alive(state.ints, P, index)  # a view: every seat's flag, as the game goes on
         total = np.zeros(self.num_players)
         rewards = np.zeros((state.batch_size, self.num_players), dtype=np.float32)
-        listening = listeners(policies)
+        step_game, observe_and_mask = ENGINE.step_game, ENGINE.observe_and_mask  # prepared by __init__
         if listening:
             tell(state, index, P, listening)
         while ints[S_PHASE] != PH_OVER:
             seat = int(ints[S_CURRENT])
             if until is not None and (seat == until or in_game[until] == 0):
                 break
-            observation = np.empty(self.observation_size, dtype=np.float32)
-            mask = np.empty(self.num_actions, dtype=np.int8)
-            ENGINE.observe_and_mask(state.cards, state.ints, P, index, seat, observation, mask)
+            observation = _empty(self.observation_size, _FLOAT32)
+            mask = _empty(self.num_actions, _INT8)
+            observe_and_mask(state.cards, state.ints, P, index, seat, observation, mask)
             try:
                 action = action_id(policies[seat](observation, mask), self.num_actions)
-                status = ENGINE.step_game(
-                    state.cards, state.ints, state.rng, P, index, action, rewards, state.ev, state.evn
-                )
+                status = step_game(state.cards, state.ints, state.rng, P, index, action, rewards, state.ev, state.evn)
                 if status < 0:
                     raise IllegalActionError(self.describe_refusal(state, action, status, index), status)
             except IllegalActionError as err:
@@ -590,19 +592,23 @@ class Game(K.NeedsPickleProtocol2):
                 tell(state, index, P, listening)
         return total
 
-    def _check_policies(self, policies, state: State, index: int, until: int | None) -> None:
-        """``policies`` of :meth:`play`: a policy for every seat that may act."""
+    def _check_policies(self, policies, state: State, index: int, until: int | None) -> list:
+        """``policies`` of :meth:`play`: a policy for every seat that may act. Returns the
+        agents among them that listen to the game (:func:`~uno_env.engine.observers.listeners`)."""
         n = self.num_players
-        if isinstance(policies, Mapping):
-            given = set(policies)
-        elif isinstance(policies, Sequence) and not isinstance(policies, (str, bytes)) and len(policies) == n:
-            given = set(range(n))
+        kind = type(policies)
+        if kind is dict or (kind is not list and kind is not tuple and isinstance(policies, Mapping)):
+            given: Any = policies
+        elif (
+            kind is list or kind is tuple or (isinstance(policies, Sequence) and not isinstance(policies, (str, bytes)))
+        ) and len(policies) == n:
+            given = range(n)
         else:
             raise TypeError(
                 f"policies must be a sequence of {n} policies (one per seat) or a dict seat -> policy, "
                 f"got {_describe(policies)}"
             )
-        in_play = alive(state.ints, self.params, index)
+        in_play = alive(state.ints, self.params, index).tolist()
         for seat in range(n):
             if seat == until or not in_play[seat]:
                 continue
@@ -613,6 +619,7 @@ class Game(K.NeedsPickleProtocol2):
                     f"policies[{seat}] must be callable as policy(observation, mask) -> action, "
                     f"got {_describe(policies[seat])}"
                 )
+        return listeners(policies)
 
     def describe_refusal(self, state: State, action: int, status: int, index: int = 0) -> str:
         """Why the engine refused an action (status < 0), in words."""

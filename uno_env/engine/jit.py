@@ -69,10 +69,15 @@ def allocating(*args: Any, **options: Any) -> Any:
 
 class Accessor(CPUDispatcher):
     """A function that numba inlines where compiled code calls it (``inline="always"``) and
-    that Python calls as the plain function (never compiled on its own)."""
+    that Python calls as the plain function (never compiled on its own).
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self.py_func(*args, **kwargs)
+    ``__call__`` is a property that hands Python the plain function itself, so that a call
+    from Python is the plain function's call, with no wrapper around it: the engine's
+    Python code and the envs read the state through accessors at every step."""
+
+    @property
+    def __call__(self) -> Any:
+        return self.py_func
 
 
 def accessor(function: Any) -> Accessor:

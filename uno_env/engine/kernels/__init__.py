@@ -37,7 +37,15 @@ is the one before the split, and compiles in the same time.
 from ..layout import PH_OVER, S_CURRENT, S_PHASE  # read as K.S_CURRENT above the engine, as before the split
 from ..pickling import LOWEST_PICKLE_PROTOCOL, NeedsPickleProtocol2
 from .basics import emit, rng_below, shuffle_segment
-from .batch import mask_batch, observe_batch, reset_batch, reset_from_deck, step_batch, step_parallel
+from .batch import (
+    mask_batch,
+    observe_batch,
+    reset_batch,
+    reset_from_deck,
+    step_and_observe,
+    step_batch,
+    step_parallel,
+)
 from .challenge import clear_wild_draw_four, resolve_challenge, resolve_penalty, reveal_hand, wild_draw_four_played
 from .codes import (
     KIND_ACCEPT,
@@ -249,6 +257,7 @@ __all__ = [
     "step_batch",
     "step_game",
     "step_parallel",
+    "step_and_observe",
     "step_summary",
     "swap_hands",
     "uno_available",

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, prange
 
 from ..jit import describe, kernel
+from ..layout import PH_OVER, S_CURRENT, S_PHASE
 from .deal import reset_game
 from .mask import legal_mask
-from .observe import observe
-from .step import step_game
+from .observe import observe, observe_and_mask
+from .step import SUMMARY_STATUS, SUMMARY_STATUS_BIAS, step_game, step_summary
 
 describe(__name__, "the rules engine's kernels", seconds=45)
 
@@ -24,6 +26,18 @@ def reset_batch(cards, ints, rng, P, dealers, ev, evn):
 def reset_from_deck(cards, ints, rng, P, b, dealer, ev, evn):
     evn[b] = 0
     reset_game(cards, ints, rng, P, b, dealer, True, ev, evn)
+
+
+@kernel
+def step_and_observe(cards, ints, rng, P, b, action, rw, ev, evn, obs, mask):
+    """``step_summary``, then, if the step was taken and the game goes on, the observation and
+    mask of the seat to act next (``observe_and_mask``): one call from Python for an env that
+    steps and then shows the next seat its decision. Returns ``step_summary``'s integer."""
+    packed = step_summary(cards, ints, rng, P, b, action, rw, ev, evn)
+    taken = ((packed >> SUMMARY_STATUS[0]) & SUMMARY_STATUS[1]) >= SUMMARY_STATUS_BIAS
+    if taken and ints[b, S_PHASE] != PH_OVER:
+        observe_and_mask(cards, ints, P, b, np.int64(ints[b, S_CURRENT]), obs, mask)
+    return packed
 
 
 @kernel

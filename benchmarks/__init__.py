@@ -1,0 +1,1 @@
+"""The benchmarks of airspeed velocity (asv.conf.json at the top of the repository)."""
