@@ -25,6 +25,7 @@ from ...engine.layout import (
     P_A_UNO,
     P_FACES,
     P_NUM_PLAYERS,
+    P_SEVEN_O,
     PH_CHALLENGE,
     PH_PENALTY,
     PH_SWAP,
@@ -137,6 +138,9 @@ def tactical_weighted(obs, mask, P, prng, b, W):
     if decided >= 0:
         return decided
     if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
+        if W[WEIGHT_HOUSE] > 0 and P[P_SEVEN_O] != 0:  # it may keep its card: UNO only before playing one
+            play = tactical_play(obs, mask, P, phase, W)
+            return P[P_A_UNO] if play < P[P_A_DRAW] else play
         return P[P_A_UNO]
     return tactical_play(obs, mask, P, phase, W)
 

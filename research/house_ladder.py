@@ -1,0 +1,150 @@
+"""The agents under the house rules: one seat of an agent against a field of another, for each
+house rule alone and all five together, at two and four players (docs/agents.md, "The
+ladder under the house rules").
+
+    python -m research.house_ladder --out house_ladder.jsonl            # play what the file lacks
+    python -m research.house_ladder --out house_ladder.jsonl --table    # its markdown tables
+    python -m research.house_ladder --out smoke.jsonl --hands-scale 0.01 --players 2 --settings seven_o
+
+Two measurements, each a tournament of the ``field`` schedule (``uno tournament --agents
+AGENT,FIELD --players N --schedule field --episode round --set ...``, seed 49): the agent in
+one seat (every seat equally often), the field agent in the others; the result is the
+agent's win rate, the fair share ``1 / players`` and their ratio, with 95% Wilson intervals.
+
+* ``tactical`` against ``tactical_v1`` (the tactical policy before it weighed the house
+  rules), with every house rule off too: does weighing them pay?
+* the ladder: ``ppo``, ``tactical_v1``, ``ismcts`` and ``ppo_search`` against ``tactical``.
+
+The compiled agents play :data:`HANDS` hands per setting and table; ``ismcts`` and
+``ppo_search`` far fewer (their search takes a second or more per hand), so that the whole
+run takes about twenty minutes of one core. A row per tournament is appended to ``--out``
+as it ends; a run again with the same file plays only the missing ones.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from uno_env.arena import run_tournament
+from uno_env.engine import RuleConfig
+
+SETTINGS = {
+    "off": {},
+    "stacking": {"stacking": "mixed"},
+    "seven_o": {"seven_o": True},
+    "jump_in": {"jump_in": True},
+    "draw_until_playable": {"draw_until_playable": True},
+    "force_play": {"force_play": True},
+    "all": {"stacking": "mixed", "seven_o": True, "jump_in": True, "draw_until_playable": True, "force_play": True},
+}
+"""The rule settings by name (stacking: ``mixed``); ``off`` only for the first measurement."""
+HANDS = {"tactical": 4000, "ppo": 4000, "tactical_v1": 4000, "ismcts": 96, "ppo_search": 48}
+"""Hands per setting and table for each agent in the one seat."""
+LADDER = ("ppo", "tactical_v1", "ismcts", "ppo_search")
+SEED = 49
+PLAYERS = (2, 4)
+
+
+def jobs(players, settings):
+    """(agent, field, setting, players) of every tournament, the fast ones first."""
+    out = [("tactical", "tactical_v1", s, n) for n in players for s in settings]
+    out += [(a, "tactical", s, n) for a in LADDER for n in players for s in settings if s != "off"]
+    return out
+
+
+def play(agent, field, setting, players, hands):
+    """One field tournament: the row of the results file."""
+    config = RuleConfig(num_players=players, episode="round", **SETTINGS[setting])
+    start = time.perf_counter()
+    summary, _, _, _ = run_tournament(
+        [agent, field], config, hands, seed=SEED, schedule="field", workers=1, bootstrap=0
+    )
+    result = summary["field"][field]
+    return {
+        "agent": agent,
+        "field": field,
+        "setting": setting,
+        "players": players,
+        "hands": result["games"],
+        "wins": result["wins"],
+        "win_rate": result["win_rate"],
+        "win_rate_ci": result["win_rate_ci"],
+        "ratio": result["ratio"],
+        "ratio_ci": result["ratio_ci"],
+        "seconds": round(time.perf_counter() - start, 1),
+        "command": command(agent, field, setting, players, result["games"]),
+    }
+
+
+def command(agent, field, setting, players, hands):
+    """The ``uno tournament`` command that plays the same hands."""
+    sets = " ".join(f"--set {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in SETTINGS[setting].items())
+    return (
+        f"uno tournament --agents {agent},{field} --players {players} --schedule field --episode round "
+        f"--games {hands} --seed {SEED} {sets}".strip()
+    )
+
+
+def read_rows(path: Path) -> list[dict]:
+    if not path.exists():
+        return []
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def cell(row):
+    if row is None:
+        return "-"
+    lo, hi = row["ratio_ci"]
+    return f"{row['ratio']:.2f} [{lo:.2f}, {hi:.2f}]"
+
+
+def tables(rows: list[dict]) -> str:
+    """The markdown tables of the rows: ratio to the fair share [95% interval]."""
+    found = {(r["agent"], r["field"], r["setting"], r["players"]): r for r in rows}
+    players = sorted({r["players"] for r in rows})
+    head = "| setting | " + " | ".join(f"{n} players" for n in players) + " |"
+    lines = ["`tactical` (one seat) against `tactical_v1`: ratio to the fair share [95%]", "", head]
+    lines.append("|---" * (len(players) + 1) + "|")
+    for s in SETTINGS:
+        if any(("tactical", "tactical_v1", s, n) in found for n in players):
+            row = [cell(found.get(("tactical", "tactical_v1", s, n))) for n in players]
+            lines.append(f"| {s} | " + " | ".join(row) + " |")
+    for n in players:
+        settings = [s for s in SETTINGS if s != "off"]
+        lines += ["", f"{n} players, one seat against `tactical`: ratio to the fair share [95%] (hands)", ""]
+        lines.append("| agent | " + " | ".join(settings) + " |")
+        lines.append("|---" * (len(settings) + 1) + "|")
+        for a in LADDER:
+            row = [found.get((a, "tactical", s, n)) for s in settings]
+            if any(row):
+                hands = sorted({r["hands"] for r in row if r})
+                lines.append(f"| `{a}` ({', '.join(map(str, hands))}) | " + " | ".join(cell(r) for r in row) + " |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, required=True, help="results, one JSON line per tournament")
+    parser.add_argument("--table", action="store_true", help="print the markdown tables of --out and stop")
+    parser.add_argument("--players", type=int, nargs="+", default=list(PLAYERS))
+    parser.add_argument("--settings", nargs="+", default=list(SETTINGS), choices=list(SETTINGS))
+    parser.add_argument("--hands-scale", type=float, default=1.0, help="multiply every agent's hands (a smoke run)")
+    args = parser.parse_args(argv)
+    if not args.table:
+        done = {(r["agent"], r["field"], r["setting"], r["players"]) for r in read_rows(args.out)}
+        for agent, field, setting, players in jobs(args.players, args.settings):
+            if (agent, field, setting, players) in done:
+                continue
+            hands = max(players, round(HANDS[agent] * args.hands_scale))
+            row = play(agent, field, setting, players, hands)
+            with args.out.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+            print(f"{agent} vs {field}, {setting}, {players} players: {cell(row)} ({row['hands']} hands)", flush=True)
+    print(tables(read_rows(args.out)))
+
+
+if __name__ == "__main__":
+    main()
