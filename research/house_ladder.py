@@ -95,10 +95,19 @@ def read_rows(path: Path) -> list[dict]:
 
 
 def cell(row):
+    """Ratio to the fair share [95% interval]."""
     if row is None:
         return "-"
     lo, hi = row["ratio_ci"]
     return f"{row['ratio']:.2f} [{lo:.2f}, {hi:.2f}]"
+
+
+def rate_cell(row):
+    """Win rate [95% interval] (ratio to the fair share)."""
+    if row is None:
+        return "-"
+    lo, hi = row["win_rate_ci"]
+    return f"{100 * row['win_rate']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] ({row['ratio']:.2f})"
 
 
 def tables(rows: list[dict]) -> str:
@@ -106,11 +115,11 @@ def tables(rows: list[dict]) -> str:
     found = {(r["agent"], r["field"], r["setting"], r["players"]): r for r in rows}
     players = sorted({r["players"] for r in rows})
     head = "| setting | " + " | ".join(f"{n} players" for n in players) + " |"
-    lines = ["`tactical` (one seat) against `tactical_v1`: ratio to the fair share [95%]", "", head]
+    lines = ["`tactical` (one seat) against `tactical_v1`: win rate [95%] (ratio to the fair share)", "", head]
     lines.append("|---" * (len(players) + 1) + "|")
     for s in SETTINGS:
         if any(("tactical", "tactical_v1", s, n) in found for n in players):
-            row = [cell(found.get(("tactical", "tactical_v1", s, n))) for n in players]
+            row = [rate_cell(found.get(("tactical", "tactical_v1", s, n))) for n in players]
             lines.append(f"| {s} | " + " | ".join(row) + " |")
     for n in players:
         settings = [s for s in SETTINGS if s != "off"]
