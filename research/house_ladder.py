@@ -44,14 +44,20 @@ SETTINGS = {
 HANDS = {"tactical": 4000, "ppo": 4000, "tactical_v1": 4000, "ismcts": 96, "ppo_search": 48}
 """Hands per setting and table for each agent in the one seat."""
 LADDER = ("ppo", "tactical_v1", "ismcts", "ppo_search")
+SLOW = ("ismcts", "ppo_search")
 SEED = 49
 PLAYERS = (2, 4)
 
 
 def jobs(players, settings):
-    """(agent, field, setting, players) of every tournament, the fast ones first."""
+    """(agent, field, setting, players) of every tournament: the compiled agents first, then
+    the searches a setting at a time (all the rules first), so that a run stopped early has
+    every agent under the settings it reached."""
     out = [("tactical", "tactical_v1", s, n) for n in players for s in settings]
-    out += [(a, "tactical", s, n) for a in LADDER for n in players for s in settings if s != "off"]
+    fast = [a for a in LADDER if a not in SLOW]
+    out += [(a, "tactical", s, n) for a in fast for n in players for s in settings if s != "off"]
+    ordered = sorted((s for s in settings if s != "off"), key=lambda s: s != "all")
+    out += [(a, "tactical", s, n) for s in ordered for n in players for a in SLOW]
     return out
 
 

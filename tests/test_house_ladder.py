@@ -48,7 +48,7 @@ def test_a_run_writes_a_row_per_tournament_and_a_rerun_plays_only_what_is_missin
     L.main(argv)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(r["agent"], r["field"]) for r in rows] == [("tactical", "tactical_v1")] + [
-        (a, "tactical") for a in L.LADDER
+        (a, "tactical") for a in ("ppo", "tactical_v1", "ismcts", "ppo_search")
     ]
     assert [r["hands"] for r in rows] == [40, 40, 40, 2, 2]
     L.main(argv)
