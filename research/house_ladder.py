@@ -15,10 +15,10 @@ agent's win rate, the fair share ``1 / players`` and their ratio, with 95% Wilso
   rules), with every house rule off too: does weighing them pay?
 * the ladder: ``ppo``, ``tactical_v1``, ``ismcts`` and ``ppo_search`` against ``tactical``.
 
-The compiled agents play :data:`HANDS` hands per setting and table; ``ismcts`` and
-``ppo_search`` far fewer (their search takes a second or more per hand), so that the whole
-run takes about twenty minutes of one core. A row per tournament is appended to ``--out``
-as it ends; a run again with the same file plays only the missing ones.
+Each agent plays :data:`HANDS` hands per setting and table (times ``--hands-scale``): the
+compiled ones 4,000 (seconds), ``ismcts`` and ``ppo_search`` far fewer (their search takes
+a second or more per hand). A row per tournament is appended to ``--out`` as it ends; a run
+again with the same file plays only the missing ones.
 """
 
 from __future__ import annotations
