@@ -41,7 +41,7 @@ SETTINGS = {
     "all": {"stacking": "mixed", "seven_o": True, "jump_in": True, "draw_until_playable": True, "force_play": True},
 }
 """The rule settings by name (stacking: ``mixed``); ``off`` only for the first measurement."""
-HANDS = {"tactical": 4000, "ppo": 4000, "tactical_v1": 4000, "ismcts": 96, "ppo_search": 48}
+HANDS = {"tactical": 4000, "ppo": 4000, "tactical_v1": 4000, "ismcts": 48, "ppo_search": 24}
 """Hands per setting and table for each agent in the one seat."""
 LADDER = ("ppo", "tactical_v1", "ismcts", "ppo_search")
 SLOW = ("ismcts", "ppo_search")
