@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from experiments import house_ladder
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "experiments" / "results"
 DOCS = [ROOT / "docs" / "agents.md", ROOT / "docs" / "training.md"]
@@ -207,7 +209,14 @@ class Table:
     experiment: str
 
 
+def house_table(make: Callable[[list[dict]], str]) -> str:
+    """A table of the house-rule ladder (its own code makes it), with its source line."""
+    rows = read_all("house_ladder.jsonl")
+    return "\n".join([make(rows), "", source_note(rows)])
+
+
 LADDERS = "experiments/ladders.py"
+HOUSE = "experiments/house_ladder.py"
 TABLES = {
     "ladder-heuristics-2p": Table(lambda: leaderboard("heuristics_2p"), "ladders.jsonl", LADDERS),
     "head-to-head-heuristics-2p": Table(lambda: head_to_head("heuristics_2p"), "ladders.jsonl", LADDERS),
@@ -221,6 +230,13 @@ TABLES = {
     "search-curve-4p": Table(lambda: search_curve("4p"), "search_curve.jsonl", "experiments/search_curve.py"),
     "strength": Table(strength, "strength.jsonl", "experiments/strength.py"),
     "distilled": Table(distilled, "distilled.jsonl", "experiments/distill_colours.py"),
+    "house-tactical": Table(lambda: house_table(house_ladder.tactical_table), "house_ladder.jsonl", HOUSE),
+    "house-ladder-2p": Table(
+        lambda: house_table(lambda rows: house_ladder.ladder_table(rows, 2)), "house_ladder.jsonl", HOUSE
+    ),
+    "house-ladder-4p": Table(
+        lambda: house_table(lambda rows: house_ladder.ladder_table(rows, 4)), "house_ladder.jsonl", HOUSE
+    ),
 }
 """Marker name -> how its table is made, from which result file, by which experiment."""
 

@@ -34,6 +34,7 @@ COMPILED = [
     policy_kernels.TACTICAL,
     policy_kernels.RANDOM_PLAY,
     policy_kernels.PPO,
+    policy_kernels.TACTICAL_V1,
 ]  # every compiled policy (ppo: the shipped network, trained without house rules)
 DECISIONS = 100_000  # in-kernel decisions per house-rule variant, over the three tables
 
@@ -89,7 +90,7 @@ def test_compiled_policies_make_only_legal_decisions_under_the_house_rules(house
 def test_compiled_agents_pick_from_the_legal_mask_under_the_house_rules(settings):
     """The agents' Python path (CompiledAgent): each action is in the legal mask."""
     game = make_game(**settings)
-    for name in ("random", "naive", "keeper", "tactical", "random_play"):
+    for name in ("random", "naive", "keeper", "tactical", "random_play", "tactical_v1"):
         agents = [make_agent(name, game, seed=s) for s in range(game.num_players)]
         play_steps(game, agents, 600, seed=3)
 
@@ -226,20 +227,42 @@ def test_the_heuristics_swap_with_the_opponent_holding_fewest_cards(settings):
     "settings", [{"num_players": 3, "jump_in": True}, {"num_players": 4, "jump_in": True, "seven_o": True}], ids=rule_id
 )
 def test_the_heuristics_jump_in_whenever_they_can(settings):
-    """Jump-In: naive, keeper and tactical play the identical card (calling UNO first when
-    it is their next-to-last card), never ``pass``."""
-    jumps = 0
-    for game, state, _seat, obs, mask in house_decisions(settings, 20):
+    """Jump-In: naive, keeper and tactical_v1 play the identical card (calling UNO first when
+    it is their next-to-last card), never ``pass``; tactical too, but for a 7 or a 0 under
+    Seven-O whose swap would lose it cards (R-HOUSE-SEVENO), where it passes."""
+    jumps = kept = 0
+    for game, state, seat, obs, mask in house_decisions(settings, 20):
         if state.ints[0, S_PHASE] != PH_JUMP:
             continue
         jumps += 1
         legal = legal_texts(game, mask)
         top = game.position(state)["discard_pile"][-1]
         expected = "uno" if "uno" in legal else f"play {top}"
-        assert {
-            choice(game, p, obs, mask) for p in (policy_kernels.NAIVE, policy_kernels.KEEPER, policy_kernels.TACTICAL)
-        } == {expected}
+        heuristics = (policy_kernels.NAIVE, policy_kernels.KEEPER, policy_kernels.TACTICAL_V1)
+        assert {choice(game, p, obs, mask) for p in heuristics} == {expected}
+        tactical = choice(game, policy_kernels.TACTICAL, obs, mask)
+        if tactical != expected:
+            assert tactical == "pass" and swap_gain(game, state, seat, top) < 0
+            kept += 1
     assert jumps >= 5
+    if settings.get("seven_o"):
+        assert kept > 0
+
+
+def swap_gain(game, state, seat, card):
+    """Seven-O: the cards ``seat`` gains by playing ``card`` (a 7: swapped with the fewest
+    cards; a 0: the previous seat's hand comes in), from a hand of more than one card."""
+    position = game.position(state)
+    sizes, alive, n = game.hand_sizes(state), position["alive"], game.num_players
+    own = sizes[seat] - 1
+    if card[1:] == "7":
+        return own - min(sizes[s] for s in range(n) if s != seat and alive[s])
+    if card[1:] == "0":
+        previous = next(
+            (seat - k * position["direction"]) % n for k in range(1, n) if alive[(seat - k * position["direction"]) % n]
+        )
+        return own - sizes[previous]
+    return 0
 
 
 def test_the_heuristics_play_a_drawn_card_that_force_play_requires():

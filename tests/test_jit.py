@@ -12,14 +12,14 @@ from numba.core.registry import CPUDispatcher
 
 import uno_env.agents.ismcts as ismcts
 from uno_env.agents.neural import colours, forward_pass, shipped
-from uno_env.agents.policies import choices, dispatch, play, simple, tactical
+from uno_env.agents.policies import choices, dispatch, house, play, simple, tactical
 from uno_env.engine import kernels, numba_cache, readers
 from uno_env.vector import fused
 
 PACKAGES = tuple(
     importlib.import_module(f"{package.__name__}.{name}") for package in (kernels, readers) for name in package.MODULES
 )
-MODULES = (*PACKAGES, choices, simple, tactical, dispatch, play, forward_pass, colours, shipped, fused, ismcts)
+MODULES = (*PACKAGES, choices, simple, tactical, house, dispatch, play, forward_pass, colours, shipped, fused, ismcts)
 # the functions that allocate arrays keep the counting (uno_env.engine.jit.allocating)
 ALLOCATING = {
     "play_batch_serial",

@@ -14,6 +14,7 @@ and where their logic lives (one line each; what each plays: :func:`agent_descri
     naive        compiled policy   uno_env.agents.policies.simple.naive_policy
     keeper       compiled policy   uno_env.agents.policies.simple.keeper_policy
     tactical     compiled policy   uno_env.agents.policies.tactical.tactical_policy
+    tactical_v1  compiled policy   uno_env.agents.policies.tactical.tactical_v1_policy
     ppo          compiled policy   uno_env.agents.neural.shipped.shipped_policy (the shipped networks)
     ismcts       Python, compiled  uno_env.agents.ismcts.ISMCTSAgent (its search: uno_env.agents.ismcts.search)
     ppo_search   Python, compiled  uno_env.agents.ismcts.make_ppo_search (ismcts with ppo's rollouts)
@@ -54,7 +55,8 @@ from .program import ProgramAgent
 from .specs import spec_text, split_spec
 from .text import TextAgent, text_agent
 
-COMPILED = ("random", "naive", "keeper", "tactical", "random_play")
+COMPILED = ("random", "naive", "keeper", "tactical", "random_play", "tactical_v1")
+"""The agents that are a compiled policy by the same name (``policies.POLICY_IDS``)."""
 
 
 def _compiled(name: str) -> Callable[..., Agent]:
@@ -67,10 +69,11 @@ def _compiled(name: str) -> Callable[..., Agent]:
     return factory
 
 
-_BUILTIN: dict[str, Callable[..., Agent]] = {name: _compiled(name) for name in COMPILED}
+_BUILTIN: dict[str, Callable[..., Agent]] = {name: _compiled(name) for name in COMPILED if name != "tactical_v1"}
 _BUILTIN["ismcts"] = ISMCTSAgent
 _BUILTIN["ppo"] = make_ppo
 _BUILTIN["ppo_search"] = make_ppo_search
+_BUILTIN["tactical_v1"] = _compiled("tactical_v1")  # listed after the agents one would pick first
 _BUILTIN["human"] = HumanAgent
 _BUILTIN["cmd"] = ProgramAgent
 _REGISTRY: dict[str, Callable[..., Agent]] = dict(_BUILTIN)
@@ -79,6 +82,7 @@ _DESCRIPTIONS: dict[str, str] = {
     "naive": "the first legal card in action order; calls UNO, never catches or challenges",
     "keeper": "colour keeper: plays the colour it holds most, keeps its wilds for last, never bluffs",
     "tactical": "scored plays, attacks a player close to going out, challenges and bluffs by estimated odds",
+    "tactical_v1": "tactical before it weighed the house rules in its card choices (the same with them off)",
     "random_play": "a random playable card, draws only when it must (the random player of other benchmarks)",
     "ismcts": "determinized search over rollouts (ismcts:determinizations=N, rollout=P, opponent_rollout=P)",
     "ppo": "trained policy networks, one per table (2, 3, 4 and 6 players, partners; hands and whole games), "

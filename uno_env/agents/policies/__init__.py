@@ -13,7 +13,8 @@ holds (tested at every decision), and decide the same way.
 Where each part lives:
 
 * :mod:`.simple`: ``random``, ``random_play``, ``naive`` and ``keeper``;
-* :mod:`.tactical`: ``tactical`` (its weights, the bluff estimate, card scores);
+* :mod:`.tactical`: ``tactical`` (its weights, the bluff estimate, card scores) and
+  ``tactical_v1`` (the same before it weighed the house rules); :mod:`.house`: its house-rule terms;
 * :mod:`.choices`: what the heuristics share (the colour to name, the simple answers);
 * :mod:`.dispatch`: the ids (:data:`POLICY_IDS`) and one decision of the policy of an id;
   ``ppo`` is the shipped network's policy, :func:`uno_env.agents.neural.shipped_policy`;
@@ -49,6 +50,7 @@ from .dispatch import (
     RANDOM,
     RANDOM_PLAY,
     TACTICAL,
+    TACTICAL_V1,
     policy_act,
     policy_act_batch,
     policy_decision,
@@ -74,6 +76,7 @@ from .tactical import (
     BLUFF_CHALLENGED,
     COLOUR_COPIES,
     NUM_TACTICAL_WEIGHTS,
+    TACTICAL_V1_WEIGHTS,
     TACTICAL_WEIGHTS,
     WEIGHT_BLUFF,
     WEIGHT_BREAK_EVEN,
@@ -82,10 +85,14 @@ from .tactical import (
     WEIGHT_DREW,
     WEIGHT_DUMP,
     WEIGHT_HOLD_WILD,
+    WEIGHT_HOUSE,
     WEIGHT_PRIOR,
     WEIGHT_REVERSE,
     WEIGHT_SCARCE,
     WEIGHT_SCARCE_RANK,
+    WEIGHT_STACK_KEEP,
+    WEIGHT_SWAP,
+    WEIGHT_SWAP_KEEP,
     WEIGHT_TEMPO,
     WEIGHT_THREAT,
     WEIGHT_WILD_LOW_HAND,
@@ -94,6 +101,7 @@ from .tactical import (
     tactical_penalty,
     tactical_play,
     tactical_policy,
+    tactical_v1_policy,
     tactical_weighted,
 )
 from .threads import run_in_parts
@@ -109,6 +117,8 @@ __all__ = [
     "RANDOM",
     "RANDOM_PLAY",
     "TACTICAL",
+    "TACTICAL_V1",
+    "TACTICAL_V1_WEIGHTS",
     "TACTICAL_WEIGHTS",
     "WEIGHT_BLUFF",
     "WEIGHT_BREAK_EVEN",
@@ -117,10 +127,14 @@ __all__ = [
     "WEIGHT_DREW",
     "WEIGHT_DUMP",
     "WEIGHT_HOLD_WILD",
+    "WEIGHT_HOUSE",
     "WEIGHT_PRIOR",
     "WEIGHT_REVERSE",
     "WEIGHT_SCARCE",
     "WEIGHT_SCARCE_RANK",
+    "WEIGHT_STACK_KEEP",
+    "WEIGHT_SWAP",
+    "WEIGHT_SWAP_KEEP",
     "WEIGHT_TEMPO",
     "WEIGHT_THREAT",
     "WEIGHT_WILD_LOW_HAND",
@@ -163,6 +177,7 @@ __all__ = [
     "tactical_penalty",
     "tactical_play",
     "tactical_policy",
+    "tactical_v1_policy",
     "tactical_weighted",
     "wild_action",
 ]

@@ -20,7 +20,7 @@ from .simple import (
     random_play_policy,
     random_policy,
 )
-from .tactical import tactical_policy
+from .tactical import tactical_policy, tactical_v1_policy
 
 describe(__name__, "the agents' compiled policies", seconds=30)
 
@@ -30,6 +30,7 @@ KEEPER = 2
 TACTICAL = 3
 RANDOM_PLAY = 4
 PPO = 5
+TACTICAL_V1 = 6
 
 POLICY_IDS = {
     "random": RANDOM,
@@ -38,6 +39,7 @@ POLICY_IDS = {
     "tactical": TACTICAL,
     "random_play": RANDOM_PLAY,
     "ppo": PPO,
+    "tactical_v1": TACTICAL_V1,
 }
 
 
@@ -75,6 +77,8 @@ def policy_act(policy, obs, mask, P, prng, b):
         return random_play_policy(obs, mask, P, prng, b)
     if policy == PPO:
         return shipped_policy(obs, mask, P, prng, b)
+    if policy == TACTICAL_V1:
+        return tactical_v1_policy(obs, mask, P, prng, b)
     return -1
 
 

@@ -25,6 +25,7 @@ from ...engine.layout import (
     P_A_UNO,
     P_FACES,
     P_NUM_PLAYERS,
+    P_SEVEN_O,
     PH_CHALLENGE,
     PH_PENALTY,
     PH_SWAP,
@@ -49,6 +50,7 @@ from ...engine.readers import (
     wild_action,
 )
 from .choices import draw_or_pass, forced_to_play, simple_decision, strongest_of, swap_action
+from .house import last_stackable, swap_gain
 
 describe(__name__, "the agents' compiled policies", seconds=30)
 
@@ -66,8 +68,17 @@ WEIGHT_WILD_LOW_HAND = 10  # hand size at or below which wilds are no longer hel
 WEIGHT_SCARCE = 11  # cost per unseen card (share of all unseen) of the colour the play leaves on top
 WEIGHT_SCARCE_RANK = 12  # the same for unseen cards of the rank it leaves on top
 WEIGHT_DREW = 13  # leaving on top a colour the opponent who plays on it drew on (drew_on)
-NUM_TACTICAL_WEIGHTS = 14
-TACTICAL_WEIGHTS = np.array([1.0, 40.0, 1.0, 40.0, 0.5, 4.0, 1.0, 0.4, 1.0 / 3.0, 20.0, 1.0, 300.0, 50.0, 10.0])
+WEIGHT_HOUSE = 14  # 1: weigh the house rules in card scores (the terms below); 0: tactical_v1
+WEIGHT_SWAP = 15  # Seven-O: per card a 7 or 0 gains (house.swap_gain)
+WEIGHT_SWAP_KEEP = 16  # Seven-O: a 7 or 0 losing more cards than this is kept (drawing or passing instead)
+WEIGHT_STACK_KEEP = 17  # stacking: cost of playing the last Draw Two / Wild Draw Four while nobody threatens
+NUM_TACTICAL_WEIGHTS = 18
+TACTICAL_WEIGHTS = np.array(
+    [1.0, 40.0, 1.0, 40.0, 0.5, 4.0, 1.0, 0.4, 1.0 / 3.0, 20.0, 1.0, 300.0, 50.0, 10.0] + [1.0, 30.0, 0.0, 20.0]
+)
+TACTICAL_V1_WEIGHTS = TACTICAL_WEIGHTS.copy()
+TACTICAL_V1_WEIGHTS[WEIGHT_HOUSE] = 0.0
+"""``tactical_v1``: the tactical policy before it weighed the house rules (the house terms off)."""
 
 
 COLOUR_COPIES = 25  # cards of each colour in both decks: one 0, two each of 1-9, Skip, Reverse, Draw Two
@@ -94,10 +105,22 @@ def tactical_policy(obs, mask, P, prng, b):
     House rules: a stack's penalty decision as :func:`tactical_penalty` (answer when it
     can, a Draw Two before a Wild Draw Four; else challenge or accept by the cards it
     expects to draw); a 7 swaps with the opponent holding the fewest cards (ties: the
-    nearest clockwise); it always jumps in (the jump sheds a card, and the turn it takes
+    nearest clockwise); it jumps in (the jump sheds a card, and the turn it takes
     is one fewer for every player it skips); with ``force_play`` a
-    drawn Wild Draw Four is played even as a bluff, naming its strongest colour."""
+    drawn Wild Draw Four is played even as a bluff, naming its strongest colour. Its card
+    scores weigh them (:func:`house_terms`; ``tactical_v1`` does not): under Seven-O a 7 or
+    a 0 is worth the cards its swap gains and is kept (it draws, passes or does not jump in
+    instead) when the swap would lose cards; under stacking the last Draw Two or Wild Draw
+    Four in hand is kept back while the next player does not threaten."""
     return tactical_weighted(obs, mask, P, prng, b, TACTICAL_WEIGHTS)
+
+
+@kernel
+def tactical_v1_policy(obs, mask, P, prng, b):
+    """``tactical_v1``: :func:`tactical_policy` as it played before it weighed the house rules
+    in its card choices (:data:`TACTICAL_V1_WEIGHTS`); with every house rule off both choose
+    alike. Kept to measure the house-rule terms against."""
+    return tactical_weighted(obs, mask, P, prng, b, TACTICAL_V1_WEIGHTS)
 
 
 @kernel
@@ -115,6 +138,9 @@ def tactical_weighted(obs, mask, P, prng, b, W):
     if decided >= 0:
         return decided
     if P[P_A_UNO] >= 0 and mask[P[P_A_UNO]]:
+        if W[WEIGHT_HOUSE] > 0 and P[P_SEVEN_O] != 0:  # it may keep its card: UNO only before playing one
+            play = tactical_play(obs, mask, P, phase, W)
+            return P[P_A_UNO] if play < P[P_A_DRAW] else play
         return P[P_A_UNO]
     return tactical_play(obs, mask, P, phase, W)
 
@@ -145,6 +171,7 @@ def tactical_play(obs, mask, P, phase, W):
     forced = forced_to_play(phase, mask, P)  # force_play: a drawn Wild Draw Four is played, bluff or not
     wild_colour = strongest_of(obs, P, counts, points)
     defended = False  # a Skip or Draw Two (or, with two players, a Reverse) against the threat
+    house = W[WEIGHT_HOUSE] > 0
     best = -1
     best_score = -1e18
     for a in range(P[P_A_DRAW]):
@@ -156,12 +183,35 @@ def tactical_play(obs, mask, P, phase, W):
         if kept(face, colour, wild_colour, bluff_withheld(W, bluffing, forced, next_threat, defended)):
             continue
         score = card_score(obs, P, W, face, colour, situation, aims, held)
+        if house:
+            extra = house_terms(obs, P, W, face, situation, preceding)
+            if extra == -np.inf:
+                continue
+            score += extra
         if score > best_score:
             best = a
             best_score = score
     if best >= 0:
         return best
     return draw_or_pass(mask, P)
+
+
+@kernel(forceinline=True)
+def house_terms(obs, P, W, face, situation, preceding):
+    """What the house rules that are on add to the score of a card of ``face`` (:mod:`.house`):
+    under Seven-O ``WEIGHT_SWAP`` per card a 7 or a 0 gains, and ``-inf`` (the card is kept)
+    when it loses more than ``WEIGHT_SWAP_KEEP``; under stacking ``-WEIGHT_STACK_KEEP`` for
+    the last Draw Two or Wild Draw Four in hand while the next player does not threaten.
+    ``situation`` as in :func:`card_score`, ``preceding``: the previous seat."""
+    own = situation[1]
+    next_threat = situation[2]
+    gain = swap_gain(obs, P, face, own, preceding)
+    if gain < -W[WEIGHT_SWAP_KEEP]:
+        return -np.inf
+    extra = W[WEIGHT_SWAP] * gain
+    if not next_threat and last_stackable(obs, P, face):
+        extra -= W[WEIGHT_STACK_KEEP]
+    return extra
 
 
 @kernel(forceinline=True)
