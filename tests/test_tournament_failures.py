@@ -26,6 +26,8 @@ from uno_env.agents.program import FAILURE_KINDS, ProgramFailureWarning
 from uno_env.arena import TournamentStopped, format_leaderboard, run_tournament, write_outputs
 from uno_env.engine.game import Game
 
+from .test_program_agent import zombies_of
+
 pytestmark = pytest.mark.filterwarnings("ignore::uno_env.agents.program.ProgramFailureWarning")
 BOT = Path(__file__).resolve().parent / "bots" / "bad_bot.py"
 FILES = ("tournament.json", "tournament_leaderboard.csv", "tournament_games.csv", "tournament.png")
@@ -50,19 +52,6 @@ def processes_with(marker: str) -> list[int]:
     return found
 
 
-def zombie_children() -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] == "Z" and int(fields[1]) == os.getpid():
-                found.append(int(entry.name))
-    return found
-
-
 def no_process_left(marker: str) -> None:
     deadline = time.monotonic() + 5  # a killed process may take a moment to go
     while processes_with(marker) and time.monotonic() < deadline:
@@ -70,7 +59,7 @@ def no_process_left(marker: str) -> None:
     left = processes_with(marker)
     for pid in left:  # not to leave them running when the test fails
         os.kill(pid, signal.SIGKILL)
-    assert left == [] and zombie_children() == []
+    assert left == [] and zombies_of(os.getpid()) == []
 
 
 def tournament(specs: list[str], illegal_action: str, folder: Path, games: int = 2, **options):
