@@ -80,3 +80,22 @@ def test_last_uses_an_overridden_observe():
     env = Marked(num_players=2)
     env.reset(seed=1)
     assert env.last()[0]["observation"][0] == -7.0
+
+
+def test_once_reset_step_is_the_raw_envs_and_agent_iter_still_asks_for_a_step():
+    env = uno_env.env(num_players=2)
+    env.reset(seed=5)
+    assert env.step == env.unwrapped.step  # no wrapper frame a decision
+    iterator = iter(env.agent_iter(10))
+    next(iterator)
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(iterator)  # no step since the last agent
+    observation, *_ = env.last()
+    with pytest.raises(uno_env.IllegalActionError):
+        env.step(999)  # refused: not a step, so the iterator still asks for one
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(iterator)
+    env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert next(iterator) == env.agent_selection
+    env.reset(seed=6)  # a reset counts as a step for the iterator, as in PettingZoo
+    assert next(iter(env.agent_iter(10))) == env.agent_selection

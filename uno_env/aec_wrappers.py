@@ -37,9 +37,21 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     env's own checks are the same (one Python call layer fewer per step)."""
 
     def __init__(self, env):
-        super().__init__(env)
         self._raw_env = env.unwrapped
+        self._seen_updates = -1
+        super().__init__(env)
         self._bounds_checked_here = type(env) is AssertOutOfBounds and env.env is self._raw_env
+
+    @property
+    def _has_updated(self) -> bool:
+        """PettingZoo's flag "a step or a reset came since the agent iterator last looked",
+        read from the raw env's count of steps, so that the step need not set it: once reset,
+        ``step`` is the raw env's own."""
+        return self._raw_env._updates != self._seen_updates
+
+    @_has_updated.setter
+    def _has_updated(self, updated: bool) -> None:
+        self._seen_updates = -1 if updated else self._raw_env._updates
 
     def _raw_attribute(self, name: str):
         if not self._has_reset:
@@ -73,6 +85,12 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
         # agents, read at every step of a loop: the raw env's one list (kept across resets), as an
         # instance attribute; before the first reset PettingZoo's __getattr__ refuses it
         self.__dict__["agents"] = self._raw_env.agents
+        if self._bounds_checked_here:
+            # and step, the raw env's own: for an action id in range or None the bounds check
+            # passes it unchanged, and the raw env checks any other action as AssertOutOfBounds
+            # does (action_id's IllegalActionError), a done agent's too; the agent iterator's
+            # _has_updated reads the raw env's count of steps
+            self.__dict__["step"] = self._raw_env.step
 
     def agent_iter(self, max_iter: int = 2**63):
         if not self._has_reset:

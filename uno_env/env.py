@@ -307,6 +307,7 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         ENGINE.prepare()
         self._recent_events: deque = deque(maxlen=RECENT_EVENTS)
         self._seeded = False
+        self._updates = 0  # steps that raised nothing: OrderEnforcing's _has_updated reads it
         self._alive = n
         self.agents: list[str] = []
         self._observed: tuple | None = None
@@ -385,12 +386,15 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
             done = self.terminations[agent] or self.truncations[agent]
         except (AttributeError, KeyError):
             if self._seeded and not self.agents:
-                self._step_after_the_end(action)
+                self._step_after_the_end(action)  # changes nothing (agent_iter has ended)
                 return
             self._not_in_play("step")
             raise
         if done:
+            if action is not None:  # bounds first, as under AssertOutOfBounds: IllegalActionError
+                action = action_id(action, self._num_actions)
             self._was_dead_step(action)
+            self._updates += 1
             return
         if type(action) is not int or not 0 <= action < self._num_actions:
             action = action_id(action, self._num_actions)
@@ -413,6 +417,7 @@ class raw_env(K.NeedsPickleProtocol2, AECEnv):
         )
         if packed & _STATUS_BITS < _REFUSED_BELOW:
             raise session.refusal(self.game, state, action, packed)  # and nothing changed
+        self._updates += 1
         self._record_actions.append((agent, action))  # cheap on the hot path: record() maps them
         self._cumulative_rewards[agent] = 0.0
         if (
