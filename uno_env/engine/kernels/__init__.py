@@ -124,7 +124,14 @@ from .step import (
     step_game,
     step_summary,
 )
-from .turn import decide_colour, decide_turn, draw_on_turn, play_from_hand, refuse_wrong_card
+from .turn import (
+    decide_colour,
+    decide_turn,
+    draw_on_turn,
+    play_forced_drawn_card,
+    play_from_hand,
+    refuse_wrong_card,
+)
 from .turn_order import begin_next, begin_turn, next_alive, next_jumper, same_team
 from .uno import call_uno, close_window, decide_catch, finish_turn, uno_available
 
@@ -233,6 +240,7 @@ __all__ = [
     "observe_seats",
     "observe_shown",
     "play_card",
+    "play_forced_drawn_card",
     "play_from_hand",
     "push_discard",
     "rank_effects",
