@@ -19,6 +19,7 @@ from numba import types
 
 from .agents.policies.dispatch import policy_decision
 from .engine import kernels as K
+from .engine.entry import CARDS, COUNTS, EVENTS, INTS, MASK, OBSERVATION, PARAMS, REWARDS, RNG
 from .engine.jit import describe, kernel
 from .engine.layout import PH_OVER, S_CURRENT, S_PHASE
 from .engine.state import is_alive
@@ -29,31 +30,21 @@ OPPONENT_REFUSED = -100
 """Status below which an opponent's action was refused (``OPPONENT_REFUSED - seat``):
 an engine fault, since a compiled policy picks from the legal mask."""
 
-_cards = types.Array(types.int8, 2, "C")
-_ints = types.Array(types.int32, 2, "C")
-_int64s = types.Array(types.int64, 1, "C")
-_uint64s = types.Array(types.uint64, 1, "C")
-_rewards = types.Array(types.float32, 2, "C")
-_events = types.Array(types.int32, 3, "C")
-_counts = types.Array(types.int32, 1, "C")
-_observation = types.Array(types.float32, 1, "C")
-_mask = types.Array(types.int8, 1, "C")
-
 SIGNATURE = (
-    _cards,
-    _ints,
-    _uint64s,
-    _int64s,
+    CARDS,
+    INTS,
+    RNG,
+    PARAMS,
     types.int64,
     types.int64,
-    _int64s,
-    _int64s,
-    _uint64s,
-    _rewards,
-    _events,
-    _counts,
-    _observation,
-    _mask,
+    PARAMS,  # policies: int64 ids, as the parameters are int64
+    PARAMS,  # slots
+    RNG,  # generators: uint64 states, as a game's generator
+    REWARDS,
+    EVENTS,
+    COUNTS,
+    OBSERVATION,
+    MASK,
 )
 """The one signature the Gym wrapper calls :func:`learner_turn` with."""
 

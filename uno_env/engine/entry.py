@@ -36,26 +36,28 @@ from . import interpreted
 from . import kernels as K
 from .compile_notice import say
 
-_cards = types.Array(types.int8, 2, "C")
-_ints = types.Array(types.int32, 2, "C")
-_rng = types.Array(types.uint64, 1, "C")
-_params = types.Array(types.int64, 1, "C")
-_events = types.Array(types.int32, 3, "C")
-_counts = types.Array(types.int32, 1, "C")
-_rewards = types.Array(types.float32, 2, "C")
-_observation = types.Array(types.float32, 1, "C")
-_mask = types.Array(types.int8, 1, "C")
+CARDS = types.Array(types.int8, 2, "C")
+INTS = types.Array(types.int32, 2, "C")
+RNG = types.Array(types.uint64, 1, "C")
+PARAMS = types.Array(types.int64, 1, "C")
+EVENTS = types.Array(types.int32, 3, "C")
+COUNTS = types.Array(types.int32, 1, "C")
+REWARDS = types.Array(types.float32, 2, "C")
+OBSERVATION = types.Array(types.float32, 1, "C")
+MASK = types.Array(types.int8, 1, "C")
+"""The numba types of the arrays Python hands the kernels (a State's, the Game's parameters,
+the step's buffers): the signatures below, and those of the kernels above the engine."""
 _int = types.int64
 
 SIGNATURES: dict[str, tuple] = {
-    "reset_game": (_cards, _ints, _rng, _params, _int, _int, types.boolean, _events, _counts),
-    "reset_from_deck": (_cards, _ints, _rng, _params, _int, _int, _events, _counts),
-    "step_game": (_cards, _ints, _rng, _params, _int, _int, _rewards, _events, _counts),
-    "step_summary": (_cards, _ints, _rng, _params, _int, _int, _rewards, _events, _counts),
-    "step_and_observe": (_cards, _ints, _rng, _params, _int, _int, _rewards, _events, _counts, _observation, _mask),
-    "legal_mask": (_cards, _ints, _params, _int, _mask),
-    "observe": (_cards, _ints, _params, _int, _int, _observation),
-    "observe_and_mask": (_cards, _ints, _params, _int, _int, _observation, _mask),
+    "reset_game": (CARDS, INTS, RNG, PARAMS, _int, _int, types.boolean, EVENTS, COUNTS),
+    "reset_from_deck": (CARDS, INTS, RNG, PARAMS, _int, _int, EVENTS, COUNTS),
+    "step_game": (CARDS, INTS, RNG, PARAMS, _int, _int, REWARDS, EVENTS, COUNTS),
+    "step_summary": (CARDS, INTS, RNG, PARAMS, _int, _int, REWARDS, EVENTS, COUNTS),
+    "step_and_observe": (CARDS, INTS, RNG, PARAMS, _int, _int, REWARDS, EVENTS, COUNTS, OBSERVATION, MASK),
+    "legal_mask": (CARDS, INTS, PARAMS, _int, MASK),
+    "observe": (CARDS, INTS, PARAMS, _int, _int, OBSERVATION),
+    "observe_and_mask": (CARDS, INTS, PARAMS, _int, _int, OBSERVATION, MASK),
 }
 """Each kernel Python calls, with the one signature it calls it with (a State's arrays,
 the Game's parameters, Python integers)."""
