@@ -9,23 +9,20 @@ from uno_env.agents import policies as policy_kernels
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.cards import RANK_DRAW_TWO, WILD_DRAW_FOUR, card_to_str, parse_card
 from uno_env.engine.checks import invariant_violations
+from uno_env.engine.config import CHOICES, HOUSE_RULE_SETTINGS
 from uno_env.engine.game import seed_to_rng
 from uno_env.engine.layout import PH_DRAWN, PH_JUMP, PH_PENALTY, PH_SWAP, S_CURRENT, S_PHASE
 
 from .conftest import make_game
 from .test_agents import HOUSE_VARIANTS, play_steps
 from .test_policies import fresh_batch
+from .variants import HOUSE_ALL
 
 HOUSE_RULES = [
-    {"stacking": "same"},
-    {"stacking": "mixed"},
-    {"seven_o": True},
-    {"jump_in": True},
-    {"draw_until_playable": True},
-    {"force_play": True},
-    {"stacking": "mixed", "seven_o": True, "jump_in": True, "draw_until_playable": True, "force_play": True},
+    *({name: value} for name in HOUSE_RULE_SETTINGS for value in CHOICES.get(name, (True,)) if value != "off"),
+    HOUSE_ALL,
 ]
-"""Each house rule (both stacking modes), then all five together."""
+"""Each house rule (each value of those with named values), then all of them together."""
 TABLES = [{"num_players": 2}, {"num_players": 4, "partners": True}, {"num_players": 6}]
 COMPILED = [
     policy_kernels.RANDOM,

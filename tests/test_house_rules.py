@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from uno_env.engine import Game, IllegalActionError, PositionError, RuleConfig
+from uno_env.engine.config import HOUSE_SWITCHES
 from uno_env.engine.events import summarize
 
 from .conftest import act, deck_for_deal, hand, legal, make_game, of_type, rest_of_deck, setup
@@ -26,7 +27,7 @@ def test_house_rules_are_settings_off_by_default_and_validated():
     assert "stacking='mixed'" in repr(RuleConfig(stacking="mixed"))
     with pytest.raises(ValueError, match="stacking='both'"):
         RuleConfig(stacking="both")
-    for name in ("seven_o", "jump_in", "draw_until_playable", "force_play"):
+    for name in HOUSE_SWITCHES:
         with pytest.raises(ValueError, match=name):
             RuleConfig(**{name: 1})
     everything = RuleConfig(

@@ -23,6 +23,7 @@ from types import MappingProxyType
 import pytest
 
 from uno_env.engine import RuleConfig
+from uno_env.engine.config import house_rules_on
 
 TAGS = {
     "agents": "test_agents: compiled agents (x5 policies), ISMCTS, determinization; test_neural: the shipped network",
@@ -56,8 +57,9 @@ class Variant:
 # The small sweeps' tags, given also to three variants that between them change every rule
 # setting from its default: 4p-partners-fashion-uno-auto, 3p-challenge-fashion-points, 2p-round-lose.
 COVER = ("seed", "render", "observation", "position")
-HOUSE_ALL = {"stacking": "mixed", "seven_o": True, "jump_in": True, "draw_until_playable": True, "force_play": True}
-"""The five house rules of HOUSE_RULES.md, all on."""
+HOUSE_ALL = house_rules_on()
+"""Every house rule of HOUSE_RULES.md on (stacking "mixed"): a new house rule joins the
+variants below that set them all, which carry every tag."""
 
 VARIANTS = (
     # player counts, default rules
@@ -154,7 +156,7 @@ VARIANTS = (
         {"num_players": 2, "illegal_action": "raise", "episode": "round", "max_steps": 200},
         ("agreement",),
     ),
-    # the house rules (HOUSE_RULES.md): each alone, then all five together
+    # the house rules (HOUSE_RULES.md): each alone, then all together
     Variant("2p-stacking-same", {"num_players": 2, "stacking": "same"}, ("agents", "pettingzoo", "observation")),
     Variant("4p-stacking-mixed", {"num_players": 4, "stacking": "mixed"}, ("agents", "state_read", "position")),
     Variant("3p-stacking-mixed-uno-auto", {"num_players": 3, "stacking": "mixed", "uno_call": "auto"}),

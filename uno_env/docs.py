@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import pathlib
 import re
+import textwrap
 from collections.abc import Callable
 
 from .engine import RuleConfig
 from .engine.actions import ActionTable
-from .engine.config import setting_docs
+from .engine.config import HOUSE_RULE_SETTINGS, SETTINGS, setting_docs
 from .engine.layout import write_short_names
 from .engine.observation import ObservationSpec
 from .engine.position import position_table
@@ -75,10 +76,33 @@ def settings_table() -> str:
     return "\n".join(rows)
 
 
+def listed(names) -> str:
+    """`a`, `b` and `c`."""
+    quoted = [f"`{name}`" for name in names]
+    return ", ".join(quoted[:-1]) + f" and {quoted[-1]}" if len(quoted) > 1 else quoted[0]
+
+
+def wrapped(text: str) -> str:
+    return textwrap.fill(text, 90, break_long_words=False, break_on_hyphens=False)
+
+
+def house_rules_list() -> str:
+    """The house rules, named in prose (one home: the settings declared ``house`` in RuleConfig)."""
+    return wrapped(listed(HOUSE_RULE_SETTINGS) + ".")
+
+
+def settings_list() -> str:
+    """Every setting, named in prose, the house rules last."""
+    rules = [f.name for f in SETTINGS if f.name not in HOUSE_RULE_SETTINGS]
+    return wrapped(listed(rules) + ", and the house rules " + listed(HOUSE_RULE_SETTINGS) + ".")
+
+
 TABLES = {
     "action-table": action_table,
     "observation-table": observation_table,
     "settings-table": settings_table,
+    "settings-list": settings_list,
+    "house-rules-list": house_rules_list,
     "position-table": position_table,
     "protocol-fields": observation_fields,
     "protocol-events": event_table,

@@ -30,10 +30,14 @@ games reach the default ``max_steps``; why, and the lines each RL library needs:
 | Rewards | ``reward="win"``: +1 / -1 at the end of the game; ``"points"``: round points |
 
 Settings (keywords of ``env()`` / ``raw_env()``; they are the fields of
-``uno_env.RuleConfig``, see the README for the table): ``num_players``, ``deck``,
-``partners``, ``scoring``, ``target_score``, ``uno_call``, ``illegal_action``,
-``episode``, ``reward``, ``max_steps``, and the house rules ``stacking``, ``seven_o``,
-``jump_in``, ``draw_until_playable``, ``force_play``; plus ``render_mode`` and ``render_seat``.
+``uno_env.RuleConfig``, see the README for the table), plus ``render_mode`` and
+``render_seat``:
+
+<!-- settings-list -->
+`num_players`, `deck`, `partners`, `scoring`, `target_score`, `uno_call`,
+`illegal_action`, `episode`, `reward` and `max_steps`, and the house rules `stacking`,
+`seven_o`, `jump_in`, `draw_until_playable` and `force_play`.
+<!-- /settings-list -->
 
 Actions
 -------
@@ -158,9 +162,14 @@ default the agent to act; ``"all"`` shows every hand).
 
 House rules
 -----------
-``stacking``, ``seven_o``, ``jump_in``, ``draw_until_playable`` and ``force_play``
-(``docs/HOUSE_RULES.md``; all off by default, and then nothing here changes) add
-their decisions as phases: ``penalty`` (answer a pending draw penalty with a
+The house rules of ``docs/HOUSE_RULES.md`` are settings, all off by default (and then
+nothing here changes):
+
+<!-- house-rules-list -->
+`stacking`, `seven_o`, `jump_in`, `draw_until_playable` and `force_play`.
+<!-- /house-rules-list -->
+
+They add their decisions as phases: ``penalty`` (answer a pending draw penalty with a
 stackable card, ``accept`` it or ``challenge`` a Wild Draw Four), ``swap`` (the
 ``swap k`` actions after a 7) and ``jump`` (play the identical card out of turn,
 or ``pass``). Their public facts are observation slices present only when the rule

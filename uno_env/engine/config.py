@@ -17,29 +17,22 @@ UNO_CALLS = names(UnoCall)
 ILLEGAL_ACTIONS = names(IllegalAction)
 EPISODES = names(Episode)
 REWARDS = names(Reward)
-HOUSE_SWITCHES = ("seven_o", "jump_in", "draw_until_playable", "force_play")
-"""The boolean house rules (HOUSE_RULES.md); ``stacking`` is the one with three values."""
-HOUSE_RULE_SETTINGS = ("stacking", *HOUSE_SWITCHES)
-HOUSE_WORDS = {
-    "seven_o": "seven-O",
-    "jump_in": "jump-in",
-    "draw_until_playable": "draw until playable",
-    "force_play": "force play",
-}
 MIN_PLAYERS = 2
 MAX_PLAYERS = 10
 MAX_STEPS_LIMIT = 2**31 - 1
 MAX_TARGET_SCORE = 10**8
-CHOICES = {
-    "deck": DECKS,
-    "scoring": SCORINGS,
-    "uno_call": UNO_CALLS,
-    "illegal_action": ILLEGAL_ACTIONS,
-    "episode": EPISODES,
-    "reward": REWARDS,
-    "stacking": STACKINGS,
-}
-"""The settings with named values, and their values."""
+
+
+def setting(default, *, choices=None, house=None, low=None, high=None):
+    """A field of :class:`RuleConfig`, declared once: its default, and what the rest of the
+    project derives from it (validation, the kernels' parameter vector, the house-rule
+    lists, the docs). ``choices``: the named values (a setting's code in the kernels is its
+    value's index; an ``IntEnum`` of ``named.py`` gives them, in code order); ``house``: the
+    words of a house rule of HOUSE_RULES.md (``uno play``'s header), None for the rules of
+    RULES.md; ``low``/``high``: an integer's bounds. Its docstring, the string after it,
+    is its row of the settings tables."""
+    metadata = {"choices": choices, "house": house, "low": low, "high": high}
+    return dataclasses.field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True, repr=False)
@@ -51,69 +44,71 @@ class RuleConfig:
     taken back with a 2-card penalty, and an episode is a whole game.
     """
 
-    num_players: int = 2
+    num_players: int = setting(2, low=MIN_PLAYERS, high=MAX_PLAYERS)
     """Players at the table, 2 to 10 (R-DECK-4)."""
-    deck: str = "classic"
+    deck: str = setting("classic", choices=DECKS)
     """``"classic"`` (108 cards) or ``"fashion_trend"`` (112 cards, R-VAR-FASHION)."""
-    partners: bool = False
+    partners: bool = setting(False)
     """Partners sit across the table and score as a team (R-VAR-PARTNERS); even n >= 4."""
-    scoring: str = "standard"
+    scoring: str = setting("standard", choices=SCORINGS)
     """``"standard"`` (R-SCORE), ``"alternative"`` (R-VAR-ALT) or ``"challenge"`` (R-VAR-CHALLENGE)."""
-    target_score: int = 500
+    target_score: int = setting(500, low=1, high=MAX_TARGET_SCORE)
     """Score that ends the game (R-SCORE-2)."""
-    uno_call: str = "window"
+    uno_call: str = setting("window", choices=UNO_CALLS)
     """``"window"`` (others may catch), ``"auto"`` (always caught) or ``"off"`` (R-UNO-4)."""
-    illegal_action: str = "penalty"
+    illegal_action: str = setting("penalty", choices=ILLEGAL_ACTIONS)
     """``"penalty"``: a held card that does not match is taken back, the player draws 2
     and the turn passes (R-WRONG-1), other unavailable actions raise; ``"raise"``: every
     unavailable action raises and nothing changes; ``"lose"``: any unavailable action
     ends the game, -1 to the offender (PettingZoo's classic behaviour)."""
-    episode: str = "game"
+    episode: str = setting("game", choices=EPISODES)
     """``"game"`` (rounds until the target score) or ``"round"`` (a single round)."""
-    reward: str = "win"
+    reward: str = setting("win", choices=REWARDS)
     """``"win"``: +1 to each winner and -1 to each loser when the game ends; ``"points"``:
     at each round end, points scored (standard) or minus points taken (alternative,
     challenge)."""
-    max_steps: int = 20_000
+    max_steps: int = setting(20_000, low=1, high=MAX_STEPS_LIMIT)
     """Decisions per episode after which it is truncated, so that no game runs forever."""
-    stacking: str = "off"
+    stacking: str = setting("off", choices=STACKINGS, house="stacking")
     """House rule (R-HOUSE-STACK): ``"off"``; ``"same"``: a Draw Two answers a Draw Two and a
     Wild Draw Four a Wild Draw Four, passing the pending penalty on; ``"mixed"``: also a Wild
     Draw Four on a Draw Two, and a Draw Two on a Wild Draw Four in its named colour."""
-    seven_o: bool = False
+    seven_o: bool = setting(False, house="seven-O")
     """House rule (R-HOUSE-SEVENO): a 7 swaps hands with a player of its player's choice, a 0
     passes every hand to the next player in the direction of play."""
-    jump_in: bool = False
+    jump_in: bool = setting(False, house="jump-in")
     """House rule (R-HOUSE-JUMP): a player holding the identical card (same colour and rank)
     may play it out of turn, once the played card's effect is resolved."""
-    draw_until_playable: bool = False
+    draw_until_playable: bool = setting(False, house="draw until playable")
     """House rule (R-HOUSE-DRAW): a player who draws on a normal turn keeps drawing until a
     drawn card can be played (penalty draws stay exact)."""
-    force_play: bool = False
+    force_play: bool = setting(False, house="force play")
     """House rule (R-HOUSE-FORCE): a playable card drawn on a normal turn must be played."""
 
     def __post_init__(self) -> None:
-        self._check_num_players()
-        self._check_choices()
+        for field in dataclasses.fields(self):
+            self._check(field)
         self._check_partners()
-        self._check_limits()
 
     def _bad(self, name: str, expected: str) -> ValueError:
         return ValueError(f"invalid setting {name}={getattr(self, name)!r}: expected {expected}")
 
-    def _check_num_players(self) -> None:
-        players = self.num_players
-        if not isinstance(players, int) or isinstance(players, bool) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise self._bad("num_players", f"an integer from {MIN_PLAYERS} to {MAX_PLAYERS}")
-
-    def _check_choices(self) -> None:
-        """The settings with named values, then the switches."""
-        for name, allowed in CHOICES.items():
-            if getattr(self, name) not in allowed:
-                raise self._bad(name, "one of " + ", ".join(repr(a) for a in allowed))
-        for name in ("partners", *HOUSE_SWITCHES):
-            if not isinstance(getattr(self, name), bool):
-                raise self._bad(name, "True or False")
+    def _check(self, field: dataclasses.Field) -> None:
+        """One setting against its declaration: a named value, a switch, or a bounded integer."""
+        value, spec = getattr(self, field.name), field.metadata
+        if spec["choices"] is not None:
+            if value not in spec["choices"]:
+                raise self._bad(field.name, "one of " + ", ".join(repr(a) for a in spec["choices"]))
+        elif isinstance(field.default, bool):
+            if not isinstance(value, bool):
+                raise self._bad(field.name, "True or False")
+        else:
+            low, high = spec["low"], spec["high"]
+            expected = "a positive integer" if low == 1 else f"an integer from {low} to {high}"
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise self._bad(field.name, expected)
+            if value > high:
+                raise self._bad(field.name, "a smaller value" if low == 1 else expected)
 
     def _check_partners(self) -> None:
         if self.partners and (self.num_players < 4 or self.num_players % 2):
@@ -127,23 +122,13 @@ class RuleConfig:
                 "combine only with standard scoring (D-VARIANTS)"
             )
 
-    def _check_limits(self) -> None:
-        for name in ("target_score", "max_steps"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise self._bad(name, "a positive integer")
-        if self.max_steps > MAX_STEPS_LIMIT:
-            raise self._bad("max_steps", "a smaller value")
-        if self.target_score > MAX_TARGET_SCORE:
-            raise self._bad("target_score", "a smaller value")
-
     def __repr__(self) -> str:
         """Every setting of RULES.md, then the house rules that are on (so a classic
         configuration reads as it did before the house rules existed)."""
         shown = [
             f"{f.name}={getattr(self, f.name)!r}"
             for f in dataclasses.fields(self)
-            if f.name not in HOUSE_RULE_SETTINGS or getattr(self, f.name) != f.default
+            if f.metadata["house"] is None or getattr(self, f.name) != f.default
         ]
         return f"RuleConfig({', '.join(shown)})"
 
@@ -167,8 +152,10 @@ class RuleConfig:
         parts.append(deck.get(self.deck, f"{self.deck} deck"))
         parts.append(scoring.get(self.scoring, "Challenge UNO scoring (a player reaching the target score is out)"))
         parts += [uno[self.uno_call], illegal[self.illegal_action]]
-        house = [f"stacking ({self.stacking})"] if self.stacking != "off" else []
-        house += [HOUSE_WORDS[name] for name in HOUSE_SWITCHES if getattr(self, name)]
+        house = [
+            f.metadata["house"] + ("" if isinstance(f.default, bool) else f" ({getattr(self, f.name)})")
+            for f in self._house_rules_on()
+        ]
         parts.append("house rules: " + ", ".join(house) if house else "no house rules")
         if self.max_steps != RuleConfig.max_steps:
             parts.append(f"cut after {self.max_steps} decisions")
@@ -177,7 +164,21 @@ class RuleConfig:
     @property
     def house_rules(self) -> bool:
         """Any house rule of HOUSE_RULES.md is on."""
-        return self.stacking != "off" or any(getattr(self, name) for name in HOUSE_SWITCHES)
+        return bool(self._house_rules_on())
+
+    def _house_rules_on(self) -> list[dataclasses.Field]:
+        house = [f for f in dataclasses.fields(self) if f.metadata["house"] is not None]
+        return [f for f in house if getattr(self, f.name) != f.default]
+
+    def codes(self) -> dict[str, int]:
+        """Each setting as the kernels read it (its entry of the parameter vector): an integer
+        as it is, a switch as 0 or 1, a named value as its index among the choices."""
+        return {
+            f.name: f.metadata["choices"].index(getattr(self, f.name))
+            if f.metadata["choices"] is not None
+            else int(getattr(self, f.name))
+            for f in dataclasses.fields(self)
+        }
 
     @property
     def num_teams(self) -> int:
@@ -203,6 +204,22 @@ class RuleConfig:
         if unknown:
             raise ValueError(f"unknown setting(s) {', '.join(unknown)}: known settings are {', '.join(sorted(known))}")
         return cls(**settings)
+
+
+SETTINGS = tuple(dataclasses.fields(RuleConfig))
+"""The settings, in declaration order (the order of the parameter vector and the docs' tables)."""
+HOUSE_RULE_SETTINGS = tuple(f.name for f in SETTINGS if f.metadata["house"] is not None)
+"""The house rules of HOUSE_RULES.md, off by default."""
+HOUSE_SWITCHES = tuple(f.name for f in SETTINGS if f.name in HOUSE_RULE_SETTINGS and isinstance(f.default, bool))
+"""The house rules that are switches (on or off); the others have named values."""
+HOUSE_WORDS = {f.name: f.metadata["house"] for f in SETTINGS if f.name in HOUSE_RULE_SETTINGS}
+CHOICES = {f.name: f.metadata["choices"] for f in SETTINGS if f.metadata["choices"] is not None}
+"""The settings with named values, and their values."""
+
+
+def house_rules_on() -> dict[str, object]:
+    """Every house rule on, each at its last value (a switch True, stacking ``"mixed"``)."""
+    return {name: True if name in HOUSE_SWITCHES else CHOICES[name][-1] for name in HOUSE_RULE_SETTINGS}
 
 
 def setting_docs() -> list[tuple[str, object, str]]:

@@ -25,7 +25,7 @@ import numpy as np
 
 from .actions import ActionTable
 from .cards import num_faces
-from .config import RuleConfig
+from .config import SETTINGS, RuleConfig
 from .named import Episode, IllegalAction, Phase, Reward, Scoring, Stacking, UnoCall, names
 from .observation import SLICE_NAMES, ObservationSpec
 
@@ -73,95 +73,88 @@ SCALAR_NAMES = list(names(Scalar))
 NUM_SCALARS = len(Scalar)
 
 
-class Param(IntEnum):
-    """Entries of the kernels' parameter vector ``P`` (sizes, settings, offsets); the
-    observation's slice offsets follow at ``P_O_FIRST`` (:data:`ObsSlot`)."""
+LAYOUT_PARAMS = (
+    ("FACES", "card faces of the deck"),
+    ("DECK_SIZE", "cards in the deck"),
+    ("C_HANDS", "offsets in ``cards``: hands (seat-major, per face)"),
+    ("C_DRAW", "the draw pile, top last"),
+    ("C_DISCARD", "the discard pile, top last"),
+    ("C_DISCARD_COUNTS", "copies of each face in the discard pile"),
+    ("C_REVEAL", "the hand shown by the last challenge"),
+    ("C_SIZE", "the length of a game's ``cards`` row"),
+    ("I_HAND_SIZE", "offsets of the per-seat blocks in ``ints``"),
+    ("I_SCORE", ""),
+    ("I_ALIVE", ""),
+    ("I_TREND", ""),
+    ("I_OUTCOME", ""),
+    ("I_DREW_ON", ""),
+    ("I_NAMED", "per seat: the colour its last Wild named this round (-1: none)"),
+    ("I_SIZE", "the length of a game's ``ints`` row"),
+    ("A_W", "first action id of each action kind (-1: a kind the configuration lacks)"),
+    ("A_W4", ""),
+    ("A_FT", ""),
+    ("A_DRAW", ""),
+    ("A_PASS", ""),
+    ("A_UNO", ""),
+    ("A_CHALLENGE", ""),
+    ("A_ACCEPT", ""),
+    ("A_CATCH", ""),
+    ("A_COLOR", ""),
+    ("A_SWAP", "Seven-O's swap block"),
+    ("NUM_ACTIONS", ""),
+    ("O_SIZE", "observation size"),
+)
+"""The entries of ``P`` after the settings: sizes and offsets, with what they mean."""
 
-    NUM_PLAYERS = 0
-    FACES = 1  # card faces of the deck
-    DECK_SIZE = 2  # cards in the deck
-    PARTNERS = 3
-    SCORING = 4  # a Scoring
-    TARGET = 5
-    UNO = 6  # an UnoCall
-    ILLEGAL = 7  # an IllegalAction
-    EPISODE = 8  # an Episode
-    REWARD = 9  # a Reward
-    MAX_STEPS = 10
-    STACKING = 36  # a Stacking (house rules: see HOUSE_RULES.md)
-    SEVEN_O = 37
-    JUMP_IN = 38
-    DRAW_UNTIL_PLAYABLE = 39
-    FORCE_PLAY = 40
-    C_HANDS = 11  # offsets in ``cards``: hands (seat-major, per face)
-    C_DRAW = 12  # the draw pile, top last
-    C_DISCARD = 13  # the discard pile, top last
-    C_DISCARD_COUNTS = 14  # copies of each face in the discard pile
-    C_REVEAL = 15  # the hand shown by the last challenge
-    C_SIZE = 16
-    I_HAND_SIZE = 17  # offsets of the per-seat blocks in ``ints``
-    I_SCORE = 18
-    I_ALIVE = 19
-    I_TREND = 20
-    I_OUTCOME = 21
-    I_DREW_ON = 22
-    I_SIZE = 23
-    A_W = 24  # first action id of each action kind
-    A_W4 = 25
-    A_FT = 26
-    A_DRAW = 27
-    A_PASS = 28
-    A_UNO = 29
-    A_CHALLENGE = 30
-    A_ACCEPT = 31
-    A_CATCH = 32
-    A_COLOR = 33
-    A_SWAP = 41  # Seven-O's swap block (-1 without seven_o)
-    NUM_ACTIONS = 34
-    O_SIZE = 35  # observation size
-    I_NAMED = 42  # per seat: the colour its last Wild named this round (-1: none)
-    O_FIRST = 43  # offset of the first observation slice (then one per SLICE_NAMES)
+PARAM_NAMES = (*(f.name.upper() for f in SETTINGS), *(name for name, _ in LAYOUT_PARAMS), "O_FIRST")
+# derived, so that no setting is numbered by hand (mypy sees no members: code reads the short names)
+Param = IntEnum("Param", [(name, k) for k, name in enumerate(PARAM_NAMES)])  # type: ignore[misc]
+Param.__doc__ = """Entries of the kernels' parameter vector ``P``: each setting of
+:class:`~uno_env.engine.config.RuleConfig` in declaration order (its name upper-cased, its
+value as :meth:`RuleConfig.codes` gives it), then :data:`LAYOUT_PARAMS`, then ``O_FIRST``:
+the observation's slice offsets from there on (:data:`ObsSlot`)."""
+O_FIRST = int(Param["O_FIRST"])
 
 
 class ObsSlot(IntEnum):
     """Per name of SLICE_NAMES (upper-cased, same order), the index in ``P`` of its offset in
     the observation (-1: absent). Spelled out so that type checkers see the members."""
 
-    HAND = Param.O_FIRST + 0
-    TOP_CARD = Param.O_FIRST + 1
-    COLOUR = Param.O_FIRST + 2
-    PREVIOUS_COLOUR = Param.O_FIRST + 3
-    DIRECTION = Param.O_FIRST + 4
-    PHASE = Param.O_FIRST + 5
-    ACTING = Param.O_FIRST + 6
-    DEALER = Param.O_FIRST + 7
-    HAND_SIZES = Param.O_FIRST + 8
-    SCORES = Param.O_FIRST + 9
-    ALIVE = Param.O_FIRST + 10
-    DRAW_PILE_SIZE = Param.O_FIRST + 11
-    DISCARD_PILE = Param.O_FIRST + 12
-    DRAWN_CARD = Param.O_FIRST + 13
-    UNO_CALLED = Param.O_FIRST + 14
-    EXPOSED = Param.O_FIRST + 15
-    AFTER_WINDOW = Param.O_FIRST + 16
-    DREW_ON = Param.O_FIRST + 17
-    NAMED_COLOUR = Param.O_FIRST + 18
-    CHALLENGE_REVEAL = Param.O_FIRST + 19
-    CHALLENGE_REVEAL_SEAT = Param.O_FIRST + 20
-    TREND_COLOUR = Param.O_FIRST + 21
-    TREND_SHOWN = Param.O_FIRST + 22
-    PENDING_PENALTY = Param.O_FIRST + 23
-    LAST_SWAP = Param.O_FIRST + 24
-    TOP_CARD_PLAYER = Param.O_FIRST + 25
-    NEXT_TURN = Param.O_FIRST + 26
+    HAND = O_FIRST + 0
+    TOP_CARD = O_FIRST + 1
+    COLOUR = O_FIRST + 2
+    PREVIOUS_COLOUR = O_FIRST + 3
+    DIRECTION = O_FIRST + 4
+    PHASE = O_FIRST + 5
+    ACTING = O_FIRST + 6
+    DEALER = O_FIRST + 7
+    HAND_SIZES = O_FIRST + 8
+    SCORES = O_FIRST + 9
+    ALIVE = O_FIRST + 10
+    DRAW_PILE_SIZE = O_FIRST + 11
+    DISCARD_PILE = O_FIRST + 12
+    DRAWN_CARD = O_FIRST + 13
+    UNO_CALLED = O_FIRST + 14
+    EXPOSED = O_FIRST + 15
+    AFTER_WINDOW = O_FIRST + 16
+    DREW_ON = O_FIRST + 17
+    NAMED_COLOUR = O_FIRST + 18
+    CHALLENGE_REVEAL = O_FIRST + 19
+    CHALLENGE_REVEAL_SEAT = O_FIRST + 20
+    TREND_COLOUR = O_FIRST + 21
+    TREND_SHOWN = O_FIRST + 22
+    PENDING_PENALTY = O_FIRST + 23
+    LAST_SWAP = O_FIRST + 24
+    TOP_CARD_PLAYER = O_FIRST + 25
+    NEXT_TURN = O_FIRST + 26
 
 
 if [(slot.name, int(slot)) for slot in ObsSlot] != [
-    (name.upper(), Param.O_FIRST + k) for k, name in enumerate(SLICE_NAMES)
+    (name.upper(), O_FIRST + k) for k, name in enumerate(SLICE_NAMES)
 ]:  # pragma: no cover - a guard for edits of SLICE_NAMES
     raise ImportError("layout.ObsSlot is out of step with observation.SLICE_NAMES")
 
-NUM_PARAMS = Param.O_FIRST + len(SLICE_NAMES)
+NUM_PARAMS = O_FIRST + len(SLICE_NAMES)
 
 # The short names of the kernels and the Python hot paths: plain ints taken from the members
 # above. numba compiles them as constants either way, but numpy compares and indexes with an
@@ -227,50 +220,51 @@ REWARD_POINTS = int(Reward.POINTS)
 STACKING_OFF = int(Stacking.OFF)
 STACKING_SAME = int(Stacking.SAME)
 STACKING_MIXED = int(Stacking.MIXED)
-P_NUM_PLAYERS = int(Param.NUM_PLAYERS)
-P_FACES = int(Param.FACES)
-P_DECK_SIZE = int(Param.DECK_SIZE)
-P_PARTNERS = int(Param.PARTNERS)
-P_SCORING = int(Param.SCORING)
-P_TARGET = int(Param.TARGET)
-P_UNO = int(Param.UNO)
-P_ILLEGAL = int(Param.ILLEGAL)
-P_EPISODE = int(Param.EPISODE)
-P_REWARD = int(Param.REWARD)
-P_MAX_STEPS = int(Param.MAX_STEPS)
-P_C_HANDS = int(Param.C_HANDS)
-P_C_DRAW = int(Param.C_DRAW)
-P_C_DISCARD = int(Param.C_DISCARD)
-P_C_DISCARD_COUNTS = int(Param.C_DISCARD_COUNTS)
-P_C_REVEAL = int(Param.C_REVEAL)
-P_C_SIZE = int(Param.C_SIZE)
-P_I_HAND_SIZE = int(Param.I_HAND_SIZE)
-P_I_SCORE = int(Param.I_SCORE)
-P_I_ALIVE = int(Param.I_ALIVE)
-P_I_TREND = int(Param.I_TREND)
-P_I_OUTCOME = int(Param.I_OUTCOME)
-P_I_DREW_ON = int(Param.I_DREW_ON)
-P_I_SIZE = int(Param.I_SIZE)
-P_A_W = int(Param.A_W)
-P_A_W4 = int(Param.A_W4)
-P_A_FT = int(Param.A_FT)
-P_A_DRAW = int(Param.A_DRAW)
-P_A_PASS = int(Param.A_PASS)
-P_A_UNO = int(Param.A_UNO)
-P_A_CHALLENGE = int(Param.A_CHALLENGE)
-P_A_ACCEPT = int(Param.A_ACCEPT)
-P_A_CATCH = int(Param.A_CATCH)
-P_A_COLOR = int(Param.A_COLOR)
-P_NUM_ACTIONS = int(Param.NUM_ACTIONS)
-P_O_SIZE = int(Param.O_SIZE)
-P_STACKING = int(Param.STACKING)
-P_SEVEN_O = int(Param.SEVEN_O)
-P_JUMP_IN = int(Param.JUMP_IN)
-P_DRAW_UNTIL_PLAYABLE = int(Param.DRAW_UNTIL_PLAYABLE)
-P_FORCE_PLAY = int(Param.FORCE_PLAY)
-P_A_SWAP = int(Param.A_SWAP)
-P_I_NAMED = int(Param.I_NAMED)
-P_O_FIRST = int(Param.O_FIRST)
+P_NUM_PLAYERS = int(Param["NUM_PLAYERS"])
+P_DECK = int(Param["DECK"])
+P_PARTNERS = int(Param["PARTNERS"])
+P_SCORING = int(Param["SCORING"])
+P_TARGET_SCORE = int(Param["TARGET_SCORE"])
+P_UNO_CALL = int(Param["UNO_CALL"])
+P_ILLEGAL_ACTION = int(Param["ILLEGAL_ACTION"])
+P_EPISODE = int(Param["EPISODE"])
+P_REWARD = int(Param["REWARD"])
+P_MAX_STEPS = int(Param["MAX_STEPS"])
+P_STACKING = int(Param["STACKING"])
+P_SEVEN_O = int(Param["SEVEN_O"])
+P_JUMP_IN = int(Param["JUMP_IN"])
+P_DRAW_UNTIL_PLAYABLE = int(Param["DRAW_UNTIL_PLAYABLE"])
+P_FORCE_PLAY = int(Param["FORCE_PLAY"])
+P_FACES = int(Param["FACES"])
+P_DECK_SIZE = int(Param["DECK_SIZE"])
+P_C_HANDS = int(Param["C_HANDS"])
+P_C_DRAW = int(Param["C_DRAW"])
+P_C_DISCARD = int(Param["C_DISCARD"])
+P_C_DISCARD_COUNTS = int(Param["C_DISCARD_COUNTS"])
+P_C_REVEAL = int(Param["C_REVEAL"])
+P_C_SIZE = int(Param["C_SIZE"])
+P_I_HAND_SIZE = int(Param["I_HAND_SIZE"])
+P_I_SCORE = int(Param["I_SCORE"])
+P_I_ALIVE = int(Param["I_ALIVE"])
+P_I_TREND = int(Param["I_TREND"])
+P_I_OUTCOME = int(Param["I_OUTCOME"])
+P_I_DREW_ON = int(Param["I_DREW_ON"])
+P_I_NAMED = int(Param["I_NAMED"])
+P_I_SIZE = int(Param["I_SIZE"])
+P_A_W = int(Param["A_W"])
+P_A_W4 = int(Param["A_W4"])
+P_A_FT = int(Param["A_FT"])
+P_A_DRAW = int(Param["A_DRAW"])
+P_A_PASS = int(Param["A_PASS"])
+P_A_UNO = int(Param["A_UNO"])
+P_A_CHALLENGE = int(Param["A_CHALLENGE"])
+P_A_ACCEPT = int(Param["A_ACCEPT"])
+P_A_CATCH = int(Param["A_CATCH"])
+P_A_COLOR = int(Param["A_COLOR"])
+P_A_SWAP = int(Param["A_SWAP"])
+P_NUM_ACTIONS = int(Param["NUM_ACTIONS"])
+P_O_SIZE = int(Param["O_SIZE"])
+P_O_FIRST = int(Param["O_FIRST"])
 O_HAND = int(ObsSlot.HAND)
 O_TOP_CARD = int(ObsSlot.TOP_CARD)
 O_COLOUR = int(ObsSlot.COLOUR)
@@ -307,22 +301,10 @@ def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec)
     faces = num_faces(config.deck)
     deck_size = 112 if config.deck == "fashion_trend" else 108
     P = np.full(NUM_PARAMS, -1, dtype=np.int64)
-    P[P_NUM_PLAYERS] = n
+    for name, code in config.codes().items():
+        P[Param[name.upper()]] = code
     P[P_FACES] = faces
     P[P_DECK_SIZE] = deck_size
-    P[P_PARTNERS] = int(config.partners)
-    P[P_SCORING] = Scoring[config.scoring.upper()]
-    P[P_TARGET] = config.target_score
-    P[P_UNO] = UnoCall[config.uno_call.upper()]
-    P[P_ILLEGAL] = IllegalAction[config.illegal_action.upper()]
-    P[P_EPISODE] = Episode[config.episode.upper()]
-    P[P_REWARD] = Reward[config.reward.upper()]
-    P[P_MAX_STEPS] = config.max_steps
-    P[P_STACKING] = Stacking[config.stacking.upper()]
-    P[P_SEVEN_O] = int(config.seven_o)
-    P[P_JUMP_IN] = int(config.jump_in)
-    P[P_DRAW_UNTIL_PLAYABLE] = int(config.draw_until_playable)
-    P[P_FORCE_PLAY] = int(config.force_play)
     offset = 0
     for index, size in (
         (P_C_HANDS, n * faces),
@@ -375,7 +357,9 @@ SHORT_NAME_PREFIXES = (
 def short_name_lines() -> list[str]:
     """The lines of the generated block of short names: ``PREFIX_MEMBER = int(Enum.MEMBER)``."""
     return [
-        f"{prefix}{member.name} = int({codes.__name__}.{member.name})"
+        f'{prefix}{member.name} = int({codes.__name__}["{member.name}"])'
+        if codes is Param
+        else f"{prefix}{member.name} = int({codes.__name__}.{member.name})"
         for codes, prefix in SHORT_NAME_PREFIXES
         for member in sorted(codes, key=int)
     ]

@@ -15,11 +15,9 @@ describe(__name__, "the policy network's forward pass", seconds=10)
 
 _O_DIRECTION = P_O_FIRST + SLICE_NAMES.index("direction")  # the entry of P with the direction's offset
 
-ACTION_SLOTS = tuple(
-    int(member) for member in Param if member.name.startswith("A_") and member is not Param.NUM_ACTIONS
-)
-"""Every entry of ``P`` that starts an action block (the ``A_*`` members of ``Param`` but
-``A_LEN``): :func:`output_index` finds the acting action's block among them, so a kind
+ACTION_SLOTS = tuple(int(member) for member in Param if member.name.startswith("A_"))
+"""Every entry of ``P`` that starts an action block (the ``A_*`` members of ``Param``):
+:func:`output_index` finds the acting action's block among them, so a kind
 added to the engine and to ``Param`` is found (and falls back to ``pass``) even before a
 network knows it."""
 

@@ -33,7 +33,7 @@ from ..layout import (
     P_NUM_PLAYERS,
     P_SEVEN_O,
     P_STACKING,
-    P_UNO,
+    P_UNO_CALL,
     PH_SWAP,
     S_COLOUR,
     S_DIRECTION,
@@ -148,7 +148,7 @@ def play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
     rank = face % RANKS_PER_COLOUR if face < WILD else -1
     swaps = P[P_SEVEN_O] != 0 and (rank == RANK_SEVEN or rank == RANK_ZERO)
     # D-HOUSE-SEVENO-UNO: a 7 or 0 played as the next-to-last card exposes nobody
-    exposed = size == 1 and ints[b, S_UNO_CALLED] == 0 and P[P_UNO] != UNO_OFF and not swaps
+    exposed = size == 1 and ints[b, S_UNO_CALLED] == 0 and P[P_UNO_CALL] != UNO_OFF and not swaps
     if face >= WILD:
         wild_effects(cards, ints, rng, P, b, player, face, colour, guilty, went_out, exposed, rw, ev, evn)
     else:

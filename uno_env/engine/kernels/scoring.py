@@ -14,7 +14,7 @@ from ..layout import (
     P_NUM_PLAYERS,
     P_REWARD,
     P_SCORING,
-    P_TARGET,
+    P_TARGET_SCORE,
     PH_OVER,
     REWARD_POINTS,
     REWARD_WIN,
@@ -99,7 +99,7 @@ def lowest_score_wins(ints, P, b):
     reached = False
     for s in range(n):
         v = score(ints, P, b, s)
-        reached = reached or v >= P[P_TARGET]
+        reached = reached or v >= P[P_TARGET_SCORE]
         lowest = min(lowest, v)
     if not reached:
         return False
@@ -114,7 +114,7 @@ def eliminate_at_target(ints, P, b, rw, ev, evn):
     Whether it is over."""
     n = P[P_NUM_PLAYERS]
     for s in range(n):
-        if is_alive(ints, P, b, s) and score(ints, P, b, s) >= P[P_TARGET]:
+        if is_alive(ints, P, b, s) and score(ints, P, b, s) >= P[P_TARGET_SCORE]:
             set_alive(ints, P, b, s, 0)
             ints[b, S_N_ALIVE] -= 1
             set_outcome(ints, P, b, s, -1)
@@ -134,7 +134,7 @@ def settle_outcomes(ints, P, b, winner, rw, ev, evn):
     """R-END-1, R-SCORE-2, R-VAR-*: whether the game ends with this round, its outcomes set if so."""
     scoring = P[P_SCORING]
     if P[P_EPISODE] == EPISODE_ROUND or scoring == SCORING_STANDARD:
-        if P[P_EPISODE] != EPISODE_ROUND and score(ints, P, b, winner) < P[P_TARGET]:
+        if P[P_EPISODE] != EPISODE_ROUND and score(ints, P, b, winner) < P[P_TARGET_SCORE]:
             return False
         for s in range(P[P_NUM_PLAYERS]):
             if is_alive(ints, P, b, s):

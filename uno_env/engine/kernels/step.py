@@ -18,7 +18,7 @@ from ..layout import (
     P_A_UNO,
     P_A_W,
     P_A_W4,
-    P_ILLEGAL,
+    P_ILLEGAL_ACTION,
     P_MAX_STEPS,
     P_NUM_ACTIONS,
     P_NUM_PLAYERS,
@@ -128,7 +128,7 @@ def step_game(cards, ints, rng, P, b, action, rw, ev, evn):
     kind, face, colour = decode_action(P, action)
     status = apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
     if status == ST_NOT_HELD or status == ST_NOT_AVAILABLE:
-        if P[P_ILLEGAL] != ILLEGAL_LOSE:
+        if P[P_ILLEGAL_ACTION] != ILLEGAL_LOSE:
             evn[b] = last_events
             return status
         forfeit(ints, P, b, ints[b, S_CURRENT], face, rw, ev, evn)  # any masked-out action loses

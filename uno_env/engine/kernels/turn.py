@@ -15,7 +15,7 @@ from ..layout import (
     ILLEGAL_RAISE,
     P_DRAW_UNTIL_PLAYABLE,
     P_FORCE_PLAY,
-    P_ILLEGAL,
+    P_ILLEGAL_ACTION,
     PH_DRAWN,
     PH_PLAY,
     S_COLOUR,
@@ -53,9 +53,9 @@ describe(__name__, "the rules engine's kernels", seconds=45)
 def refuse_wrong_card(ints, P, b, player, face, rw, ev, evn):
     """A wrong card under ``illegal_action`` "raise" (refused, nothing changes) or "lose"
     (the offender forfeits); ST_OK under "penalty", where the caller applies its penalty."""
-    if P[P_ILLEGAL] == ILLEGAL_RAISE:
+    if P[P_ILLEGAL_ACTION] == ILLEGAL_RAISE:
         return ST_WRONG_REFUSED
-    if P[P_ILLEGAL] == ILLEGAL_LOSE:
+    if P[P_ILLEGAL_ACTION] == ILLEGAL_LOSE:
         forfeit(ints, P, b, player, face, rw, ev, evn)
         return ST_WRONG_LOST
     return ST_OK

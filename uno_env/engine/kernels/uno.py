@@ -5,7 +5,7 @@ from __future__ import annotations
 from ..events import EV_CATCH, EV_DECLINE, EV_EXPOSED, EV_UNO, R_UNO_CAUGHT
 from ..jit import describe, kernel
 from ..layout import (
-    P_UNO,
+    P_UNO_CALL,
     PH_CATCH,
     PH_DRAWN,
     PH_JUMP,
@@ -34,7 +34,7 @@ describe(__name__, "the rules engine's kernels", seconds=45)
 @kernel(forceinline=True)
 def uno_available(cards, ints, P, b):
     """D-UNO: once per turn, with exactly two cards and a legal play in this decision."""
-    if P[P_UNO] == UNO_OFF or ints[b, S_UNO_CALLED] != 0:
+    if P[P_UNO_CALL] == UNO_OFF or ints[b, S_UNO_CALLED] != 0:
         return False
     p = ints[b, S_CURRENT]
     if hand_size(ints, P, b, p) != 2:
@@ -83,7 +83,7 @@ def finish_turn(cards, ints, rng, P, b, player, following, exposed, ev, evn):
         begin_next(cards, ints, P, b, following)
         return
     emit(ev, evn, b, EV_EXPOSED, player, 0, 0)
-    if P[P_UNO] == UNO_AUTO:
+    if P[P_UNO_CALL] == UNO_AUTO:
         emit(ev, evn, b, EV_CATCH, -1, player, 0)
         draw_cards(cards, ints, rng, P, b, player, 2, R_UNO_CAUGHT, ev, evn)
         begin_next(cards, ints, P, b, following)
