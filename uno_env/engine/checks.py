@@ -142,9 +142,14 @@ def house_rule_violations(config, hands, discard, ints, phase, current) -> list[
     problems: list[Violation] = []
     setting = HOUSE_PHASES.get(int(phase))
     if setting is not None and not house_rule_on(config, setting):
-        problems.append(Violation("phase", f"a {PHASE_NAMES[phase]!r} decision with the house rule {setting} off"))
+        problems.append(Violation("phase", f"a {phase_name(phase)} decision with the house rule {setting} off"))
     problems += penalty_violations(config, ints, phase, top)
     return problems + choice_violations(hands, ints, phase, current, top)
+
+
+def phase_name(phase) -> str:
+    """A phase as the positions name it (``'play'``), or its number if it has no name."""
+    return repr(PHASE_NAMES[phase]) if 0 <= phase < len(PHASE_NAMES) else str(int(phase))
 
 
 def house_rule_on(config, setting: str) -> bool:
@@ -158,7 +163,7 @@ def penalty_violations(config, ints, phase, top: int) -> list[Violation]:
     problems: list[Violation] = []
     pending = ints[S_PENDING]
     if pending < 0 or (pending > 0 and phase not in (PH_PENALTY, PH_CATCH)):
-        problems.append(Violation("pending_penalty", f"a pending penalty of {pending} in phase {phase}"))
+        problems.append(Violation("pending_penalty", f"a pending penalty of {pending} in phase {phase_name(phase)}"))
     elif pending > 0 and not house_rule_on(config, "stacking"):
         problems.append(
             Violation("pending_penalty", f"a pending penalty of {pending} with the house rule stacking off")
