@@ -16,6 +16,7 @@ from ..cards import (
     face_rank,
     is_draw_card,
 )
+from ..checks import HOUSE_PHASES, house_rule_on
 from ..layout import (
     PH_CHALLENGE,
     PH_COLOR,
@@ -48,9 +49,6 @@ from ..state import (
 )
 from .loader import MISSING, Loader, PositionError
 
-HOUSE_PHASES = {PH_PENALTY: "stacking", PH_SWAP: "seven_o", PH_JUMP: "jump_in"}
-"""The house rules' phases and the setting that each needs (HOUSE_RULES.md)."""
-
 
 def read_phase(L: Loader, value) -> None:
     name = "play" if value is MISSING else value
@@ -59,7 +57,7 @@ def read_phase(L: Loader, value) -> None:
     L.phase = PHASE_NAMES.index(name)
     L.ints[S_PHASE] = L.phase
     setting = HOUSE_PHASES.get(L.phase)
-    if setting is not None and getattr(L.config, setting) in ("off", False):
+    if setting is not None and not house_rule_on(L.config, setting):
         raise PositionError(
             "phase",
             f"phase {name!r} needs the house rule {setting} (off in this configuration)",
