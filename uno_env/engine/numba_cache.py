@@ -222,6 +222,8 @@ def _scan(package: str, *nodes: ast.AST | None) -> _Scan:
 
 
 def _statement(package: str, node: ast.stmt) -> Statement:
+    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+        return _definition(package, node)
     whole = _scan(package, node)
     statement = Statement(node, loads=whole.loads, calls=whole.calls)
     if isinstance(node, ast.Import | ast.ImportFrom):
@@ -235,17 +237,29 @@ def _statement(package: str, node: ast.stmt) -> Statement:
             statement.imports.setdefault(bound, []).append(target)
         return statement
     statement.inner_imports = whole.imports
-    if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-        statement.binds = {node.name} | whole.declared
-        bases = node.bases if isinstance(node, ast.ClassDef) else []
-        statement.makes = _scan(package, *bases, *node.body).loads
-        return statement
     statement.binds = whole.stores | whole.mutated | whole.declared
     value = getattr(node, "value", None)
     if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign) and value is not None:
         called = {_dotted(c.func) for c in ast.walk(value) if isinstance(c, ast.Call) and c.args}
         statement.makes = _scan(package, value).loads - called
     return statement
+
+
+def _definition(package: str, node: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> Statement:
+    """A ``def`` or ``class``: it makes compiled code when its body calls or applies a
+    producer (or the class derives from one)."""
+    head = _scan(package, *node.decorator_list)
+    bases = node.bases if isinstance(node, ast.ClassDef) else []
+    rest = _scan(package, *(node.keywords if isinstance(node, ast.ClassDef) else [node.args]), *bases, *node.body)
+    decorators = {chain for chain in map(_dotted, node.decorator_list) if chain}
+    return Statement(
+        node,
+        loads=head.loads | rest.loads,
+        calls=head.calls | rest.calls | decorators,
+        makes=rest.calls | {chain for chain in map(_dotted, bases) if chain},
+        binds={node.name} | rest.declared,
+        inner_imports=head.imports + rest.imports,
+    )
 
 
 def _parse(name: str, path: pathlib.Path) -> Module:
@@ -418,14 +432,16 @@ def project_sources(root: pathlib.Path) -> list[pathlib.Path]:
 def cache_locations(root: pathlib.Path, source: pathlib.Path) -> list[tuple[pathlib.Path, pathlib.Path]]:
     """(stamp file, cache folder) pairs where numba may keep the cache of a source file:
     next to it, and under ``NUMBA_CACHE_DIR`` when set (numba's naming: the parent
-    folder's name and the SHA-1 of its path). Each place has its own stamp."""
+    folder's name and the SHA-1 of its path). Each place has its own stamp, and each tree
+    its own in a shared ``NUMBA_CACHE_DIR``."""
     places = [(root / "uno_env" / "__pycache__" / STAMP_NAME, source.parent / "__pycache__")]
     cache_dir = os.environ.get("NUMBA_CACHE_DIR")
     if cache_dir:
         parent = os.path.dirname(os.path.abspath(source))
         hashed = hashlib.sha1(parent.encode()).hexdigest()
         folder = pathlib.Path(cache_dir) / f"{os.path.basename(parent)}_{hashed}"
-        places.append((pathlib.Path(cache_dir) / f"uno_env-{STAMP_NAME}", folder))
+        tree = hashlib.sha1(os.path.abspath(root).encode()).hexdigest()[:16]
+        places.append((pathlib.Path(cache_dir) / f"uno_env-{tree}-{STAMP_NAME}", folder))
     return places
 
 
