@@ -78,9 +78,10 @@ ENTRY_POINTS = frozenset(
     }
 )
 """numba's names that make compiled code (as decorators or called)."""
-USES_NUMBA = re.compile(rb"^\s*(from numba|import numba|from [\w.]*\bjit import)\b", re.MULTILINE)
-"""The modules that may hold compiled statements: they import numba or the engine's decorators
-(``uno_env.engine.jit``). One that makes compiled code otherwise counts as if it needed all."""
+MAY_COMPILE = re.compile(rb"\b(numba|jit)\b")
+"""The modules that may make compiled code name numba or the engine's decorators
+(``uno_env.engine.jit``): only theirs are read for compiled statements and producers. A
+module with cache files but none of those counts as if it needed all."""
 DYNAMIC = frozenset({"setattr", "exec", "eval", "vars"})
 """Called at module level, they may bind any name (``globals`` anywhere does too)."""
 
@@ -187,6 +188,9 @@ class _Scan(ast.NodeVisitor):
 
     visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = _definition
 
+    def visit_Constant(self, node: ast.Constant) -> None:
+        pass  # (ast's own looks for the visitors of the old node types: a third of the time)
+
     def visit_arg(self, node: ast.arg) -> None:
         pass  # its annotation: numba reads none
 
@@ -228,6 +232,7 @@ def _statement(package: str, node: ast.stmt) -> Statement:
     statement = Statement(node, loads=whole.loads, calls=whole.calls)
     if isinstance(node, ast.Import | ast.ImportFrom):
         for alias in node.names:
+            target: tuple[str, str | None]
             if isinstance(node, ast.Import):
                 bound = alias.asname or alias.name.split(".")[0]
                 target = (alias.name if alias.asname else bound, None)
@@ -297,6 +302,7 @@ class Sources:
         self._resolved: dict[tuple[str, Chain], list[Definition]] = {}
         self._needs: dict[Definition, list[Definition]] = {}
         self._producers: dict[Definition, bool] = {}
+        self.may_compile = {name for name, path in self.paths.items() if MAY_COMPILE.search(path.read_bytes())}
 
     def module(self, name: str) -> Module:
         if name not in self._modules:
@@ -344,7 +350,7 @@ class Sources:
         if kind == "external":
             parts = name.split(".")
             return parts[0] == "numba" and parts[-1] in ENTRY_POINTS
-        if kind == "module" or definition in self._producers:
+        if kind == "module" or name not in self.may_compile or definition in self._producers:
             return self._producers.get(definition, False)
         self._producers[definition] = False  # in progress: a cycle makes nothing
         statement = self.module(name).statements[k]
@@ -403,11 +409,22 @@ def weights_files(root: pathlib.Path) -> list[pathlib.Path]:
     return sorted((root / "uno_env" / "data").glob("*.npz"))
 
 
-def _digest(root: pathlib.Path, files: list[pathlib.Path]) -> str:
+def _digest(root: pathlib.Path, files: list[pathlib.Path], known: dict[pathlib.Path, bytes] | None = None) -> str:
+    """One digest of the files' names and contents (``known``: their own digests, reused)."""
     digest = hashlib.sha256()
     for path in files:
-        digest.update(str(path.relative_to(root)).encode() + b"\0" + path.read_bytes() + b"\0")
+        if known is None:
+            own = hashlib.sha256(path.read_bytes()).digest()
+        else:
+            own = known.get(path) or known.setdefault(path, hashlib.sha256(path.read_bytes()).digest())
+        digest.update(str(path.relative_to(root)).encode() + b"\0" + own)
     return digest.hexdigest()
+
+
+def _writable(path: pathlib.Path) -> bool:
+    while not path.exists() and path != path.parent:
+        path = path.parent
+    return os.access(path, os.W_OK)
 
 
 def closures(root: pathlib.Path) -> dict[pathlib.Path, list[pathlib.Path]]:
@@ -418,7 +435,7 @@ def closures(root: pathlib.Path) -> dict[pathlib.Path, list[pathlib.Path]]:
     weights = weights_files(root)
     found = {}
     for name, path in sources.paths.items():
-        if USES_NUMBA.search(path.read_bytes()) and sources.compiled(name):
+        if name in sources.may_compile and sources.compiled(name):
             found[path] = sorted(sources.closure(name))
     union = sorted(set().union(*found.values()))
     return {path: found.get(path, union) + weights for path in sources.paths.values()}
@@ -458,22 +475,27 @@ def refresh(root: pathlib.Path | None = None) -> bool:
     returns whether any module's did (the first check: all). Silent where the tree is
     read-only."""
     root = root or pathlib.Path(__file__).resolve().parents[2]
-    everything = _digest(root, source_files(root) + weights_files(root))
+    known: dict[pathlib.Path, bytes] = {}
+    everything = _digest(root, source_files(root) + weights_files(root), known)
     places = cache_locations(root, root / "uno_env" / "__init__.py")
-    stale = [k for k, (stamp_file, _) in enumerate(places) if _read_stamp(stamp_file).get("sources") != everything]
+    stale = [
+        k
+        for k, (stamp_file, _) in enumerate(places)
+        if _read_stamp(stamp_file).get("sources") != everything and _writable(stamp_file.parent)
+    ]
     if not stale:
         return False
-    digests = {path: _digest(root, files) for path, files in closures(root).items()}
+    current = {str(path.relative_to(root)): _digest(root, files, known) for path, files in closures(root).items()}
     cleared = False
     for k in stale:
         stamp_file = places[k][0]
         recorded = _read_stamp(stamp_file).get("closures", {})
-        current = {str(path.relative_to(root)): digest for path, digest in digests.items()}
         try:
-            for path in digests:
-                if recorded.get(str(path.relative_to(root))) == current[str(path.relative_to(root))]:
+            for name, digest in current.items():
+                if recorded.get(name) == digest:
                     continue
                 cleared = True
+                path = root / name
                 for cached in cache_locations(root, path)[k][1].glob(f"{path.stem}.*.nb[ic]"):
                     cached.unlink(missing_ok=True)
             stamp_file.parent.mkdir(parents=True, exist_ok=True)
