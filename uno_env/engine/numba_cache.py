@@ -8,19 +8,22 @@ module checks the sources (see :func:`refresh`).
 
 What compiled code can depend on is read from the sources with :mod:`ast`, by name:
 
-* a *compiled statement* is a top-level statement that applies or calls a *producer*:
-  one of numba's compiling entry points (``njit``, ``intrinsic``, ... :data:`ENTRY_POINTS`),
-  or a function or class of the tree whose body uses a producer (``jit.kernel``,
-  ``jit.accessor``, a factory such as ``vector.fused._advance_variant``), found through
-  the imports and re-exports;
+* a *compiled statement* is a top-level statement that applies or calls a *producer*
+  anywhere in it (a decorator, a call, a decorated ``def`` nested in a factory): one of
+  numba's compiling entry points (``njit``, ``intrinsic``, ``CPUDispatcher``, ...
+  :data:`ENTRY_POINTS`), or a function or class of the tree whose body calls one or that
+  derives from one (``jit.kernel``, ``jit.accessor``, the factory
+  ``vector.fused._advance_variant``), found through the imports and re-exports. Both are
+  looked for in the modules that name numba or ``jit`` (:data:`MAY_COMPILE`);
 * a statement needs the module-level names it reads (annotations aside): each resolves
   through the imports, relative ones and re-exports of package ``__init__``s included, to
   the statements that bind or mutate it (``K.step_game`` to ``step_game``'s ``def`` in
   ``kernels/step.py`` and the re-export in ``kernels/__init__.py``); a name bound to a
   module used whole (not through an attribute) needs all of that module;
 * the *closure* of a module is the files of every statement its compiled statements need,
-  transitively, plus the shipped network weights (``uno_env/data/*.npz``, compiled in as
-  constants).
+  transitively (a file counts whole: a comment in it counts too), plus the shipped network
+  weights (``uno_env/data/*.npz``, compiled in as constants; in every closure, as which code
+  reads which file is not read from the sources).
 
 A file none of those statements need is never compiled into anything: ``checks.py``,
 ``position/``, ``game.py`` (``ismcts`` imports ``Game``, but only its Python class uses it),
@@ -40,8 +43,10 @@ outside the tree, and functions passed to kernels as arguments (the project disp
 policies by number).
 
 The check is cheap when nothing changed: one digest of every source file and weights file
-against the stamp's; the parse runs only after an edit. Each place numba may keep the
-caches (next to the sources, ``NUMBA_CACHE_DIR``) has its own stamp.
+against the stamp's (about 15 ms). The parse runs only after an edit of the package, once
+(about a second on two busy cores), and not where the stamp cannot be written (a read-only
+install: nothing could be deleted there either). Each place numba may keep the caches (next
+to the sources, ``NUMBA_CACHE_DIR``) has its own stamp, recording each module's digest.
 """
 
 from __future__ import annotations
