@@ -125,6 +125,26 @@ def test_a_name_is_followed_through_re_exports_and_a_module_read_whole_counts_wh
     assert "uno_env/engine/codes.py" not in closures["uno_env/whole.py"]
 
 
+def test_a_module_whose_compiled_code_is_not_seen_is_cleared_at_any_change_of_what_is(tmp_path):
+    """Compiled code the reading misses (here numba reached through ``getattr``) has no
+    closure of its own: its module's caches go whenever any closure changes."""
+    write(tmp_path, SMALL_TREE)
+    write(
+        tmp_path,
+        {
+            "uno_env/hidden.py": (
+                'compile_ = getattr(__import__("numba"), "njit")\n\n\ndef f():\n    return 1\n\n\ng = compile_(f)\n'
+            )
+        },
+    )
+    assert numba_cache.refresh(tmp_path) is True
+    hidden = cache_files(tmp_path, "uno_env/hidden.py")
+    edit(tmp_path, "uno_env/engine/checks.py")
+    assert numba_cache.refresh(tmp_path) is False and all(f.exists() for f in hidden)
+    edit(tmp_path, "uno_env/engine/layout.py")
+    assert numba_cache.refresh(tmp_path) is True and not any(f.exists() for f in hidden)
+
+
 COMPILED_NEVER = (
     "uno_env/engine/checks.py",
     "uno_env/engine/position/table.py",
