@@ -293,7 +293,7 @@ class ActionTable:
         words = text.strip().split()
         if not words:
             raise ValueError("empty action text")
-        canonical = CANONICAL_TEXT.get(words[0].lower(), _one_word)(text, words)
+        canonical = CANONICAL_TEXT.get(words[0].lower(), _as_written)(text, words)
         action = self._ids.get(canonical)
         if action is None:
             raise ValueError(f"unknown action {text!r} in this configuration: expected {self._known_texts()}")
@@ -332,15 +332,14 @@ def _play_text(text: str, words: list[str]) -> str:
     return f"play {card_to_str(face)} {COLOURS[parse_colour(words[2])]}"
 
 
-def _one_word(text: str, words: list[str]) -> str:
-    """The actions of a single word (``draw``, ``uno``...), in lower case."""
-    if len(words) != 1:
-        raise ValueError(f"unknown action {text!r}")
-    return words[0].lower()
+def _as_written(text: str, words: list[str]) -> str:
+    """The other verbs' actions (``draw``, ``uno``...): the verb in lower case, its words as written."""
+    return " ".join([words[0].lower(), *words[1:]])
 
 
 CANONICAL_TEXT = {"color": _colour_text, "colour": _colour_text, "swap": _swap_text, "play": _play_text}
-"""The canonical text of an action given by its verb and words (ValueError: malformed); other verbs: one word."""
+"""The canonical text of an action given by its verb and words (ValueError: malformed); other
+verbs: as written (:func:`_as_written`)."""
 
 VERBS = tuple(dict.fromkeys([*(block.verb for block in BLOCKS), *CANONICAL_TEXT]))
 """The words an action's text may start with: each block's verb, and the other spellings ``to_id`` reads."""
