@@ -106,3 +106,12 @@ def test_an_unknown_action_names_the_forms_of_the_present_blocks_in_table_order(
         table.to_id("Draw 3")  # a verb without a parser of its words: read as written
     with pytest.raises(ValueError, match=r"accept, color <c>$"):
         ActionTable(RuleConfig(num_players=2, uno_call="off")).to_id("uno")
+
+
+def test_a_malformed_declaration_is_refused():
+    from uno_env.engine.actions import Block, single
+
+    with pytest.raises(ValueError, match="upper-case name"):
+        Block("skip", verb="skip", kind="skip", when="", entries=single())
+    with pytest.raises(ValueError, match="recolour"):
+        Block("skip", verb="skip", kind="SKIP", when="", entries=single(), recolour="colour")

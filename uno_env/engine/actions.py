@@ -60,6 +60,12 @@ class Block:
     recolour: str = ""
     form: str = ""
 
+    def __post_init__(self) -> None:
+        if not self.kind.isidentifier() or self.kind != self.kind.upper():
+            raise ValueError(f"action block {self.name!r}: kind {self.kind!r} must be an upper-case name (KIND_<kind>)")
+        if self.recolour not in ("", "faces", "colours"):
+            raise ValueError(f"action block {self.name!r}: recolour must be '', 'faces' or 'colours'")
+
     @property
     def param(self) -> str:
         """The name of its entry of ``P`` (the first id of the block, -1 when absent)."""
