@@ -4,6 +4,9 @@ the network file format, the docs' action table, the human agent's verbs) takes 
 there."""
 
 import io
+import os
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -115,3 +118,80 @@ def test_a_malformed_declaration_is_refused():
         Block("skip", verb="skip", kind="skip", when="", entries=single())
     with pytest.raises(ValueError, match="recolour"):
         Block("skip", verb="skip", kind="SKIP", when="", entries=single(), recolour="colour")
+
+
+REHEARSAL = r'''
+"""A fresh process whose uno_env.engine.actions is actions.py with one more Block appended
+to BLOCKS (the rehearsal's only edit), run interpreted (NUMBA_DISABLE_JIT=1: numba's cache
+holds the real layout's constants)."""
+import importlib.abc, importlib.util, io, pathlib, sys
+
+import numpy as np
+
+NEW_BLOCK = """    Block(
+        "skip",
+        verb="skip",
+        kind="SKIP",
+        when="choose whom a Skip skips: the player k seats clockwise",
+        entries=lambda config: [(str(k), -1, k) for k in range(1, config.num_players)],
+    ),
+)
+\"\"\"Every block of the action table"""
+MARKER = ')\n"""Every block of the action table'
+
+
+class OneMoreBlock(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    def __init__(self, file):
+        self.file = file
+
+    def find_spec(self, name, path, target=None):
+        if name == "uno_env.engine.actions":
+            return importlib.util.spec_from_file_location(name, self.file, loader=self)
+        return None
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        text = self.file.read_text()
+        assert text.count(MARKER) == 1
+        exec(compile(text.replace(MARKER, NEW_BLOCK), str(self.file), "exec"), module.__dict__)
+
+
+sys.meta_path.insert(0, OneMoreBlock(pathlib.Path(sys.argv[1]) / "uno_env" / "engine" / "actions.py"))
+
+from uno_env import docs
+from uno_env.agents import neural
+from uno_env.agents.human import HumanAgent
+from uno_env.engine import Game, RuleConfig, actions, layout
+from uno_env.engine.kernels.step import decode_action
+
+assert actions.KINDS[-1] == "SKIP" and actions.KIND_NAMES[-1] == "skip" and "skip" in actions.VERBS
+assert actions.kind_lines()[-1] == 'KIND_SKIP = int(Kind["SKIP"])'  # what docs --write adds to kernels/codes.py
+game = Game(num_players=3)
+assert game.actions.strings[-2:] == ("skip 1", "skip 2")
+first = game.num_actions - 2
+assert game.params[layout.ACTION_OFFSETS["skip"]] == first == game.params[layout.Param["A_SKIP"]]
+assert neural.ACTION_BLOCKS["skip"] == layout.ACTION_OFFSETS["skip"]
+assert neural.action_blocks(game)[-1].name == "skip"
+kind = len(actions.KINDS) - 1
+decoded = [tuple(int(v) for v in decode_action(game.params, a)) for a in (first, first + 1)]
+assert decoded == [(kind, -1, 1), (kind, -1, 2)]
+assert "| `skip 1` ... `skip 2` | choose whom a Skip skips" in docs.action_table(RuleConfig(num_players=3))
+human = HumanAgent(game, stdin=io.StringIO(), stdout=io.StringIO())
+assert human.parse("Skip 2", np.ones(game.num_actions, dtype=np.int8)) == first + 1
+print("rehearsed")
+'''
+
+
+def test_a_block_declared_once_reaches_every_derived_place(tmp_path):
+    """The rehearsal: a new block written once, in BLOCKS, reaches the kinds, P's entries and
+    action table, the decode, the file format, the docs' table and the human verbs; the
+    kernels' KIND_SKIP is a line that ``docs --write`` would write."""
+    script = tmp_path / "rehearsal.py"
+    script.write_text(REHEARSAL)
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(docs.ROOT))
+    done = subprocess.run(
+        [sys.executable, str(script), str(docs.ROOT)], capture_output=True, text=True, env=env, timeout=300
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "rehearsed", done.stderr[-3000:]
