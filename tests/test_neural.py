@@ -574,7 +574,7 @@ def test_the_shipped_file_records_names_and_no_index_into_P():
     assert network.gather.tolist() == [
         [int(ObsSlot[name.upper()]), offset, spec.by_name[name].size, 0] for name, offset in zip(read, offsets)
     ]
-    assert network.params.shape == game.params.shape
+    assert network.params.shape == (NUM_PARAMS,)  # P's entries before its action table
     for slot in neural.ACTION_SLOTS + (P_NUM_ACTIONS,):
         assert network.params[slot] == game.params[slot]
 
@@ -792,7 +792,7 @@ def test_an_action_kind_unknown_to_the_network_takes_the_pass_logit(monkeypatch)
     shipped = neural.load_network(neural.SHIPPED_PATH)
     game = Game(num_players=4)
     new_slot = NUM_PARAMS
-    P = np.append(game.params, game.num_actions)  # the new block's first id
+    P = np.append(game.params[:NUM_PARAMS], game.num_actions)  # the new block's first id (output_index reads no table)
     P[P_NUM_ACTIONS] += 3  # three actions of the new kind
     compiled_output_index = neural.output_index
     patch_everywhere(monkeypatch, "NUM_PARAMS", NUM_PARAMS + 1)

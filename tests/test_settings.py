@@ -33,7 +33,7 @@ def test_the_parameter_vector_numbers_the_settings_in_declaration_order():
 def test_each_setting_reaches_the_kernels_as_its_code(variant):
     game = Game(variant.config)
     P = build_params(variant.config, game.actions, game.obs_spec)
-    assert len(P) == NUM_PARAMS
+    assert len(P) == NUM_PARAMS + 3 * game.num_actions  # the entries of Param, then the action table
     for name, code in variant.config.codes().items():
         assert P[Param[name.upper()]] == code, name
 

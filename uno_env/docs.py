@@ -15,7 +15,7 @@ import textwrap
 from collections.abc import Callable
 
 from .engine import RuleConfig
-from .engine.actions import ActionTable
+from .engine.actions import BLOCKS, ActionTable
 from .engine.config import HOUSE_RULE_SETTINGS, SETTINGS, setting_docs
 from .engine.layout import write_short_names
 from .engine.observation import ObservationSpec
@@ -30,38 +30,19 @@ FILES = [
     ROOT / "docs" / "PROTOCOL.md",
 ]
 
-ACTION_WHEN = {
-    "play": "a coloured card: colour R Y G B, rank 0-9, S (skip), R (reverse), +2",
-    "W": "a Wild naming a colour",
-    "W+4": "a Wild Draw Four naming a colour (a bluff is allowed)",
-    "FT": "a Fashion Trend naming a colour",
-    "draw": "draw a card instead of playing (always allowed)",
-    "pass": "keep the drawn card / let an exposed player go",
-    "uno": "call UNO with two cards before playing the next-to-last",
-    "challenge": "challenge the Wild Draw Four just played on you",
-    "accept": "accept it and draw 4 (with stacking: draw the whole pending penalty)",
-    "catch": "catch the player exposed with one card and no UNO call",
-    "color": "name the colour of a starting Wild",
-    "swap": "Seven-O: swap hands with the player k seats clockwise (after your 7)",
-}
+ACTION_WHEN = {block.name: block.when for block in BLOCKS}
+"""The words of each action block in the action table (declared with the block, in engine/actions.py)."""
 
 
 def action_table(config: RuleConfig | None = None) -> str:
     """Markdown table of the action ids of a configuration, one row per block."""
     table = ActionTable(config or RuleConfig())
     rows = ["| ids | action | when |", "|---|---|---|"]
-    blocks: list[tuple[str, int, int]] = []
-    for action, text in enumerate(table.strings):
-        words = text.split()
-        key = words[1] if words[0] == "play" and len(words) == 3 else words[0]
-        if blocks and blocks[-1][0] == key:
-            blocks[-1] = (key, blocks[-1][1], action)
-        else:
-            blocks.append((key, action, action))
-    for key, first, last in blocks:
+    for name, first, stop in table.blocks():
+        last = stop - 1
         ids = str(first) if first == last else f"{first}-{last}"
         texts = f"`{table.strings[first]}`" + ("" if first == last else f" ... `{table.strings[last]}`")
-        rows.append(f"| {ids} | {texts} | {ACTION_WHEN[key]} |")
+        rows.append(f"| {ids} | {texts} | {ACTION_WHEN[name]} |")
     return "\n".join(rows)
 
 

@@ -18,6 +18,7 @@ import sys
 import numpy as np
 
 from uno_env.engine import Game, RuleConfig
+from uno_env.engine.actions import VERBS
 from uno_env.engine.cards import COLOUR_NAMES, RANKS_PER_COLOUR, card_to_str, parse_card
 
 from .base import Agent, as_game
@@ -189,8 +190,7 @@ class HumanAgent(Agent):
             if not 1 <= k <= len(legal):
                 raise ValueError(f"there is no option {k}: choose 1..{len(legal)} (see 'help')")
             return legal[k - 1][0]
-        verbs = ("play", "draw", "pass", "uno", "challenge", "accept", "catch", "color", "colour", "swap")
-        if words and words[0].lower() not in verbs:
+        if words and words[0].lower() not in VERBS:
             try:
                 parse_card(words[0])
             except ValueError:

@@ -1,26 +1,19 @@
 """The action table: one id per action, mapped to the text notation both ways.
 
-Order (ids are contiguous; blocks that a configuration does not use are absent):
-
-====================  =========================================================
-``play <card>``        the 52 coloured faces, in face order (``play R0`` ... ``play B+2``)
-``play W <c>``         Wild naming colour c (R, Y, G, B)
-``play W+4 <c>``       Wild Draw Four naming colour c
-``play FT <c>``        Fashion Trend naming colour c (``deck="fashion_trend"`` only)
-``draw``               draw one card
-``pass``               keep the drawn card / let an exposed player go
-``uno``                call UNO (not with ``uno_call="off"``)
-``challenge``          challenge a Wild Draw Four
-``accept``             accept a Wild Draw Four (draw 4)
-``catch``              catch the exposed player (``uno_call="window"`` only)
-``color <c>``          name the colour of a starting Wild
-``swap <k>``           Seven-O: swap hands with the seat k places clockwise (``seven_o=True`` only)
-====================  =========================================================
+Each block of actions is declared once, in :data:`BLOCKS` (in id order; ids are contiguous
+and a block the configuration lacks takes none): its name, verb, kind, words for the docs
+and its actions in a configuration. Derived from it: the kinds (:data:`KINDS`, the
+kernels' ``KIND_*`` in ``kernels/codes.py``), the entries of the parameter vector (its
+``A_*`` first ids and the per-action table that ``kernels/step.decode_action`` reads), the
+blocks a network file names, the docs' action table and the verbs a person may type.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import IntEnum
 
 import numpy as np
 
@@ -28,6 +21,7 @@ from .cards import (
     COLOURS,
     FASHION_TREND,
     NUM_COLOURS,
+    RANKS_PER_COLOUR,
     WILD,
     WILD_DRAW_FOUR,
     card_to_str,
@@ -37,66 +31,202 @@ from .cards import (
 )
 from .config import RuleConfig
 
-# action kinds
-PLAY = 0
-DRAW = 1
-PASS = 2
-UNO = 3
-CHALLENGE = 4
-ACCEPT = 5
-CATCH = 6
-COLOR = 7
-SWAP = 8
-
-KIND_NAMES = ("play", "draw", "pass", "uno", "challenge", "accept", "catch", "color", "swap")
+Entry = tuple[str, int, int]
+"""An action of a block: its words after the verb ("" for none), face (-1: none) and
+colour (-1: none; ``swap``: its k)."""
+Row = tuple[str, int, int, int]
+"""An action's text, kind, face and colour (as in :data:`Entry`)."""
 
 
-COLOUR_BLOCKS = ("W", "W+4", "FT", "color")
-"""The action blocks of one action per colour (the blocks of ``ActionTable.offsets`` but the
-coloured plays, which start the table as the block ``play``)."""
+@dataclass(frozen=True)
+class Block:
+    """A block of the action table, declared once.
+
+    ``name``: ``ActionTable.offsets``' key, the name a network file records, and (letters and
+    digits upper-cased) the name of its entry ``A_<NAME>`` of the parameter vector (the first
+    block has none: it starts at 0); ``verb``: the first word of its actions' texts;
+    ``kind``: what the kernels make of it (``KIND_<kind>``; blocks may share one); ``when``:
+    its words in the docs' action table; ``entries``: its actions in a configuration (none:
+    the configuration lacks it); ``recolour``: what relabelling the colours does to its
+    actions (``"faces"``: coloured faces, ``"colours"``: one per colour, ``""``: nothing);
+    ``form``: how an error message shows it (``{first}``, ``{last}``: its first and last
+    action's words)."""
+
+    name: str
+    verb: str
+    kind: str
+    when: str
+    entries: Callable[[RuleConfig], list[Entry]]
+    recolour: str = ""
+    form: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.kind.isidentifier() or self.kind != self.kind.upper():
+            raise ValueError(f"action block {self.name!r}: kind {self.kind!r} must be an upper-case name (KIND_<kind>)")
+        if self.recolour not in ("", "faces", "colours"):
+            raise ValueError(f"action block {self.name!r}: recolour must be '', 'faces' or 'colours'")
+
+    @property
+    def param(self) -> str:
+        """The name of its entry of ``P`` (the first id of the block, -1 when absent)."""
+        return "A_" + re.sub(r"[^0-9A-Za-z]", "", self.name).upper()
+
+    def rows(self, config: RuleConfig) -> list[Row]:
+        """Its actions in ``config`` as (text, kind, face, colour)."""
+        kind = KINDS.index(self.kind)
+        return [(f"{self.verb} {words}".strip(), kind, face, colour) for words, face, colour in self.entries(config)]
+
+    def shown(self, config: RuleConfig) -> str:
+        """How an error message names its actions in ``config`` ("" when absent)."""
+        entries = self.entries(config)
+        if not entries:
+            return ""
+        return (self.form or self.verb).format(first=entries[0][0], last=entries[-1][0])
 
 
-def recolour_block(name: str, size: int, mapping) -> np.ndarray:
-    """Where the actions of block ``name`` (its first ``size``; ``play``: the coloured plays)
-    go when the colours are relabelled by ``mapping``: action k becomes ``result[k]``, within
-    the block (the other blocks are colourless)."""
-    entries = np.arange(size, dtype=np.int64)
-    if name == "play":
-        return recolour_faces(size, mapping)
-    if name in COLOUR_BLOCKS:
-        return np.asarray(mapping, dtype=np.int64)[entries]
+def coloured_plays(config: RuleConfig) -> list[Entry]:
+    return [(card_to_str(face), face, face // RANKS_PER_COLOUR) for face in range(WILD)]
+
+
+def wild_plays(face: int, decks: tuple[str, ...] = ()) -> Callable[[RuleConfig], list[Entry]]:
+    """A wild face naming each colour (only with one of ``decks``; none given: any deck)."""
+
+    def entries(config: RuleConfig) -> list[Entry]:
+        if decks and config.deck not in decks:
+            return []
+        return [(f"{card_to_str(face)} {COLOURS[c]}", face, c) for c in range(NUM_COLOURS)]
+
     return entries
 
 
-Row = tuple[str, int, int, int]
-"""An action's text, kind, face (-1: none) and colour (-1: none; ``swap``: its k)."""
+def single(when: Callable[[RuleConfig], bool] = lambda config: True) -> Callable[[RuleConfig], list[Entry]]:
+    """One action of the bare verb, in the configurations ``when`` accepts."""
+    return lambda config: [("", -1, -1)] if when(config) else []
 
 
-def action_blocks(config: RuleConfig) -> list[tuple[str | None, list[Row]]]:
-    """The blocks of the action table in order, by name (None: the coloured plays), with their rows."""
-    blocks: list[tuple[str | None, list[Row]]] = [
-        (None, [(f"play {card_to_str(face)}", PLAY, face, face // 13) for face in range(WILD)])
-    ]
-    wild_faces = [WILD, WILD_DRAW_FOUR] + ([FASHION_TREND] if config.deck == "fashion_trend" else [])
-    for face in wild_faces:
-        plays = [(f"play {card_to_str(face)} {COLOURS[c]}", PLAY, face, c) for c in range(NUM_COLOURS)]
-        blocks.append((card_to_str(face), plays))
-    blocks += [(text, [(text, kind, -1, -1)]) for text, kind in single_actions(config)]
-    blocks.append(("color", [(f"color {COLOURS[c]}", COLOR, -1, c) for c in range(NUM_COLOURS)]))
-    if config.seven_o:
-        blocks.append(("swap", [(f"swap {k}", SWAP, -1, k) for k in range(1, config.num_players)]))
-    return blocks
+def colour_choices(config: RuleConfig) -> list[Entry]:
+    return [(COLOURS[c], -1, c) for c in range(NUM_COLOURS)]
 
 
-def single_actions(config: RuleConfig) -> list[tuple[str, int]]:
-    """The actions of one word, each a block of its own, in table order."""
-    singles = [("draw", DRAW), ("pass", PASS)]
-    if config.uno_call != "off":
-        singles.append(("uno", UNO))
-    singles += [("challenge", CHALLENGE), ("accept", ACCEPT)]
-    if config.uno_call == "window":
-        singles.append(("catch", CATCH))
-    return singles
+def swap_choices(config: RuleConfig) -> list[Entry]:
+    return [(str(k), -1, k) for k in range(1, config.num_players)] if config.seven_o else []
+
+
+PLAY_FORM = "play <card> [colour]"
+BLOCKS = (
+    Block(
+        "play",
+        verb="play",
+        kind="PLAY",
+        when="a coloured card: colour R Y G B, rank 0-9, S (skip), R (reverse), +2",
+        entries=coloured_plays,
+        recolour="faces",
+        form=PLAY_FORM,
+    ),
+    Block(
+        "W",
+        verb="play",
+        kind="PLAY",
+        when="a Wild naming a colour",
+        entries=wild_plays(WILD),
+        recolour="colours",
+        form=PLAY_FORM,
+    ),
+    Block(
+        "W+4",
+        verb="play",
+        kind="PLAY",
+        when="a Wild Draw Four naming a colour (a bluff is allowed)",
+        entries=wild_plays(WILD_DRAW_FOUR),
+        recolour="colours",
+        form=PLAY_FORM,
+    ),
+    Block(
+        "FT",
+        verb="play",
+        kind="PLAY",
+        when="a Fashion Trend naming a colour",
+        entries=wild_plays(FASHION_TREND, decks=("fashion_trend",)),
+        recolour="colours",
+        form=PLAY_FORM,
+    ),
+    Block("draw", verb="draw", kind="DRAW", when="draw a card instead of playing (always allowed)", entries=single()),
+    Block("pass", verb="pass", kind="PASS", when="keep the drawn card / let an exposed player go", entries=single()),
+    Block(
+        "uno",
+        verb="uno",
+        kind="UNO",
+        when="call UNO with two cards before playing the next-to-last",
+        entries=single(lambda config: config.uno_call != "off"),
+    ),
+    Block(
+        "challenge",
+        verb="challenge",
+        kind="CHALLENGE",
+        when="challenge the Wild Draw Four just played on you",
+        entries=single(),
+    ),
+    Block(
+        "accept",
+        verb="accept",
+        kind="ACCEPT",
+        when="accept it and draw 4 (with stacking: draw the whole pending penalty)",
+        entries=single(),
+    ),
+    Block(
+        "catch",
+        verb="catch",
+        kind="CATCH",
+        when="catch the player exposed with one card and no UNO call",
+        entries=single(lambda config: config.uno_call == "window"),
+    ),
+    Block(
+        "color",
+        verb="color",
+        kind="COLOUR",
+        when="name the colour of a starting Wild",
+        entries=colour_choices,
+        recolour="colours",
+        form="color <c>",
+    ),
+    Block(
+        "swap",
+        verb="swap",
+        kind="SWAP",
+        when="Seven-O: swap hands with the player k seats clockwise (after your 7)",
+        entries=swap_choices,
+        form="swap <{first}..{last}>",
+    ),
+)
+"""Every block of the action table, in id order (see :class:`Block`)."""
+
+BLOCK_BY_NAME = {block.name: block for block in BLOCKS}
+KINDS = tuple(dict.fromkeys(block.kind for block in BLOCKS))
+"""The action kinds, numbered in the order the blocks first name them."""
+Kind = IntEnum("Kind", [(name, code) for code, name in enumerate(KINDS)])  # type: ignore[misc]
+Kind.__doc__ = """The action kinds by name (:data:`KINDS`); the kernels compare with their
+short names ``KIND_*``, generated into ``kernels/codes.py`` (``python -m uno_env.docs --write``)."""
+KIND_NAMES = tuple(next(block.verb for block in BLOCKS if block.kind == kind) for kind in KINDS)
+"""The verb of each kind, in kind order."""
+COLOUR_BLOCKS = tuple(block.name for block in BLOCKS if block.recolour == "colours")
+"""The action blocks of one action per colour."""
+
+
+def kind_lines() -> list[str]:
+    """The generated block of ``kernels/codes.py``: ``KIND_<NAME> = int(Kind["<NAME>"])``."""
+    return [f'KIND_{name} = int(Kind["{name}"])' for name in KINDS]
+
+
+def recolour_block(name: str, size: int, mapping) -> np.ndarray:
+    """Where the actions of block ``name`` (its first ``size``) go when the colours are
+    relabelled by ``mapping``: action k becomes ``result[k]``, within the block."""
+    entries = np.arange(size, dtype=np.int64)
+    recolour = BLOCK_BY_NAME[name].recolour if name in BLOCK_BY_NAME else ""
+    if recolour == "faces":
+        return recolour_faces(size, mapping)
+    if recolour == "colours":
+        return np.asarray(mapping, dtype=np.int64)[entries]
+    return entries
 
 
 @dataclass(frozen=True)
@@ -112,12 +242,13 @@ class ActionTable:
     _ids: dict[str, int] = field(init=False, repr=False, compare=False)  # text -> id, from ``strings``
 
     def __post_init__(self) -> None:
-        rows: list[tuple[str, int, int, int]] = []
+        rows: list[Row] = []
         offsets: dict[str, int] = {}
-        for name, block in action_blocks(self.config):
-            if name is not None:
-                offsets[name] = len(rows)
-            rows += block
+        for block in BLOCKS:
+            block_rows = block.rows(self.config)
+            if block is not BLOCKS[0] and block_rows:
+                offsets[block.name] = len(rows)
+            rows += block_rows
         strings, kinds, faces, colours = zip(*rows)
         object.__setattr__(self, "strings", tuple(strings))
         object.__setattr__(self, "kinds", np.array(kinds, dtype=np.int8))
@@ -168,7 +299,7 @@ class ActionTable:
         words = text.strip().split()
         if not words:
             raise ValueError("empty action text")
-        canonical = CANONICAL_TEXT.get(words[0].lower(), _one_word)(text, words)
+        canonical = CANONICAL_TEXT.get(words[0].lower(), _as_written)(text, words)
         action = self._ids.get(canonical)
         if action is None:
             raise ValueError(f"unknown action {text!r} in this configuration: expected {self._known_texts()}")
@@ -176,14 +307,7 @@ class ActionTable:
 
     def _known_texts(self) -> str:
         """The forms of the actions of this configuration, for an error message."""
-        known = "play <card> [colour], draw, pass, challenge, accept, color <c>"
-        if self.config.uno_call != "off":
-            known += ", uno"
-        if self.config.uno_call == "window":
-            known += ", catch"
-        if self.config.seven_o:
-            known += f", swap <1..{self.config.num_players - 1}>"
-        return known
+        return ", ".join(dict.fromkeys(shown for block in BLOCKS if (shown := block.shown(self.config))))
 
 
 # ---------------------------------------------------------------------- action texts, by verb
@@ -214,12 +338,14 @@ def _play_text(text: str, words: list[str]) -> str:
     return f"play {card_to_str(face)} {COLOURS[parse_colour(words[2])]}"
 
 
-def _one_word(text: str, words: list[str]) -> str:
-    """The actions of a single word (``draw``, ``uno``...), in lower case."""
-    if len(words) != 1:
-        raise ValueError(f"unknown action {text!r}")
-    return words[0].lower()
+def _as_written(text: str, words: list[str]) -> str:
+    """The other verbs' actions (``draw``, ``uno``...): the verb in lower case, its words as written."""
+    return " ".join([words[0].lower(), *words[1:]])
 
 
 CANONICAL_TEXT = {"color": _colour_text, "colour": _colour_text, "swap": _swap_text, "play": _play_text}
-"""The canonical text of an action given by its verb and words (ValueError: malformed); other verbs: one word."""
+"""The canonical text of an action given by its verb and words (ValueError: malformed); other
+verbs: as written (:func:`_as_written`)."""
+
+VERBS = tuple(dict.fromkeys([*(block.verb for block in BLOCKS), *CANONICAL_TEXT]))
+"""The words an action's text may start with: each block's verb, and the other spellings ``to_id`` reads."""

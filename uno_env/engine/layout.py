@@ -23,7 +23,7 @@ from enum import IntEnum
 
 import numpy as np
 
-from .actions import ActionTable
+from .actions import BLOCKS, ActionTable, kind_lines
 from .cards import num_faces
 from .config import SETTINGS, RuleConfig
 from .named import Episode, IllegalAction, Phase, Reward, Scoring, Stacking, UnoCall, names
@@ -90,21 +90,13 @@ LAYOUT_PARAMS = (
     ("I_DREW_ON", ""),
     ("I_NAMED", "per seat: the colour its last Wild named this round (-1: none)"),
     ("I_SIZE", "the length of a game's ``ints`` row"),
-    ("A_W", "first action id of each action kind (-1: a kind the configuration lacks)"),
-    ("A_W4", ""),
-    ("A_FT", ""),
-    ("A_DRAW", ""),
-    ("A_PASS", ""),
-    ("A_UNO", ""),
-    ("A_CHALLENGE", ""),
-    ("A_ACCEPT", ""),
-    ("A_CATCH", ""),
-    ("A_COLOR", ""),
-    ("A_SWAP", "Seven-O's swap block"),
+    *((block.param, f"first action id of the block {block.name!r} (-1: absent)") for block in BLOCKS[1:]),
     ("NUM_ACTIONS", ""),
+    ("ACTION_TABLE", "where the action table starts in ``P``: action a's kind, face and colour at 3a, 3a + 1, 3a + 2"),
     ("O_SIZE", "observation size"),
 )
-"""The entries of ``P`` after the settings: sizes and offsets, with what they mean."""
+"""The entries of ``P`` after the settings: sizes and offsets, with what they mean (the
+first id of each action block after the first: :data:`ACTION_OFFSETS`)."""
 
 PARAM_NAMES = (*(f.name.upper() for f in SETTINGS), *(name for name, _ in LAYOUT_PARAMS), "O_FIRST")
 # derived, so that no setting is numbered by hand (mypy sees no members: code reads the short names)
@@ -155,6 +147,10 @@ if [(slot.name, int(slot)) for slot in ObsSlot] != [
     raise ImportError("layout.ObsSlot is out of step with observation.SLICE_NAMES")
 
 NUM_PARAMS = O_FIRST + len(SLICE_NAMES)
+"""The entries of ``P`` before its action table (which is as long as the configuration's
+action table makes it: three entries per action)."""
+ACTION_OFFSETS = {block.name: int(Param[block.param]) for block in BLOCKS[1:]}
+"""Per action block of ``ActionTable.offsets``, the entry of ``P`` that holds its first id."""
 
 # The short names of the kernels and the Python hot paths: plain ints taken from the members
 # above. numba compiles them as constants either way, but numpy compares and indexes with an
@@ -263,6 +259,7 @@ P_A_CATCH = int(Param["A_CATCH"])
 P_A_COLOR = int(Param["A_COLOR"])
 P_A_SWAP = int(Param["A_SWAP"])
 P_NUM_ACTIONS = int(Param["NUM_ACTIONS"])
+P_ACTION_TABLE = int(Param["ACTION_TABLE"])
 P_O_SIZE = int(Param["O_SIZE"])
 P_O_FIRST = int(Param["O_FIRST"])
 O_HAND = int(ObsSlot.HAND)
@@ -296,11 +293,12 @@ O_NEXT_TURN = int(ObsSlot.NEXT_TURN)
 
 
 def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec) -> np.ndarray:
-    """The kernels' parameter vector for a configuration."""
+    """The kernels' parameter vector for a configuration: the entries of :class:`Param`,
+    then the action table (per action id, its kind, face and colour)."""
     n = config.num_players
     faces = num_faces(config.deck)
     deck_size = 112 if config.deck == "fashion_trend" else 108
-    P = np.full(NUM_PARAMS, -1, dtype=np.int64)
+    P = np.full(NUM_PARAMS + 3 * actions.num_actions, -1, dtype=np.int64)
     for name, code in config.codes().items():
         P[Param[name.upper()]] = code
     P[P_FACES] = faces
@@ -321,21 +319,14 @@ def build_params(config: RuleConfig, actions: ActionTable, obs: ObservationSpec)
         P[index] = offset
         offset += n
     P[P_I_SIZE] = offset
-    P[P_A_W] = actions.offset("W")
-    P[P_A_W4] = actions.offset("W+4")
-    P[P_A_FT] = actions.offset("FT")
-    P[P_A_DRAW] = actions.offset("draw")
-    P[P_A_PASS] = actions.offset("pass")
-    P[P_A_UNO] = actions.offset("uno")
-    P[P_A_CHALLENGE] = actions.offset("challenge")
-    P[P_A_ACCEPT] = actions.offset("accept")
-    P[P_A_CATCH] = actions.offset("catch")
-    P[P_A_COLOR] = actions.offset("color")
-    P[P_A_SWAP] = actions.offset("swap")
+    for name, index in ACTION_OFFSETS.items():
+        P[index] = actions.offset(name)
     P[P_NUM_ACTIONS] = actions.num_actions
     P[P_O_SIZE] = obs.size
     for name in SLICE_NAMES:
         P[ObsSlot[name.upper()]] = obs.offset(name)
+    P[P_ACTION_TABLE] = NUM_PARAMS
+    P[NUM_PARAMS:] = np.stack([actions.kinds, actions.faces, actions.colours], axis=1).ravel()
     return P
 
 
@@ -366,13 +357,24 @@ def short_name_lines() -> list[str]:
 
 
 BLOCK = re.compile(r"(# <generated short names>\n).*?(# </generated short names>)", re.DOTALL)
+KINDS_BLOCK = re.compile(r"(# <generated kinds>\n).*?(# </generated kinds>)", re.DOTALL)
+CODES_PATH = pathlib.Path(__file__).parent / "kernels" / "codes.py"
+"""The kernels' module whose block of action kinds (``KIND_*``) is generated from actions.py."""
 
 
-def write_short_names(path=None) -> bool:
-    """Rewrite the generated block of this file; True when it changed."""
-    path = pathlib.Path(path or __file__)
+def rewrite_block(path, block: re.Pattern, lines: list[str]) -> bool:
+    """Rewrite the generated block ``block`` of the file ``path`` as ``lines``; True when it changed."""
+    path = pathlib.Path(path)
     text = path.read_text()
-    fresh = BLOCK.sub(lambda m: m.group(1) + "\n".join(short_name_lines()) + "\n" + m.group(2), text)
+    fresh = block.sub(lambda m: m.group(1) + "".join(line + "\n" for line in lines) + m.group(2), text)
     if fresh != text:
         path.write_text(fresh)
     return fresh != text
+
+
+def write_short_names(path=None) -> bool:
+    """Rewrite the generated blocks: this file's short names and the action kinds of
+    ``kernels/codes.py``; True when one changed."""
+    names = rewrite_block(path or __file__, BLOCK, short_name_lines())
+    kinds = rewrite_block(CODES_PATH, KINDS_BLOCK, kind_lines())
+    return names or kinds

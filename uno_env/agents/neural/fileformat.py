@@ -11,19 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ...engine.layout import (
-    P_A_ACCEPT,
-    P_A_CATCH,
-    P_A_CHALLENGE,
-    P_A_COLOR,
-    P_A_DRAW,
-    P_A_FT,
-    P_A_PASS,
-    P_A_SWAP,
-    P_A_UNO,
-    P_A_W,
-    P_A_W4,
-)
+from ...engine.layout import ACTION_OFFSETS
 from ...engine.observation import SLICE_NAMES
 
 FORMAT = "uno-policy-network"
@@ -49,21 +37,10 @@ NetworkArrays = tuple[
 
 PLAY_BLOCK = "play"
 """The block of the coloured plays: the action table starts with it (no entry in ``P``)."""
-ACTION_BLOCKS: dict[str, int] = {
-    "W": P_A_W,
-    "W+4": P_A_W4,
-    "FT": P_A_FT,
-    "draw": P_A_DRAW,
-    "pass": P_A_PASS,
-    "uno": P_A_UNO,
-    "challenge": P_A_CHALLENGE,
-    "accept": P_A_ACCEPT,
-    "catch": P_A_CATCH,
-    "color": P_A_COLOR,
-    "swap": P_A_SWAP,
-}
-"""Per block name of ``ActionTable.offsets``, the entry of ``P`` that holds its first id.
-A network file names its blocks; a name missing here is refused on load and on save."""
+ACTION_BLOCKS: dict[str, int] = dict(ACTION_OFFSETS)
+"""Per block name of ``ActionTable.offsets``, the entry of ``P`` that holds its first id (one
+per block that ``engine/actions.BLOCKS`` declares). A network file names its blocks; a name
+missing here is refused on load and on save."""
 
 
 @dataclass(frozen=True)

@@ -3,21 +3,11 @@ refusals, truncation at ``max_steps`` and the packed summary for Python callers.
 
 from __future__ import annotations
 
-from ..cards import FASHION_TREND, RANKS_PER_COLOUR, WILD, WILD_DRAW_FOUR
 from ..events import EV_TRUNCATED
 from ..jit import describe, kernel
 from ..layout import (
     ILLEGAL_LOSE,
-    P_A_ACCEPT,
-    P_A_CHALLENGE,
-    P_A_COLOR,
-    P_A_DRAW,
-    P_A_FT,
-    P_A_PASS,
-    P_A_SWAP,
-    P_A_UNO,
-    P_A_W,
-    P_A_W4,
+    P_ACTION_TABLE,
     P_ILLEGAL_ACTION,
     P_MAX_STEPS,
     P_NUM_ACTIONS,
@@ -41,14 +31,7 @@ from .basics import emit
 from .challenge import resolve_challenge
 from .codes import (
     KIND_ACCEPT,
-    KIND_CATCH,
     KIND_CHALLENGE,
-    KIND_COLOUR,
-    KIND_DRAW,
-    KIND_PASS,
-    KIND_PLAY,
-    KIND_SWAP,
-    KIND_UNO,
     ST_GAME_OVER,
     ST_NOT_AVAILABLE,
     ST_NOT_HELD,
@@ -66,30 +49,10 @@ describe(__name__, "the rules engine's kernels", seconds=45)
 
 @kernel(inline="always")
 def decode_action(P, action):
-    """(kind, face, colour) of an action id (see actions.py for the table)."""
-    if action < WILD:
-        return KIND_PLAY, action, action // RANKS_PER_COLOUR
-    if action < P[P_A_DRAW]:
-        if P[P_A_FT] >= 0 and action >= P[P_A_FT]:
-            return KIND_PLAY, FASHION_TREND, action - P[P_A_FT]
-        if action >= P[P_A_W4]:
-            return KIND_PLAY, WILD_DRAW_FOUR, action - P[P_A_W4]
-        return KIND_PLAY, WILD, action - P[P_A_W]
-    if action >= P[P_A_COLOR]:
-        if P[P_A_SWAP] >= 0 and action >= P[P_A_SWAP]:
-            return KIND_SWAP, -1, action - P[P_A_SWAP] + 1  # seats clockwise, in the colour slot
-        return KIND_COLOUR, -1, action - P[P_A_COLOR]
-    if action == P[P_A_DRAW]:
-        return KIND_DRAW, -1, -1
-    if action == P[P_A_PASS]:
-        return KIND_PASS, -1, -1
-    if action == P[P_A_UNO]:
-        return KIND_UNO, -1, -1
-    if action == P[P_A_CHALLENGE]:
-        return KIND_CHALLENGE, -1, -1
-    if action == P[P_A_ACCEPT]:
-        return KIND_ACCEPT, -1, -1
-    return KIND_CATCH, -1, -1
+    """(kind, face, colour) of an action id: its row of the action table in ``P`` (see
+    actions.py; the caller checks that the id is in range)."""
+    row = P[P_ACTION_TABLE] + 3 * action
+    return P[row], P[row + 1], P[row + 2]
 
 
 @kernel(forceinline=True)
