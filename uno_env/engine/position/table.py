@@ -37,7 +37,7 @@ from ..layout import (
     S_TERMINATED,
     S_TRUNCATED,
 )
-from ..named import PHASE_NAMES
+from ..named import HOUSE_DECISIONS, PHASE_NAMES, Phase
 from ..state import (
     outcome,
     set_alive,
@@ -48,9 +48,6 @@ from ..state import (
 )
 from .loader import MISSING, Loader, PositionError
 
-HOUSE_PHASES = {PH_PENALTY: "stacking", PH_SWAP: "seven_o", PH_JUMP: "jump_in"}
-"""The house rules' phases and the setting that each needs (HOUSE_RULES.md)."""
-
 
 def read_phase(L: Loader, value) -> None:
     name = "play" if value is MISSING else value
@@ -58,8 +55,8 @@ def read_phase(L: Loader, value) -> None:
         raise PositionError("phase", f"expected one of {', '.join(PHASE_NAMES)}, got {name!r}")
     L.phase = PHASE_NAMES.index(name)
     L.ints[S_PHASE] = L.phase
-    setting = HOUSE_PHASES.get(L.phase)
-    if setting is not None and getattr(L.config, setting) in ("off", False):
+    setting = HOUSE_DECISIONS.get(Phase(L.phase))
+    if setting is not None and L.config.codes()[setting] == 0:
         raise PositionError(
             "phase",
             f"phase {name!r} needs the house rule {setting} (off in this configuration)",
