@@ -8,7 +8,7 @@ from uno_env.engine import Game
 from uno_env.engine import kernels as K
 from uno_env.engine.checks import invariant_violations
 from uno_env.engine.game import seed_to_rng
-from uno_env.engine.named import HOUSE_DECISIONS
+from uno_env.engine.named import HOUSE_PHASES
 
 from . import variants
 
@@ -129,7 +129,7 @@ def test_keeper_and_naive_read_from_the_state_what_the_observation_shows(setting
             game.step(state, int(policy_kernels.policy_act(policy, obs, mask, P, prng, 0)))
     # play, drawn card, colour, and the catch window where UNO calls are on
     assert len(phases) >= (3 if settings.get("uno_call") == "off" else 4)
-    for phase, rule in HOUSE_DECISIONS.items():
+    for phase, rule in HOUSE_PHASES.items():
         if settings.get(rule, "off") not in ("off", False):  # the decisions of each house rule came up
             assert phase in phases, rule
 

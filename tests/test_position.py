@@ -12,7 +12,7 @@ import pytest
 
 from uno_env.engine import Game
 from uno_env.engine.layout import S_EPISODES
-from uno_env.engine.named import HOUSE_DECISIONS, PHASE_NAMES
+from uno_env.engine.named import HOUSE_PHASES, PHASE_NAMES
 from uno_env.playthrough import PLAYTHROUGHS, choose
 
 from . import variants
@@ -150,7 +150,7 @@ def round_trip_variants() -> list:
 
 def house_phases(settings: dict) -> set[str]:
     """The phases of the house rules that random play under ``settings`` must reach."""
-    on = [code for code, rule in HOUSE_DECISIONS.items() if settings.get(rule, "off") not in ("off", False)]
+    on = [code for code, rule in HOUSE_PHASES.items() if settings.get(rule, "off") not in ("off", False)]
     phases = {PHASE_NAMES[code] for code in on}
     if settings.get("num_players", 2) == 2:  # two players: a 7 swaps without a choice (R-HOUSE-SEVENO-1)
         phases.discard("swap")

@@ -13,7 +13,7 @@ import numpy as np
 from .engine import Game, RuleConfig
 from .engine.cards import COLOURS, DECKS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces
 from .engine.events import EVENT_DOCS, EVENT_NAMES, FIELDS, REASON_DOCS, REASON_NAMES, seen_by
-from .engine.named import HOUSE_DECISIONS, PHASE_NAMES
+from .engine.named import HOUSE_PHASES, PHASE_NAMES
 from .engine.observation import COUNT_SLICES, SLICE_WORDS, ObservationSpec, phases_of
 
 EVERY_SLICE = RuleConfig(num_players=3, deck="fashion_trend", stacking="mixed", seven_o=True, jump_in=True)
@@ -56,7 +56,7 @@ def _entries(spec: ObservationSpec, name: str) -> str:
             "one per phase: "
             + ", ".join(f"`{p}`" for p in labels)
             + "; the house rules' phases are there up to the last one in use ("
-            + "; ".join(f"`{setting}`: to `{PHASE_NAMES[phase]}`" for phase, setting in HOUSE_DECISIONS.items())
+            + "; ".join(f"`{setting}`: to `{PHASE_NAMES[phase]}`" for phase, setting in HOUSE_PHASES.items())
             + "), so read them from `observation_labels`"
         )
     return "one number"

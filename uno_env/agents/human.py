@@ -19,7 +19,7 @@ import numpy as np
 
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.cards import COLOUR_NAMES, RANKS_PER_COLOUR, card_to_str, parse_card
-from uno_env.engine.named import DECISIONS, PHASE_NAMES
+from uno_env.engine.named import PHASE_DECISIONS, PHASE_NAMES
 
 from .base import Agent, as_game
 
@@ -28,8 +28,8 @@ class QuitGame(Exception):
     """The person typed ``quit`` (or the input ended)."""
 
 
-PHASE_PROMPTS = {PHASE_NAMES[phase]: d.prompt for phase, d in DECISIONS.items() if d.prompt is not None}
-"""What a person is asked in each phase (``engine.named.DECISIONS``)."""
+PHASE_PROMPTS = {PHASE_NAMES[phase]: d.prompt for phase, d in PHASE_DECISIONS.items() if d.prompt is not None}
+"""What a person is asked in each phase (``engine.named.PHASE_DECISIONS``)."""
 
 
 class HumanAgent(Agent):

@@ -42,7 +42,7 @@ from .layout import (
     S_TRUNCATED,
     build_params,
 )
-from .named import DECISIONS, Phase
+from .named import PHASE_DECISIONS, Phase
 from .observation import PHASE_NAMES, ObservationSpec
 from .observers import listeners, tell
 from .position import dump_position, load_position, parse_deck_order
@@ -630,7 +630,7 @@ class Game(K.NeedsPickleProtocol2):
         if status == K.ST_WRONG_REFUSED:
             return f"{text!r}: {text.split()[1]} cannot be played now (illegal_action='raise')"
         legal = ", ".join(self.actions.strings[a] for a in self.legal_actions(state, index))
-        what = DECISIONS[Phase(phase)].refusal
+        what = PHASE_DECISIONS[Phase(phase)].refusal
         if "{drawn}" in what:
             what = what.format(drawn=card_to_str(int(state.ints[index, S_DRAWN])))
         return f"{text!r} is not available to player {seat} during {what}; legal now: {legal}"

@@ -1,5 +1,5 @@
 """The engine's named codes: phases and the settings' codes as ``IntEnum`` classes, and
-each phase's decision (:data:`DECISIONS`: the setting that brings it, its words).
+each phase's decision (:data:`PHASE_DECISIONS`: the setting that brings it, its words).
 
 Every name list (``PHASE_NAMES``, the allowed values of each setting of
 :class:`~uno_env.engine.RuleConfig`) is derived from these classes, so no two
@@ -93,7 +93,7 @@ class Decision:
     card just drawn)."""
 
 
-DECISIONS: dict[Phase, Decision] = {
+PHASE_DECISIONS: dict[Phase, Decision] = {
     Phase.PLAY: Decision(None, "a turn", "your turn: play a card or draw", "a normal turn"),
     Phase.DRAWN: Decision(
         None,
@@ -141,5 +141,5 @@ DECISIONS: dict[Phase, Decision] = {
 }
 """Each phase's decision, in code order: the classic phases (up to ``OVER``), then the house
 rules' phases, each appended with its setting."""
-HOUSE_DECISIONS = {phase: d.setting for phase, d in DECISIONS.items() if d.setting is not None}
-"""The house rules' phases and the setting that brings each (HOUSE_RULES.md)."""
+HOUSE_PHASES = {int(phase): d.setting for phase, d in PHASE_DECISIONS.items() if d.setting is not None}
+"""The house rules' phases (their codes) and the setting that brings each (HOUSE_RULES.md)."""

@@ -14,14 +14,14 @@ import numpy as np
 
 from .cards import CARD_VALUES, COLOURS, NUM_COLOURS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces, recolour_faces
 from .config import RuleConfig
-from .named import DECISIONS, HOUSE_DECISIONS, PHASE_NAMES, Phase
+from .named import HOUSE_PHASES, PHASE_DECISIONS, PHASE_NAMES, Phase
 
 
 def phases_of(config: RuleConfig) -> tuple[str, ...]:
     """The phases a configuration can reach, in code order: the classic six, then those of
     the house rules up to the last one that is on (the phase slice has one entry each)."""
     codes = config.codes()
-    on = [phase for phase, setting in HOUSE_DECISIONS.items() if codes[setting] != 0]
+    on = [phase for phase, setting in HOUSE_PHASES.items() if codes[setting] != 0]
     return PHASE_NAMES[: max([Phase.OVER, *on]) + 1]
 
 
@@ -124,9 +124,9 @@ SLICE_WORDS: dict[str, str] = {
     ),
     "phase": (
         "the kind of decision asked now, one-hot: "
-        + ", ".join(f"`{PHASE_NAMES[p]}` ({d.words})" for p, d in DECISIONS.items() if d.setting is None)
+        + ", ".join(f"`{PHASE_NAMES[p]}` ({d.words})" for p, d in PHASE_DECISIONS.items() if d.setting is None)
         + "; the house rules' "
-        + ", ".join(f"`{PHASE_NAMES[p]}` ({d.words})" for p, d in DECISIONS.items() if d.setting is not None)
+        + ", ".join(f"`{PHASE_NAMES[p]}` ({d.words})" for p, d in PHASE_DECISIONS.items() if d.setting is not None)
         + '. "Decisions, phase by phase" below shows each'
     ),
     "acting": ("the seat whose decision it is, one-hot: at the decisions sent to a program always entry 0, itself"),

@@ -103,7 +103,7 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
             return ST_NOT_AVAILABLE
         resolve_challenge(cards, ints, rng, P, b, kind == KIND_CHALLENGE, rw, ev, evn)
         return ST_OK
-    if phase > PH_OVER:  # the house rules' phases follow the classic ones (named.DECISIONS)
+    if phase > PH_OVER:  # the house rules' phases follow the classic ones (named.PHASE_DECISIONS)
         return apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
     return decide_catch(cards, ints, rng, P, b, kind, ev, evn)
 

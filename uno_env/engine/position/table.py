@@ -37,7 +37,7 @@ from ..layout import (
     S_TERMINATED,
     S_TRUNCATED,
 )
-from ..named import HOUSE_DECISIONS, PHASE_NAMES, Phase
+from ..named import HOUSE_PHASES, PHASE_NAMES
 from ..state import (
     outcome,
     set_alive,
@@ -55,7 +55,7 @@ def read_phase(L: Loader, value) -> None:
         raise PositionError("phase", f"expected one of {', '.join(PHASE_NAMES)}, got {name!r}")
     L.phase = PHASE_NAMES.index(name)
     L.ints[S_PHASE] = L.phase
-    setting = HOUSE_DECISIONS.get(Phase(L.phase))
+    setting = HOUSE_PHASES.get(L.phase)
     if setting is not None and L.config.codes()[setting] == 0:
         raise PositionError(
             "phase",

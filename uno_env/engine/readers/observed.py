@@ -33,7 +33,7 @@ from ..layout import (
     PH_OVER,
     Param,
 )
-from ..named import HOUSE_DECISIONS
+from ..named import HOUSE_PHASES
 from ..state import discard_counts, hand, hand_size, is_alive
 
 describe(__name__, "the rules engine's kernels", seconds=45)
@@ -41,7 +41,7 @@ describe(__name__, "the rules engine's kernels", seconds=45)
 
 # ---------------------------------------------------------------- reading the observation
 HOUSE_PHASE_SETTINGS = np.array(
-    [(int(Param[setting.upper()]), int(phase)) for phase, setting in HOUSE_DECISIONS.items()], dtype=np.int64
+    [(int(Param[setting.upper()]), int(phase)) for phase, setting in HOUSE_PHASES.items()], dtype=np.int64
 ).reshape(-1, 2)
 """Each house rule's phase: the index in ``P`` of the setting that brings it, and its code."""
 

@@ -1,4 +1,4 @@
-"""A decision is declared once (``engine/named.DECISIONS``) and reaches every place derived from
+"""A decision is declared once (``engine/named.PHASE_DECISIONS``) and reaches every place derived from
 it: the observation's phase slice and its compiled reader, the phases a position may load,
 the refusal's words, the prompt a person sees and the docs' lists of phases."""
 
@@ -13,7 +13,7 @@ from uno_env import protocol_doc
 from uno_env.agents.human import PHASE_PROMPTS, HumanAgent
 from uno_env.engine import Game, IllegalActionError, RuleConfig, readers
 from uno_env.engine.config import CHOICES, HOUSE_RULE_SETTINGS, house_rules_on
-from uno_env.engine.named import DECISIONS, HOUSE_DECISIONS, PHASE_NAMES, Phase
+from uno_env.engine.named import HOUSE_PHASES, PHASE_DECISIONS, PHASE_NAMES, Phase
 from uno_env.engine.observation import SLICE_WORDS, phases_of
 from uno_env.engine.position import PositionError
 from uno_env.engine.position.keys import KEYS
@@ -22,21 +22,21 @@ from uno_env.engine.position.keys import KEYS
 def test_every_phase_is_declared_classic_ones_first_each_house_one_with_its_setting():
     """Each Phase has its decision; the classic phases are the codes up to ``over`` and the
     house rules' phases follow, each brought by a house rule whose "off" is code 0."""
-    assert list(DECISIONS) == sorted(Phase)
-    classic = [phase for phase, d in DECISIONS.items() if d.setting is None]
+    assert list(PHASE_DECISIONS) == sorted(Phase)
+    classic = [phase for phase, d in PHASE_DECISIONS.items() if d.setting is None]
     assert classic == list(range(Phase.OVER + 1))
-    assert list(HOUSE_DECISIONS) == list(range(Phase.OVER + 1, len(Phase)))
-    for phase, setting in HOUSE_DECISIONS.items():
+    assert list(HOUSE_PHASES) == list(range(Phase.OVER + 1, len(Phase)))
+    for phase, setting in HOUSE_PHASES.items():
         assert setting in HOUSE_RULE_SETTINGS, phase
         assert RuleConfig().codes()[setting] == 0, setting  # off by default, and off is code 0
-    for phase, d in DECISIONS.items():
+    for phase, d in PHASE_DECISIONS.items():
         assert d.words and d.refusal, phase
         assert (d.prompt is None) == (phase == Phase.OVER), phase  # every phase but the end is asked
 
 
 def _house_configs():
     """Every combination of the values of the settings that bring a phase."""
-    settings = sorted(set(HOUSE_DECISIONS.values()))
+    settings = sorted(set(HOUSE_PHASES.values()))
     values = [CHOICES.get(name, (False, True)) for name in settings]
     for combo in itertools.product(*values):
         yield RuleConfig(num_players=4, **dict(zip(settings, combo)))
@@ -45,7 +45,7 @@ def _house_configs():
 @pytest.mark.parametrize(
     "config",
     list(_house_configs()),
-    ids=lambda c: "-".join(f"{s}={getattr(c, s)}" for s in sorted(set(HOUSE_DECISIONS.values()))),
+    ids=lambda c: "-".join(f"{s}={getattr(c, s)}" for s in sorted(set(HOUSE_PHASES.values()))),
 )
 def test_the_phase_slice_runs_to_the_last_house_phase_whose_rule_is_on(config):
     """``phases_of`` and its compiled copy ``phase_count`` agree: the classic phases, then the
@@ -53,7 +53,7 @@ def test_the_phase_slice_runs_to_the_last_house_phase_whose_rule_is_on(config):
     ``obs_phase``."""
     phases = phases_of(config)
     codes = config.codes()
-    on = [phase for phase, setting in HOUSE_DECISIONS.items() if codes[setting] != 0]
+    on = [phase for phase, setting in HOUSE_PHASES.items() if codes[setting] != 0]
     assert phases == PHASE_NAMES[: len(phases)] and len(phases) == 1 + max([Phase.OVER, *on])
     assert all(PHASE_NAMES[phase] in phases for phase in on)
     game = Game(config)
@@ -69,7 +69,7 @@ def test_the_phase_slice_runs_to_the_last_house_phase_whose_rule_is_on(config):
 
 def test_a_position_loads_a_house_phase_only_with_its_rule_on():
     """A house rule's phase named in a position with its rule off is refused, naming the rule."""
-    for phase, setting in HOUSE_DECISIONS.items():
+    for phase, setting in HOUSE_PHASES.items():
         name = PHASE_NAMES[phase]
         game = Game(num_players=4)
         position = game.position(game.init(seed=0))
@@ -82,10 +82,10 @@ def test_the_docs_list_every_phase():
     words = SLICE_WORDS["phase"]
     key = next(k for k in KEYS if k.name == "phase")
     labels = protocol_doc._entries(protocol_doc.ObservationSpec(protocol_doc.EVERY_SLICE), "phase")
-    for phase, d in DECISIONS.items():
+    for phase, d in PHASE_DECISIONS.items():
         assert f"`{PHASE_NAMES[phase]}` ({d.words})" in words
         assert f"`{PHASE_NAMES[phase]}`" in key.doc
-    for phase, setting in HOUSE_DECISIONS.items():
+    for phase, setting in HOUSE_PHASES.items():
         assert f"`{setting}`: to `{PHASE_NAMES[phase]}`" in labels
 
 
@@ -101,7 +101,7 @@ def _check_decision(game: Game, state, phase: Phase, legal: list[int]) -> None:
     refused = next(a for a, text in enumerate(game.actions.strings) if a not in legal and " " not in text)
     with pytest.raises(IllegalActionError) as raised:
         game.step(state, refused)
-    words = DECISIONS[phase].refusal.split("{drawn}")
+    words = PHASE_DECISIONS[phase].refusal.split("{drawn}")
     assert all(part in str(raised.value) for part in words), (phase, str(raised.value))
 
 
