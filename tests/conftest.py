@@ -101,6 +101,17 @@ def classic4():
     return make_game(num_players=4)
 
 
+@pytest.fixture
+def engine_in_the_cache():
+    """The test session's numba cache holds the engine's entry points, as after ``uno warm``:
+    compiled here when an edit of their sources cleared them (``numba_cache``), loaded
+    otherwise. For the tests whose fresh processes must find them there."""
+    from uno_env.engine.entry import all_cached, compiled_entry_points
+
+    compiled_entry_points()
+    assert all_cached()
+
+
 @pytest.fixture(scope="session", autouse=True)
 def sb3_logs_in_a_temporary_folder(tmp_path_factory):
     """stable-baselines3 makes a log folder (tempdir/SB3-<date>) at every ``learn()`` given

@@ -316,7 +316,7 @@ def test_heuristics_beat_random_and_each_other_in_the_expected_order():
 
 # ---------------------------------------------------------------- determinized search
 HOUSE_VARIANTS = [dict(v.settings) for v in variants.variants("agents") if v.config.house_rules]
-"""The agents sweep's house-rule variants: each house rule (HOUSE_RULES.md), then all five together."""
+"""The agents sweep's house-rule variants: each house rule (HOUSE_RULES.md), then all of them together."""
 
 
 @pytest.mark.invariants

@@ -112,52 +112,6 @@ def test_every_kernel_is_reached_by_its_name_in_the_kernels_package():
     assert missing == [], "export these from uno_env/engine/kernels/__init__.py"
 
 
-def test_numba_cache_is_cleared_when_a_source_it_depends_on_changes(tmp_path):
-    from uno_env.engine import numba_cache
-
-    (tmp_path / "uno_env" / "engine" / "__pycache__").mkdir(parents=True)
-    kernel = tmp_path / "uno_env" / "policies.py"
-    kernel.write_text("from numba import njit\n\n\n@njit(cache=True)\ndef f():\n    return 1\n")
-    rules = tmp_path / "uno_env" / "engine" / "layout.py"
-    rules.write_text("A = 1\n")
-
-    def cache_files():
-        folder = tmp_path / "uno_env" / "__pycache__"
-        for name in ("policies.f-4.py311.nbi", "policies.f-4.py311.1.nbc"):
-            (folder / name).write_bytes(b"compiled")
-        return [folder / "policies.f-4.py311.nbi", folder / "policies.f-4.py311.1.nbc"]
-
-    (tmp_path / "uno_env" / "__pycache__").mkdir()
-    assert numba_cache.refresh(tmp_path) is True  # first check: no stamp yet
-    files = cache_files()
-    assert numba_cache.refresh(tmp_path) is False and all(f.exists() for f in files)
-    rules.write_text("A = 2\n")  # a constant the kernel compiles in changes
-    assert numba_cache.refresh(tmp_path) is True and not any(f.exists() for f in files)
-    files = cache_files()
-    (tmp_path / "uno_env" / "env.py").write_text("import numpy\n")  # no compiled code: caches stay
-    assert numba_cache.refresh(tmp_path) is False and all(f.exists() for f in files)
-    # a module of the engine's, however deep, counts without importing numba (constants compiled in)
-    (tmp_path / "uno_env" / "engine" / "kernels").mkdir()
-    (tmp_path / "uno_env" / "engine" / "kernels" / "codes.py").write_text("ST_OK = 0\n")
-    assert numba_cache.refresh(tmp_path) is True and not any(f.exists() for f in files)
-
-
-def test_numba_cache_dir_has_its_own_stamp(tmp_path, monkeypatch):
-    from uno_env.engine import numba_cache
-
-    (tmp_path / "uno_env" / "engine" / "kernels").mkdir(parents=True)
-    source = tmp_path / "uno_env" / "engine" / "kernels" / "step.py"
-    source.write_text("from numba import njit\n")
-    assert numba_cache.refresh(tmp_path) is True
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "other-cache"))
-    stamp_file, folder = numba_cache.cache_locations(tmp_path, source)[1]
-    folder.mkdir(parents=True)
-    (folder / "step.step_game-3.py311.nbi").write_bytes(b"stale")
-    assert numba_cache.refresh(tmp_path) is True  # the in-tree stamp is current, this one is not
-    assert not (folder / "step.step_game-3.py311.nbi").exists() and stamp_file.exists()
-    assert numba_cache.refresh(tmp_path) is False
-
-
 def test_the_short_names_block_of_layout_is_generated_from_the_enums():
     """layout.py's block of S_/PH_/P_/O_... names is what short_name_lines() makes of the
     enums (python -m uno_env.docs --write): a new member has its short name."""

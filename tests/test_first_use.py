@@ -50,11 +50,14 @@ if ENGINE.process is not None:
 """
 
 
-def test_a_first_game_on_an_empty_cache_says_it_compiles_in_the_background_and_plays_the_same(tmp_path):
+def test_a_first_game_on_an_empty_cache_says_it_compiles_in_the_background_and_plays_the_same(
+    tmp_path, engine_in_the_cache
+):
     """A bare ``import uno_env`` says nothing (it compiles two small kernels); the first
     game, with an empty cache, says in one line that the engine compiles in a
     background process and plays the same game interpreted; with the cache warm (here:
-    the test session's own cache) the same game is played compiled, and nothing is said."""
+    the test session's own cache, warmed by the fixture) the same game is played
+    compiled, and nothing is said."""
     bare = run_python("import uno_env", tmp_path / "bare")
     assert bare.returncode == 0 and "compiling" not in bare.stderr, bare.stderr
     cold = run_python(FIRST_GAME, tmp_path / "cold")

@@ -286,7 +286,7 @@ def test_r_house_seveno_4_who_swapped_is_public_and_no_other_hand_is_shown():
 
 
 def test_r_house_seveno_4_a_swap_clears_the_named_colour_of_both_hands():
-    """DECISIONS 23: the colour a seat's last Wild named describes its hand: a 7 swap
+    """docs/DECISIONS.md, decision 23: the colour a seat's last Wild named describes its hand: a 7 swap
     clears it for the two seats that exchanged hands, a 0 for every seat."""
     game = make_game(num_players=4, seven_o=True)
     hands = [["R7", "R0", "B1"], ["Y1", "Y2"], ["G1", "G2"], ["B3", "R9"]]

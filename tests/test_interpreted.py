@@ -120,9 +120,9 @@ def interpreted_engine() -> Engine:
     return engine
 
 
-def test_the_engine_switches_to_the_compiled_kernels_mid_game_when_the_background_ends(capsys):
+def test_the_engine_switches_to_the_compiled_kernels_mid_game_when_the_background_ends(capsys, engine_in_the_cache):
     """An Engine runs interpreted while its background command runs (here one that ends
-    at once: the session's cache holds the compiled kernels), then compiled, and the
+    at once: the session's cache holds the compiled kernels, by the fixture), then compiled, and the
     game it steps is the one a compiled engine steps."""
     engine = Engine()
     engine.start_background([sys.executable, "-c", "import time; time.sleep(0.5)"])
@@ -158,11 +158,13 @@ def test_a_failed_background_compilation_is_redone_here(capsys):
     assert "the background compilation failed (exit status 3); compiling here" in capsys.readouterr().err
 
 
-def test_a_worker_process_follows_its_parents_background_compilation_instead_of_starting_one(tmp_path):
+def test_a_worker_process_follows_its_parents_background_compilation_instead_of_starting_one(
+    tmp_path, engine_in_the_cache
+):
     """A process that inherits :data:`COMPILING` (a tournament's worker) runs interpreted
     while that process lives, starts no compilation of its own, and switches to the
-    compiled entry points once the cache holds them (here the test session's cache: at
-    its first look, after FOLLOW_EVERY seconds)."""
+    compiled entry points once the cache holds them (here the test session's cache,
+    warmed by the fixture: at its first look, after FOLLOW_EVERY seconds)."""
     sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(3)"])
     code = (
         "import time\n"

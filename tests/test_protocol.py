@@ -1,7 +1,7 @@
 """The agent protocol (docs/PROTOCOL.md) as the host speaks it: the handshake, the decisions,
 the round and game ends, nothing a seat may not see, the play loop's hooks, and the doc's
-example, which is checked against what the host really sends (``python -m tests.test_protocol``
-prints it anew)."""
+example (written by ``python -m uno_env.docs --write``), which is checked against what a
+program run as a process really reads and writes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import json
 import re
 import shlex
 import sys
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -21,9 +20,9 @@ from uno_env.agents.protocol import PROTOCOL, Messages, ProtocolError, parse_act
 from uno_env.engine import Game
 from uno_env.engine.events import seen_by
 from uno_env.engine.observers import with_hooks
+from uno_env.protocol_doc import EXAMPLE_HEAD, EXAMPLE_SEED, EXAMPLE_TAIL, example_exchange
 
 BOTS = Path(__file__).resolve().parent / "bots"
-DOC = Path(__file__).resolve().parent.parent / "docs" / "PROTOCOL.md"
 
 
 def bot(script: str, *args: str) -> str:
@@ -214,45 +213,12 @@ def test_one_following_agent_plays_one_seat():
 
 # ---------------------------------------------------------------------- the doc's example
 
-EXAMPLE_SEED = 4
-HEAD, TAIL = 6, 4
-"""The example shows the first ``HEAD`` lines of the exchange and its last ``TAIL``."""
 
-
-def pretty(message: dict) -> str:
-    """A message as the doc shows it: a key a line, the observation and the labels a field a line."""
-    items = []
-    for key, value in message.items():
-        if isinstance(value, dict) and key in ("observation", "observation_labels", "rules"):
-            inner = ",\n".join(f"    {json.dumps(k)}: {json.dumps(v)}" for k, v in value.items())
-            items.append(f"  {json.dumps(key)}: {{\n{inner}\n  }}")
-        else:
-            items.append(f"  {json.dumps(key)}: {json.dumps(value)}")
-    return "{\n" + ",\n".join(items) + "\n}"
-
-
-def example_text() -> str:
-    """The example section of docs/PROTOCOL.md: a hand of two players, the log bot (which plays
-    the first legal action) at seat 0 against ``tactical``."""
-    game = Game(num_players=2, episode="round")
-    with tempfile.TemporaryDirectory() as folder:
-        lines, _ = logged_game(game, seat=0, seed=EXAMPLE_SEED, folder=Path(folder))
-    parts = []
-    for k, line in enumerate(lines):
-        if k == HEAD:
-            parts.append(f"*({len(lines) - HEAD - TAIL} more lines: the game goes on)*")
-        if HEAD <= k < len(lines) - TAIL:
-            continue
-        who = "host → program" if line.startswith(">") else "program → host"
-        parts.append(f"{who}:\n\n```json\n{pretty(json.loads(line[2:]))}\n```")
-    return "\n\n".join(parts)
-
-
-def test_the_doc_example_is_what_the_host_sends():
-    text = DOC.read_text(encoding="utf-8")
-    shown = text.split("<!-- example: begin -->\n")[1].split("\n<!-- example: end -->")[0].strip()
-    assert shown == example_text(), "docs/PROTOCOL.md's example is out of date: python -m tests.test_protocol"
-
-
-if __name__ == "__main__":
-    print(example_text())
+def test_the_doc_example_is_what_a_program_reads_and_writes(tmp_path):
+    """The example exchange of docs/PROTOCOL.md (:func:`uno_env.protocol_doc.example_exchange`,
+    written by ``python -m uno_env.docs --write``) is what a program run as a process reads
+    and writes in the same hand."""
+    lines, _ = logged_game(Game(num_players=2, episode="round"), seat=0, seed=EXAMPLE_SEED, folder=tmp_path)
+    seen = [("host" if line.startswith(">") else "program", json.loads(line[2:])) for line in lines]
+    assert seen == example_exchange()
+    assert len(seen) > EXAMPLE_HEAD + EXAMPLE_TAIL

@@ -1,6 +1,6 @@
 """Doc tables generated from the code: the action table, the observation table, the
-settings table, the position keys and the protocol's fields, events and decisions
-(:mod:`uno_env.protocol_doc`). ``python -m uno_env.docs --write`` rewrites them wherever
+settings table, the position keys and the protocol's fields, events, decisions and example
+exchange (:mod:`uno_env.protocol_doc`). ``python -m uno_env.docs --write`` rewrites them wherever
 they appear between ``<!-- name -->`` and ``<!-- /name -->`` markers (the env module's and
 the position module's docstrings, the README and docs/PROTOCOL.md), and the block of short
 names of ``engine/layout.py``; tests check that they are up to date.
@@ -20,7 +20,7 @@ from .engine.config import HOUSE_RULE_SETTINGS, SETTINGS, setting_docs
 from .engine.layout import write_short_names
 from .engine.observation import ObservationSpec
 from .engine.position import position_table
-from .protocol_doc import event_table, observation_fields, phase_section
+from .protocol_doc import event_table, example_section, observation_fields, phase_section
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 FILES = [
@@ -107,6 +107,7 @@ TABLES = {
     "protocol-fields": observation_fields,
     "protocol-events": event_table,
     "protocol-phases": phase_section,
+    "protocol-example": example_section,
 }
 
 

@@ -1,7 +1,8 @@
 """The generated parts of docs/PROTOCOL.md: every observation field and every event field in
-words (from the observation's named slices and the events' field list), and the decisions of
-every phase as short transcripts of real positions played by the engine. ``python -m
-uno_env.docs --write`` writes them; a test checks that they are up to date."""
+words (from the observation's named slices and the events' field list), the decisions of
+every phase as short transcripts of real positions played by the engine, and the example
+exchange of a whole hand. ``python -m uno_env.docs --write`` writes them; a test checks that
+they are up to date."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .agents import make_agent
+from .agents.following import FollowingAgent
+from .agents.protocol import Messages
 from .engine import Game, RuleConfig
 from .engine.cards import COLOURS, DECKS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces
 from .engine.events import EVENT_DOCS, EVENT_NAMES, FIELDS, REASON_DOCS, REASON_NAMES, seen_by
@@ -310,4 +314,80 @@ def phase_section() -> str:
     for scenario in SCENARIOS:
         head = f"**{scenario.title}** ({_settings(scenario.settings)}). {scenario.caption}"
         parts += [head, transcript(scenario)]
+    return "\n\n".join(parts)
+
+
+# ---------------------------------------------------------------------- the example exchange
+
+EXAMPLE_SEED = 4
+EXAMPLE_HEAD, EXAMPLE_TAIL = 6, 4
+"""The example shows the first ``EXAMPLE_HEAD`` messages of the exchange and its last ``EXAMPLE_TAIL``."""
+
+
+class FirstLegalProgram(FollowingAgent):
+    """The example's program, run in this process: it plays the first legal action (by its
+    text) and keeps every message as the host sends it (``host``: built by
+    :class:`~uno_env.agents.protocol.Messages`, as for a program) and as it answers
+    (``program``). tests/test_protocol.py checks that a real program, run as a process, reads
+    and writes the same."""
+
+    name = "log_bot"
+
+    def __init__(self, rules: RuleConfig | Game | None = None, seed: int = 0):
+        super().__init__(rules, seed)
+        self.messages = Messages(self.game)
+        self.exchange: list[tuple[str, dict]] = []
+        """Each message in order: who wrote it (``host`` or ``program``) and the message."""
+
+    def game_started(self) -> None:
+        self.exchange.append(("host", self.messages.hello(self.seat, self.game_seed())))
+        self.exchange.append(("program", {"type": "ready", "name": self.name}))
+
+    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        obs, legal = self.check(observation, mask)
+        self.exchange.append(("host", json.loads(self.messages.decision(obs, legal, self.take_events()))))
+        action = int(np.flatnonzero(legal)[0])
+        self.exchange.append(("program", {"action": self.game.actions.strings[action]}))
+        return action
+
+    def round_ended(self, events: list[dict]) -> None:
+        self.exchange.append(("host", Messages.round_end(self.take_events())))
+
+    def game_ended(self, outcome: list[int], scores: list[int]) -> None:
+        self.exchange.append(("host", Messages.game_end(outcome, scores, self.take_events())))
+
+
+def example_exchange() -> list[tuple[str, dict]]:
+    """The example's messages, (``host`` or ``program``, message) in order: a hand of two
+    players, :class:`FirstLegalProgram` at seat 0 against ``tactical``."""
+    game = Game(num_players=2, episode="round")
+    program = FirstLegalProgram(game, seed=7)
+    game.play(game.init(seed=EXAMPLE_SEED), [program, make_agent("tactical", game, seed=1)])
+    return program.exchange
+
+
+def _pretty(message: dict) -> str:
+    """A message as the doc shows it: a key a line, the observation and the labels a field a line."""
+    items = []
+    for key, value in message.items():
+        if isinstance(value, dict) and key in ("observation", "observation_labels", "rules"):
+            inner = ",\n".join(f"    {json.dumps(k)}: {json.dumps(v)}" for k, v in value.items())
+            items.append(f"  {json.dumps(key)}: {{\n{inner}\n  }}")
+        else:
+            items.append(f"  {json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(items) + "\n}"
+
+
+def example_section() -> str:
+    """The example of docs/PROTOCOL.md: a hand of two players, the first-legal-action program
+    at seat 0 against ``tactical``; its first and last messages, each one indented."""
+    exchange = example_exchange()
+    parts = []
+    for k, (writer, message) in enumerate(exchange):
+        if k == EXAMPLE_HEAD:
+            parts.append(f"*({len(exchange) - EXAMPLE_HEAD - EXAMPLE_TAIL} more lines: the game goes on)*")
+        if EXAMPLE_HEAD <= k < len(exchange) - EXAMPLE_TAIL:
+            continue
+        who = "host → program" if writer == "host" else "program → host"
+        parts.append(f"{who}:\n\n```json\n{_pretty(message)}\n```")
     return "\n\n".join(parts)

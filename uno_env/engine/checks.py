@@ -1,6 +1,11 @@
-"""Consistency checks of a state (for tests, debugging and loaded positions)."""
+"""Consistency checks of a state (for tests, debugging and loaded positions).
+
+Each problem is a :class:`Violation` that names the position key at fault where it is
+found, so that a loaded position's refusal names that key (``position/reachable.py``)."""
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -26,29 +31,46 @@ from .layout import (
     S_PHASE,
     S_TOP_PLAYER,
 )
+from .named import HOUSE_PHASES, PHASE_NAMES
 from .state import alive, discard_counts, discard_pile, draw_pile, hand_sizes, hands
 
 
-def invariant_violations(game, state, index: int = 0) -> list[str]:
-    """What is wrong with a state; an empty list when it is consistent."""
+class Violation(NamedTuple):
+    """One thing wrong with a state: the position key at fault (a name of
+    ``position/keys.KEY_NAMES``) and what is wrong, in words."""
+
+    key: str
+    message: str
+
+    def __str__(self) -> str:
+        return self.message
+
+
+def invariant_violations(game, state, index: int = 0) -> list[Violation]:
+    """What is wrong with a state, each problem naming its position key; an empty list
+    when the state is consistent."""
     P = game.params
     F = int(P[P_FACES])
     ints = state.ints[index]
     counts = (int(ints[S_DRAW_COUNT]), int(ints[S_DISCARD_COUNT]))
     if not all(0 <= count <= P[P_DECK_SIZE] for count in counts):
-        return [f"pile sizes out of range (draw pile {counts[0]}, discard pile {counts[1]})"]
+        return [Violation("draw_pile", f"pile sizes out of range (draw pile {counts[0]}, discard pile {counts[1]})")]
     held = hands(state.cards, P, index).astype(np.int64)
     draw = draw_pile(state.cards, P, index)[: counts[0]].astype(np.int64)
     discard = discard_pile(state.cards, P, index)[: counts[1]].astype(np.int64)
-    if (held < 0).any() or unknown_faces(draw, F) or unknown_faces(discard, F):
-        return ["negative count or unknown face"]
+    if (held < 0).any():
+        return [Violation("hands", "a negative count of a card in a hand")]
+    if unknown_faces(draw, F):
+        return [Violation("draw_pile", "a face outside the deck in the draw pile")]
+    if unknown_faces(discard, F):
+        return [Violation("discard_pile", "a face outside the deck in the discard pile")]
     problems = card_violations(game, state, index, held, draw, discard)
     in_game = alive(state.ints, P, index)
     if in_game.sum() != ints[S_N_ALIVE]:
-        problems.append("alive count out of date")
+        problems.append(Violation("alive", "alive count out of date"))
     if ints[S_PHASE] == PH_OVER:
         if ints[S_CURRENT] != -1:
-            problems.append("a finished game has an acting player")
+            problems.append(Violation("current_player", "a finished game has an acting player"))
         return problems
     return problems + decision_violations(game, state, index, held, discard, in_game)
 
@@ -58,80 +80,105 @@ def unknown_faces(pile, F: int) -> bool:
     return bool((pile < 0).any() or (pile >= F).any())
 
 
-def card_violations(game, state, index: int, held, draw, discard) -> list[str]:
+def card_violations(game, state, index: int, held, draw, discard) -> list[Violation]:
     """Every card of the deck is somewhere, once; hand sizes and discard counts agree."""
     P = game.params
     F = held.shape[1]
-    problems = []
+    problems: list[Violation] = []
     census = held.sum(axis=0) + np.bincount(draw, minlength=F) + np.bincount(discard, minlength=F)
     expected = deck_counts(game.config.deck).astype(np.int64)
     if not np.array_equal(census, expected):
         diff = {int(f): int(census[f] - expected[f]) for f in np.flatnonzero(census != expected)}
-        problems.append(f"cards not conserved (face: surplus) {diff}")
+        problems.append(Violation("draw_pile", f"cards not conserved (face: surplus) {diff}"))
     sizes = hand_sizes(state.ints, P, index)
     if not np.array_equal(sizes, held.sum(axis=1)):
-        problems.append(f"hand sizes {sizes.tolist()} != counts {held.sum(axis=1).tolist()}")
+        counts = held.sum(axis=1).tolist()
+        problems.append(Violation("hands", f"hand sizes {sizes.tolist()} != counts {counts}"))
     if not np.array_equal(discard_counts(state.cards, P, index), np.bincount(discard, minlength=F)):
-        problems.append("discard counts out of date")
+        problems.append(Violation("discard_pile", "discard counts out of date"))
     return problems
 
 
-def decision_violations(game, state, index: int, held, discard, in_game) -> list[str]:
+def decision_violations(game, state, index: int, held, discard, in_game) -> list[Violation]:
     """A game in play: a seat in play decides, on a discard pile with a colour in force, and
     has a legal action; the drawn card is held."""
     ints = state.ints[index]
     phase = ints[S_PHASE]
     current = ints[S_CURRENT]
-    problems = []
+    problems: list[Violation] = []
     if not 0 <= current < game.num_players or not in_game[current]:
-        problems.append(f"acting seat {current} is not in play")
+        problems.append(Violation("current_player", f"acting seat {current} is not in play"))
     if len(discard) == 0:
-        problems.append("empty discard pile")
+        problems.append(Violation("discard_pile", "empty discard pile"))
     if not -1 <= ints[S_COLOUR] < 4:
-        problems.append("bad colour")
+        problems.append(Violation("colour", "bad colour"))
     if phase == PH_DRAWN and (ints[S_DRAWN] < 0 or held[current, ints[S_DRAWN]] == 0):
-        problems.append("drawn card not in hand")
+        problems.append(Violation("drawn_card", "drawn card not in hand"))
     problems += asked_violations(game, state, index, phase)
-    return problems + house_rule_violations(held, discard, ints, phase, current)
+    return problems + house_rule_violations(game.config, held, discard, ints, phase, current)
 
 
-def asked_violations(game, state, index: int, phase) -> list[str]:
+def asked_violations(game, state, index: int, phase) -> list[Violation]:
     """The acting player has a legal action, and a choice of them where it is asked."""
     mask = game.legal_mask(state, index)
     if mask.sum() == 0:
-        return ["the acting player has no legal action"]
+        return [Violation("current_player", "the acting player has no legal action")]
     if mask.sum() == 1 and phase not in (PH_PLAY, PH_PENALTY):
         # only a turn with nothing to play but `draw` and a penalty decision with only
         # `accept` (D-HOUSE-STACK-ASKED) are asked; every other one-action decision is
         # made without asking (D-DRAWN, R-HOUSE-FORCE-1, R-HOUSE-JUMP-2, R-HOUSE-SEVENO-1)
-        return [f"a decision with one action ({game.action_to_string(int(mask.argmax()))}) is asked"]
+        action = game.action_to_string(int(mask.argmax()))
+        return [Violation("phase", f"a decision with one action ({action}) is asked")]
     return []
 
 
-def house_rule_violations(hands, discard, ints, phase, current) -> list[str]:
-    """The house rules' state in a game in play (HOUSE_RULES.md)."""
+def house_rule_violations(config, hands, discard, ints, phase, current) -> list[Violation]:
+    """The house rules' state in a game in play under the settings ``config`` (a
+    RuleConfig; HOUSE_RULES.md): a house rule's decision or state only while the rule is on."""
     top = int(discard[-1]) if len(discard) else -1
-    return penalty_violations(ints, phase, top) + choice_violations(hands, ints, phase, current, top)
+    problems: list[Violation] = []
+    setting = HOUSE_PHASES.get(int(phase))
+    if setting is not None and not house_rule_on(config, setting):
+        problems.append(Violation("phase", f"a {phase_name(phase)} decision with the house rule {setting} off"))
+    problems += penalty_violations(config, ints, phase, top)
+    return problems + choice_violations(hands, ints, phase, current, top)
 
 
-def penalty_violations(ints, phase, top: int) -> list[str]:
-    """A stack's pending penalty: only in its decision or the catch window before it, from a draw card."""
-    problems = []
+def phase_name(phase) -> str:
+    """A phase as the positions name it (``'play'``), or its number if it has no name."""
+    return repr(PHASE_NAMES[phase]) if 0 <= phase < len(PHASE_NAMES) else str(int(phase))
+
+
+def house_rule_on(config, setting: str) -> bool:
+    """Whether the house rule ``setting`` of ``config`` is on (``stacking`` has three values)."""
+    return getattr(config, setting) not in ("off", False)
+
+
+def penalty_violations(config, ints, phase, top: int) -> list[Violation]:
+    """A stack's pending penalty: only with stacking on, in its decision or the catch window
+    before it, from a draw card."""
+    problems: list[Violation] = []
     pending = ints[S_PENDING]
     if pending < 0 or (pending > 0 and phase not in (PH_PENALTY, PH_CATCH)):
-        problems.append(f"a pending penalty of {pending} in phase {phase}")
+        problems.append(Violation("pending_penalty", f"a pending penalty of {pending} in phase {phase_name(phase)}"))
+    elif pending > 0 and not house_rule_on(config, "stacking"):
+        problems.append(
+            Violation("pending_penalty", f"a pending penalty of {pending} with the house rule stacking off")
+        )
     if phase == PH_PENALTY and (pending <= 0 or not is_draw_card(top)):
-        problems.append("a penalty decision without a pending penalty from a draw card on top")
+        problems.append(
+            Violation("pending_penalty", "a penalty decision without a pending penalty from a draw card on top")
+        )
     return problems
 
 
-def choice_violations(hands, ints, phase, current, top: int) -> list[str]:
+def choice_violations(hands, ints, phase, current, top: int) -> list[Violation]:
     """A Seven-O choice follows its player's 7; a jump-in is asked of a holder of the card on top."""
-    problems = []
+    problems: list[Violation] = []
     if phase == PH_SWAP and (face_rank(top) != RANK_SEVEN or ints[S_TOP_PLAYER] != current):
-        problems.append("a Seven-O choice that does not follow its player's 7")
+        problems.append(Violation("phase", "a Seven-O choice that does not follow its player's 7"))
     if phase == PH_JUMP and (
         top >= WILD or hands[current, top] == 0 or current in (ints[S_TOP_PLAYER], ints[S_FOLLOWING])
     ):
-        problems.append("a jump-in decision for a seat that may not jump in")
+        problems.append(Violation("phase", "a jump-in decision for a seat that may not jump in"))
     return problems

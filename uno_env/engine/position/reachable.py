@@ -64,27 +64,6 @@ def unfinished(L: Loader) -> PositionError:
     )
 
 
-VIOLATION_KEYS = (
-    ("pile sizes", "draw_pile"),
-    ("cards not conserved", "draw_pile"),
-    ("hand sizes", "hands"),
-    ("discard counts", "discard_pile"),
-    ("alive count", "alive"),
-    ("a finished game", "current_player"),
-    ("acting seat", "current_player"),
-    ("empty discard pile", "discard_pile"),
-    ("bad colour", "colour"),
-    ("drawn card", "drawn_card"),
-    ("the acting player has no legal action", "current_player"),
-    ("a pending penalty", "pending_penalty"),
-    ("a penalty decision", "pending_penalty"),
-    ("a Seven-O choice", "phase"),
-    ("a jump-in decision", "phase"),
-    ("a decision with one action", "phase"),
-)
-"""The key at fault for each problem that :func:`~uno_env.engine.checks.invariant_violations` names."""
-
-
 def check_reachable(L: Loader) -> None:
     """What only the whole position tells: the outcome of a finished game, the hands of a
     game in play, and the engine's own invariants (checks.py) as the last word."""
@@ -104,5 +83,4 @@ def check_reachable(L: Loader) -> None:
                 f"hands[{s}]",
             )
     for problem in invariant_violations(L.game, L.state):
-        key = next((k for start, k in VIOLATION_KEYS if problem.startswith(start)), "")
-        raise PositionError(key, f"no game reaches this state: {problem}")
+        raise PositionError(problem.key, f"no game reaches this state: {problem.message}")

@@ -16,6 +16,7 @@ from ..cards import (
     face_rank,
     is_draw_card,
 )
+from ..checks import house_rule_on
 from ..layout import (
     PH_CHALLENGE,
     PH_COLOR,
@@ -56,7 +57,7 @@ def read_phase(L: Loader, value) -> None:
     L.phase = PHASE_NAMES.index(name)
     L.ints[S_PHASE] = L.phase
     setting = HOUSE_PHASES.get(L.phase)
-    if setting is not None and L.config.codes()[setting] == 0:
+    if setting is not None and not house_rule_on(L.config, setting):
         raise PositionError(
             "phase",
             f"phase {name!r} needs the house rule {setting} (off in this configuration)",
