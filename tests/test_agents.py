@@ -17,6 +17,7 @@ from uno_env.engine.cards import card_to_str, deck_counts, parse_card
 from uno_env.engine.checks import invariant_violations
 from uno_env.engine.game import seed_to_rng
 from uno_env.engine.layout import P_C_HANDS
+from uno_env.engine.named import HOUSE_PHASES, PHASE_NAMES
 from uno_env.engine.readers import determinize
 
 from . import variants
@@ -343,7 +344,7 @@ def test_determinized_states_show_the_same_observation_and_mask(settings):
 
     play_steps(game, agents, 800, seed=21, check=check)
     assert len(checked) == 800
-    for rule, phase in (("stacking", "penalty"), ("seven_o", "swap"), ("jump_in", "jump")):
+    for rule, phase in ((rule, PHASE_NAMES[code]) for code, rule in HOUSE_PHASES.items()):
         if settings.get(rule, "off") not in ("off", False) and not (phase == "swap" and game.num_players == 2):
             assert phase in checked, rule
 

@@ -8,7 +8,7 @@ from uno_env.engine import Game
 from uno_env.engine import kernels as K
 from uno_env.engine.checks import invariant_violations
 from uno_env.engine.game import seed_to_rng
-from uno_env.engine.layout import PH_JUMP, PH_PENALTY, PH_SWAP
+from uno_env.engine.named import HOUSE_PHASES
 
 from . import variants
 
@@ -105,9 +105,6 @@ def test_play_batch_runs_again_and_again_in_parallel_like_serial():
         assert np.array_equal(results[0][0], results[1][0]) and np.array_equal(results[0][1], results[1][1])
 
 
-HOUSE_PHASES = {"stacking": PH_PENALTY, "seven_o": PH_SWAP, "jump_in": PH_JUMP}
-
-
 @pytest.mark.parametrize("settings", variants.params("state_read"))
 def test_keeper_and_naive_read_from_the_state_what_the_observation_shows(settings):
     """The play loops skip the observation for naive and keeper: at every decision of
@@ -132,7 +129,7 @@ def test_keeper_and_naive_read_from_the_state_what_the_observation_shows(setting
             game.step(state, int(policy_kernels.policy_act(policy, obs, mask, P, prng, 0)))
     # play, drawn card, colour, and the catch window where UNO calls are on
     assert len(phases) >= (3 if settings.get("uno_call") == "off" else 4)
-    for rule, phase in HOUSE_PHASES.items():
+    for phase, rule in HOUSE_PHASES.items():
         if settings.get(rule, "off") not in ("off", False):  # the decisions of each house rule came up
             assert phase in phases, rule
 

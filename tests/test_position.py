@@ -12,6 +12,7 @@ import pytest
 
 from uno_env.engine import Game
 from uno_env.engine.layout import S_EPISODES
+from uno_env.engine.named import HOUSE_PHASES, PHASE_NAMES
 from uno_env.playthrough import PLAYTHROUGHS, choose
 
 from . import variants
@@ -149,13 +150,10 @@ def round_trip_variants() -> list:
 
 def house_phases(settings: dict) -> set[str]:
     """The phases of the house rules that random play under ``settings`` must reach."""
-    phases = set()
-    if settings.get("stacking", "off") != "off":
-        phases.add("penalty")
-    if settings.get("seven_o") and settings["num_players"] > 2:
-        phases.add("swap")
-    if settings.get("jump_in"):
-        phases.add("jump")
+    on = [code for code, rule in HOUSE_PHASES.items() if settings.get(rule, "off") not in ("off", False)]
+    phases = {PHASE_NAMES[code] for code in on}
+    if settings.get("num_players", 2) == 2:  # two players: a 7 swaps without a choice (R-HOUSE-SEVENO-1)
+        phases.discard("swap")
     return phases
 
 

@@ -17,6 +17,7 @@ from .agents.protocol import Messages
 from .engine import Game, RuleConfig
 from .engine.cards import COLOURS, DECKS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces
 from .engine.events import EVENT_DOCS, EVENT_NAMES, FIELDS, REASON_DOCS, REASON_NAMES, seen_by
+from .engine.named import HOUSE_PHASES, PHASE_NAMES
 from .engine.observation import COUNT_SLICES, SLICE_WORDS, ObservationSpec, phases_of
 
 EVERY_SLICE = RuleConfig(num_players=3, deck="fashion_trend", stacking="mixed", seven_o=True, jump_in=True)
@@ -58,8 +59,9 @@ def _entries(spec: ObservationSpec, name: str) -> str:
         return (
             "one per phase: "
             + ", ".join(f"`{p}`" for p in labels)
-            + "; the house rules' phases are there up to the last one in use (stacking: to `penalty`;"
-            " `seven_o`: to `swap`; `jump_in`: to `jump`), so read them from `observation_labels`"
+            + "; the house rules' phases are there up to the last one in use ("
+            + "; ".join(f"`{setting}`: to `{PHASE_NAMES[phase]}`" for phase, setting in HOUSE_PHASES.items())
+            + "), so read them from `observation_labels`"
         )
     return "one number"
 

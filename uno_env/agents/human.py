@@ -20,6 +20,7 @@ import numpy as np
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.actions import VERBS
 from uno_env.engine.cards import COLOUR_NAMES, RANKS_PER_COLOUR, card_to_str, parse_card
+from uno_env.engine.named import PHASE_DECISIONS, PHASE_NAMES
 
 from .base import Agent, as_game
 
@@ -28,16 +29,8 @@ class QuitGame(Exception):
     """The person typed ``quit`` (or the input ended)."""
 
 
-PHASE_PROMPTS = {
-    "play": "your turn: play a card or draw",
-    "drawn": "you drew a playable card: play it or pass",
-    "color": "name the colour of the starting Wild (color R/Y/G/B)",
-    "challenge": "a Wild Draw Four was played on you: challenge or accept",
-    "catch": "someone has one card and did not call UNO: catch or pass",
-    "penalty": "a draw penalty is on you: stack a card on it, accept it (draw it all), or challenge a W+4",
-    "swap": "you played a 7: choose whom to swap hands with (swap k: the player k seats clockwise)",
-    "jump": "you hold the card just played: jump in with it out of turn, or pass",
-}
+PHASE_PROMPTS = {PHASE_NAMES[phase]: d.prompt for phase, d in PHASE_DECISIONS.items() if d.prompt is not None}
+"""What a person is asked in each phase (``engine.named.PHASE_DECISIONS``)."""
 
 
 class HumanAgent(Agent):

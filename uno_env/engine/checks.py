@@ -31,11 +31,8 @@ from .layout import (
     S_PHASE,
     S_TOP_PLAYER,
 )
-from .named import PHASE_NAMES
+from .named import HOUSE_PHASES, PHASE_NAMES
 from .state import alive, discard_counts, discard_pile, draw_pile, hand_sizes, hands
-
-HOUSE_PHASES = {PH_PENALTY: "stacking", PH_SWAP: "seven_o", PH_JUMP: "jump_in"}
-"""The house rules' phases and the setting that each needs (HOUSE_RULES.md)."""
 
 
 class Violation(NamedTuple):

@@ -32,15 +32,7 @@ from .layout import (
     P_FACES,
     P_I_SIZE,
     P_NUM_PLAYERS,
-    PH_CATCH,
-    PH_CHALLENGE,
-    PH_COLOR,
-    PH_DRAWN,
-    PH_JUMP,
     PH_OVER,
-    PH_PENALTY,
-    PH_PLAY,
-    PH_SWAP,
     S_CURRENT,
     S_DRAWN,
     S_PHASE,
@@ -50,6 +42,7 @@ from .layout import (
     S_TRUNCATED,
     build_params,
 )
+from .named import PHASE_DECISIONS, Phase
 from .observation import PHASE_NAMES, ObservationSpec
 from .observers import listeners, tell
 from .position import dump_position, load_position, parse_deck_order
@@ -637,19 +630,9 @@ class Game(K.NeedsPickleProtocol2):
         if status == K.ST_WRONG_REFUSED:
             return f"{text!r}: {text.split()[1]} cannot be played now (illegal_action='raise')"
         legal = ", ".join(self.actions.strings[a] for a in self.legal_actions(state, index))
-        if phase == PH_DRAWN:
-            what = f"the decision on the drawn card {card_to_str(int(state.ints[index, S_DRAWN]))} (play it or pass)"
-        else:
-            decisions: dict[int, str] = {
-                PH_PLAY: "a normal turn",
-                PH_COLOR: "naming the colour of the starting Wild",
-                PH_CHALLENGE: "the answer to a Wild Draw Four (challenge or accept)",
-                PH_CATCH: "the catch window (catch or pass)",
-                PH_PENALTY: "the answer to a pending draw penalty (stack, accept, or challenge a Wild Draw Four)",
-                PH_SWAP: "the choice of the player to swap hands with (Seven-O)",
-                PH_JUMP: "a jump-in window (play the identical card or pass)",
-            }
-            what = decisions[phase]
+        what = PHASE_DECISIONS[Phase(phase)].refusal
+        if "{drawn}" in what:
+            what = what.format(drawn=card_to_str(int(state.ints[index, S_DRAWN])))
         return f"{text!r} is not available to player {seat} during {what}; legal now: {legal}"
 
 

@@ -1,4 +1,5 @@
-"""The engine's named codes: phases and the settings' codes as ``IntEnum`` classes.
+"""The engine's named codes: phases and the settings' codes as ``IntEnum`` classes, and
+each phase's decision (:data:`PHASE_DECISIONS`: the setting that brings it, its words).
 
 Every name list (``PHASE_NAMES``, the allowed values of each setting of
 :class:`~uno_env.engine.RuleConfig`) is derived from these classes, so no two
@@ -10,6 +11,7 @@ slowly. The state's indices are named the same way in :mod:`uno_env.engine.layou
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum
 
 
@@ -68,3 +70,76 @@ class Reward(IntEnum):
 
 
 PHASE_NAMES = names(Phase)
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a phase asks, declared once: the rest of the project derives from it the
+    observation's phase slice (``observation.phases_of`` and its compiled copy), the phases a
+    position may load, and the phase's words in refusals, prompts and the docs."""
+
+    setting: str | None
+    """The house rule (a field of ``RuleConfig``) that brings the phase, None for the classic
+    phases. The phase is in the observation's ``phase`` slice when its setting, or one of a
+    later house phase, is on (its code in the kernels not 0: a switch True, a named value
+    other than its first, ``"off"``)."""
+    words: str
+    """What is decided, in a few words (the ``phase`` slice's row of docs/PROTOCOL.md); for a
+    house rule's phase, the rule's name."""
+    prompt: str | None
+    """What a person is asked (``uno play``, ``uno serve``, the text agents); None: never asked."""
+    refusal: str
+    """The decision in "... is not available to player k during {refusal}" (``{drawn}``: the
+    card just drawn)."""
+
+
+PHASE_DECISIONS: dict[Phase, Decision] = {
+    Phase.PLAY: Decision(None, "a turn", "your turn: play a card or draw", "a normal turn"),
+    Phase.DRAWN: Decision(
+        None,
+        "play the card just drawn, or keep it",
+        "you drew a playable card: play it or pass",
+        "the decision on the drawn card {drawn} (play it or pass)",
+    ),
+    Phase.COLOR: Decision(
+        None,
+        "name the colour of a starting Wild",
+        "name the colour of the starting Wild (color R/Y/G/B)",
+        "naming the colour of the starting Wild",
+    ),
+    Phase.CHALLENGE: Decision(
+        None,
+        "a Wild Draw Four was played on you",
+        "a Wild Draw Four was played on you: challenge or accept",
+        "the answer to a Wild Draw Four (challenge or accept)",
+    ),
+    Phase.CATCH: Decision(
+        None,
+        "the catch window",
+        "someone has one card and did not call UNO: catch or pass",
+        "the catch window (catch or pass)",
+    ),
+    Phase.OVER: Decision(None, "never asked", None, "the game's end"),
+    Phase.PENALTY: Decision(
+        "stacking",
+        "stacking",
+        "a draw penalty is on you: stack a card on it, accept it (draw it all), or challenge a W+4",
+        "the answer to a pending draw penalty (stack, accept, or challenge a Wild Draw Four)",
+    ),
+    Phase.SWAP: Decision(
+        "seven_o",
+        "Seven-O",
+        "you played a 7: choose whom to swap hands with (swap k: the player k seats clockwise)",
+        "the choice of the player to swap hands with (Seven-O)",
+    ),
+    Phase.JUMP: Decision(
+        "jump_in",
+        "Jump-In",
+        "you hold the card just played: jump in with it out of turn, or pass",
+        "a jump-in window (play the identical card or pass)",
+    ),
+}
+"""Each phase's decision, in code order: the classic phases (up to ``OVER``), then the house
+rules' phases, each appended with its setting."""
+HOUSE_PHASES = {int(phase): d.setting for phase, d in PHASE_DECISIONS.items() if d.setting is not None}
+"""The house rules' phases (their codes) and the setting that brings each (HOUSE_RULES.md)."""

@@ -14,20 +14,15 @@ import numpy as np
 
 from .cards import CARD_VALUES, COLOURS, NUM_COLOURS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces, recolour_faces
 from .config import RuleConfig
-from .named import PHASE_NAMES, Phase
+from .named import HOUSE_PHASES, PHASE_DECISIONS, PHASE_NAMES, Phase
 
 
 def phases_of(config: RuleConfig) -> tuple[str, ...]:
     """The phases a configuration can reach, in code order: the classic six, then those of
     the house rules up to the last one that is on (the phase slice has one entry each)."""
-    last = Phase.OVER
-    if config.stacking != "off":
-        last = Phase.PENALTY
-    if config.seven_o:
-        last = Phase.SWAP
-    if config.jump_in:
-        last = Phase.JUMP
-    return PHASE_NAMES[: last + 1]
+    codes = config.codes()
+    on = [phase for phase, setting in HOUSE_PHASES.items() if codes[setting] != 0]
+    return PHASE_NAMES[: max([Phase.OVER, *on]) + 1]
 
 
 @dataclass(frozen=True)
@@ -128,10 +123,11 @@ SLICE_WORDS: dict[str, str] = {
         "clockwise, the next seat is their last entry"
     ),
     "phase": (
-        "the kind of decision asked now, one-hot: `play` (a turn), `drawn` (play the card just drawn, or keep"
-        " it), `color` (name the colour of a starting Wild), `challenge` (a Wild Draw Four was played on "
-        "you), `catch` (the catch window), `over` (never asked); the house rules' `penalty` (stacking), "
-        '`swap` (Seven-O), `jump` (Jump-In). "Decisions, phase by phase" below shows each'
+        "the kind of decision asked now, one-hot: "
+        + ", ".join(f"`{PHASE_NAMES[p]}` ({d.words})" for p, d in PHASE_DECISIONS.items() if d.setting is None)
+        + "; the house rules' "
+        + ", ".join(f"`{PHASE_NAMES[p]}` ({d.words})" for p, d in PHASE_DECISIONS.items() if d.setting is not None)
+        + '. "Decisions, phase by phase" below shows each'
     ),
     "acting": ("the seat whose decision it is, one-hot: at the decisions sent to a program always entry 0, itself"),
     "dealer": ("the dealer of this round, one-hot"),

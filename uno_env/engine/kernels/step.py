@@ -15,11 +15,8 @@ from ..layout import (
     PH_CHALLENGE,
     PH_COLOR,
     PH_DRAWN,
-    PH_JUMP,
     PH_OVER,
-    PH_PENALTY,
     PH_PLAY,
-    PH_SWAP,
     S_CURRENT,
     S_EPISODES,
     S_N_ALIVE,
@@ -69,7 +66,7 @@ def apply_action(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
             return ST_NOT_AVAILABLE
         resolve_challenge(cards, ints, rng, P, b, kind == KIND_CHALLENGE, rw, ev, evn)
         return ST_OK
-    if phase == PH_PENALTY or phase == PH_SWAP or phase == PH_JUMP:
+    if phase > PH_OVER:  # the house rules' phases follow the classic ones (named.PHASE_DECISIONS)
         return apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
     return decide_catch(cards, ints, rng, P, b, kind, ev, evn)
 

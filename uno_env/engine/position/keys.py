@@ -6,6 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..layout import S_TERMINATED, S_TRUNCATED
+from ..named import HOUSE_PHASES, PHASE_DECISIONS, PHASE_NAMES
 from .decision import (
     read_catch_window,
     read_drawn_card,
@@ -92,7 +93,10 @@ KEYS: tuple[Key, ...] = (
     Key(
         "phase",
         '`"play"`',
-        "`play`, `drawn`, `color`, `challenge`, `catch`, `over`; `penalty`, `swap`, `jump` (house rules)",
+        ", ".join(f"`{PHASE_NAMES[p]}`" for p, d in PHASE_DECISIONS.items() if d.setting is None)
+        + "; "
+        + ", ".join(f"`{PHASE_NAMES[p]}`" for p in HOUSE_PHASES)
+        + " (house rules)",
         read_phase,
     ),
     Key(

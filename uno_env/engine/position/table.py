@@ -16,7 +16,7 @@ from ..cards import (
     face_rank,
     is_draw_card,
 )
-from ..checks import HOUSE_PHASES, house_rule_on
+from ..checks import house_rule_on
 from ..layout import (
     PH_CHALLENGE,
     PH_COLOR,
@@ -38,7 +38,7 @@ from ..layout import (
     S_TERMINATED,
     S_TRUNCATED,
 )
-from ..named import PHASE_NAMES
+from ..named import HOUSE_PHASES, PHASE_NAMES
 from ..state import (
     outcome,
     set_alive,

@@ -28,34 +28,32 @@ from ..layout import (
     P_A_FT,
     P_A_W,
     P_A_W4,
-    P_JUMP_IN,
     P_NUM_PLAYERS,
     P_PARTNERS,
-    P_SEVEN_O,
-    P_STACKING,
-    PH_JUMP,
     PH_OVER,
-    PH_PENALTY,
-    PH_SWAP,
-    STACKING_OFF,
+    Param,
 )
+from ..named import HOUSE_PHASES
 from ..state import discard_counts, hand, hand_size, is_alive
 
 describe(__name__, "the rules engine's kernels", seconds=45)
 
 
 # ---------------------------------------------------------------- reading the observation
+HOUSE_PHASE_SETTINGS = np.array(
+    [(int(Param[setting.upper()]), int(phase)) for phase, setting in HOUSE_PHASES.items()], dtype=np.int64
+).reshape(-1, 2)
+"""Each house rule's phase: the index in ``P`` of the setting that brings it, and its code."""
+
+
 @kernel
 def phase_count(P):
     """Entries of the ``phase`` slice: the classic six, then the house rules' phases up to
     the last one whose rule is on (``observation.phases_of``)."""
     last = PH_OVER
-    if P[P_STACKING] != STACKING_OFF:
-        last = PH_PENALTY
-    if P[P_SEVEN_O] != 0:
-        last = PH_SWAP
-    if P[P_JUMP_IN] != 0:
-        last = PH_JUMP
+    for k in range(HOUSE_PHASE_SETTINGS.shape[0]):
+        if P[HOUSE_PHASE_SETTINGS[k, 0]] != 0 and HOUSE_PHASE_SETTINGS[k, 1] > last:
+            last = HOUSE_PHASE_SETTINGS[k, 1]
     return last + 1
 
 
