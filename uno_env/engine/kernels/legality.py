@@ -1,13 +1,77 @@
-"""What may be played: R-TURN-1's match, the cards a hand holds, what answers a stack (R-HOUSE-STACK-2/5)."""
+"""What may be played: one predicate, :func:`may_play`, says whether a seat may play a card
+in the decision at hand; the mask and every decision that accepts a card ask it (R-TURN-1's
+match, the drawn card, what answers a stack, the jump-in card). A new legality rule is one
+edit there."""
 
 from __future__ import annotations
 
 from ..cards import RANK_DRAW_TWO, RANKS_PER_COLOUR, WILD, WILD_DRAW_FOUR, matches_on
 from ..jit import describe, kernel
-from ..layout import P_FACES, P_STACKING, S_COLOUR, S_WD4_OUT, STACKING_MIXED
+from ..layout import (
+    P_FACES,
+    P_STACKING,
+    PH_DRAWN,
+    PH_JUMP,
+    PH_PENALTY,
+    PH_PLAY,
+    S_COLOUR,
+    S_DRAWN,
+    S_FOLLOWING,
+    S_TOP_PLAYER,
+    S_WD4_OUT,
+    STACKING_MIXED,
+)
 from ..state import hand, hand_count, top_face
 
 describe(__name__, "the rules engine's kernels", seconds=45)
+
+
+@kernel(inline="always")
+def may_play(cards, ints, P, b, seat, face, phase):
+    """Whether ``seat`` may play ``face`` now, in decision ``phase`` (a ``PH_*``): the one
+    home of card legality. The seat must hold a copy of the face, and then:
+
+    * ``PH_PLAY``, a turn: R-TURN-1's match (a wild-type card always; a Wild Draw Four's
+      legality is judged by a challenge, R-WD4);
+    * ``PH_DRAWN``, the drawn-card decision: only the drawn card (``S_DRAWN``), and only
+      if it matches (R-TURN-3, D-DRAWN);
+    * ``PH_PENALTY``, a stack's penalty decision: a card that stacks (R-HOUSE-STACK-2/5);
+    * ``PH_JUMP``, a jump-in: the card identical to the coloured card on top, by a seat other
+      than the one that played it and the one whose turn is due (R-HOUSE-JUMP-1/2);
+    * any other phase (a colour, a challenge, a catch, Seven-O's choice): no card.
+
+    What a caller may use to narrow the faces it asks about (necessary, never sufficient;
+    ``tests/test_legality.py`` checks the mask face by face against this function): in
+    ``PH_PLAY`` a coloured face is of the colour in force or of the top card's rank; in
+    ``PH_DRAWN`` it is ``S_DRAWN``; in ``PH_PENALTY`` a Draw Two or a Wild Draw Four; in
+    ``PH_JUMP`` the face on top. A rule that allows more must widen those callers too
+    (``mask.legal_mask``, ``mask.house_mask``)."""
+    if not holds_card(cards, P, b, seat, face):
+        return False
+    if phase == PH_PLAY:
+        return matches(cards, ints, P, b, face)
+    if phase == PH_DRAWN:
+        return face == ints[b, S_DRAWN] and matches(cards, ints, P, b, face)
+    if phase == PH_PENALTY:
+        return stackable(cards, ints, P, b, face)
+    if phase == PH_JUMP:
+        return (
+            face < WILD
+            and face == top_face(cards, ints, P, b)
+            and seat != ints[b, S_TOP_PLAYER]
+            and seat != ints[b, S_FOLLOWING]
+        )
+    return False
+
+
+@kernel
+def may_play_any(cards, ints, P, b, seat, phase):
+    """Whether ``seat`` may play some card in decision ``phase`` (:func:`may_play`)."""
+    held = hand(cards, P, b, seat)
+    for f in range(P[P_FACES]):
+        if held[f] > 0 and may_play(cards, ints, P, b, seat, f, phase):
+            return True
+    return False
 
 
 @kernel(inline="always")
@@ -31,18 +95,7 @@ def holds_colour(cards, P, b, seat, colour):
 @kernel(inline="always")
 def holds_card(cards, P, b, seat, face):
     """``seat`` holds a copy of ``face`` (a face of the deck)."""
-    return face < P[P_FACES] and hand_count(cards, P, b, seat, face) > 0
-
-
-@kernel
-def has_legal_play(cards, ints, P, b, seat):
-    held = hand(cards, P, b, seat)
-    colour = ints[b, S_COLOUR]
-    top = top_face(cards, ints, P, b)
-    for f in range(P[P_FACES]):
-        if held[f] > 0 and matches_on(f, colour, top):
-            return True
-    return False
+    return 0 <= face < P[P_FACES] and hand_count(cards, P, b, seat, face) > 0
 
 
 @kernel(inline="always")
@@ -60,13 +113,3 @@ def stackable(cards, ints, P, b, face):
     if draw_two:
         return True
     return P[P_STACKING] == STACKING_MIXED and face == WILD_DRAW_FOUR
-
-
-@kernel
-def has_stackable(cards, ints, P, b, seat):
-    held = hand(cards, P, b, seat)
-    for c in range(4):
-        f = c * RANKS_PER_COLOUR + RANK_DRAW_TWO
-        if held[f] > 0 and stackable(cards, ints, P, b, f):
-            return True
-    return held[WILD_DRAW_FOUR] > 0 and stackable(cards, ints, P, b, WILD_DRAW_FOUR)
