@@ -7,15 +7,17 @@ other play is refused and changes nothing)."""
 from __future__ import annotations
 
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from uno_env.engine import Game, IllegalActionError
+from uno_env.engine import Game, IllegalActionError, interpreted
 from uno_env.engine import kernels as K
-from uno_env.engine.cards import WILD, WILD_DRAW_FOUR
+from uno_env.engine.cards import RANK_SKIP, RANKS_PER_COLOUR, WILD, WILD_DRAW_FOUR
 from uno_env.engine.layout import (
+    P_A_DRAW,
     P_A_FT,
     P_A_UNO,
     P_A_W,
@@ -135,3 +137,63 @@ def test_only_legality_decides_what_matches_or_stacks():
         if calls.search(line)
     ]
     assert found == []
+
+
+def no_action_card_with_two_or_fewer(cards, ints, P, b, seat, face, phase):
+    """A rule written once, in ``legality.forbidden``: no action card or wild-type card while
+    holding two cards or fewer (a turn, a drawn card, a stack, a jump-in, the UNO call)."""
+    return hand_size(ints, P, b, seat) <= 2 and (face >= WILD or face % RANKS_PER_COLOUR >= RANK_SKIP)
+
+
+RULE_TABLES = [{"num_players": 2}, {**variants.HOUSE_ALL, "num_players": 4}]
+
+
+@pytest.mark.parametrize("settings", RULE_TABLES, ids=["2p", "4p-house-all"])
+def test_a_rule_written_once_in_forbidden_is_followed_everywhere(monkeypatch, settings):
+    """The interpreted kernels (the same source) with a rule in ``forbidden``: the mask, the
+    decisions that accept a card, the drawn card, the jump-in and the UNO call all follow
+    it, with no other edit; and the rule does refuse cards the rules without it allow."""
+    twin = interpreted.kernels()
+    for module in list(sys.modules.values()):
+        if getattr(module, "__name__", "").startswith(interpreted.NAME) and hasattr(module, "forbidden"):
+            monkeypatch.setattr(module, "forbidden", no_action_card_with_two_or_fewer)
+    game = Game(**settings, illegal_action="raise", max_steps=2000)
+    P, n = game.params, game.num_players
+    rng = np.random.default_rng(5)
+    out = np.zeros(game.num_actions, np.int8)
+    rewards = np.zeros((1, n), np.float32)
+    refused_by_rule = done = 0
+    while done < 400:
+        state = game.init(seed=int(rng.integers(2**31)))
+        while state.ints[0, S_PHASE] != K.PH_OVER and done < 400:
+            refused_by_rule += check_twin_state(twin, game, state, out, rewards)
+            legal = np.flatnonzero(out)
+            plays = legal[legal != P[P_A_DRAW]]  # cards played rather than drawn: hands get small
+            action = int(rng.choice(plays if len(plays) else legal))
+            assert twin.step_game(*arrays(state), action, rewards, state.ev, state.evn) >= 0
+            done += 1
+    assert refused_by_rule > 0
+
+
+def arrays(state):
+    return state.cards, state.ints, state.rng, state.params, 0
+
+
+def check_twin_state(twin, game, state, out, rewards) -> int:
+    """The twin's mask (into ``out``) against its ``may_play``, its decisions against its
+    mask, its UNO offer; returns how many faces the rule refused that the rules allow."""
+    P, cards, ints = game.params, state.cards, state.ints
+    seat, phase = int(ints[0, S_CURRENT]), int(ints[0, S_PHASE])
+    twin.legal_mask(cards, ints, P, 0, out)
+    refused = 0
+    for f in range(P[P_FACES]):
+        legal = bool(twin.may_play(cards, ints, P, 0, seat, f, phase))
+        assert {int(out[a]) for a in play_actions(P, f)} == {int(legal)}
+        refused += bool(K.may_play(cards, ints, P, 0, seat, f, phase)) and not legal
+        if hand(cards, P, 0, seat)[f] > 0 and phase in CARD_PHASES:
+            trial = state.copy()
+            status = twin.step_game(*arrays(trial), play_actions(P, f)[0], rewards, trial.ev, trial.evn)
+            assert (status >= 0) == legal, f"phase {phase}, face {f}: status {status}"
+    if hand_size(ints, P, 0, seat) == 2 and ints[0, S_UNO_CALLED] == 0:
+        assert bool(out[P[P_A_UNO]]) == bool(twin.may_play_any(cards, ints, P, 0, seat, phase))
+    return refused

@@ -78,8 +78,8 @@ from .deal import (
 )
 from .draw import draw_cards, draw_one, push_discard, reshuffle
 from .house import apply_house_decision, decide_jump, decide_penalty, decide_swap
-from .legality import holds_card, holds_colour, matches, matches_on, may_play, may_play_any, stackable
-from .mask import allow_if_legal, allow_play, house_mask, legal_mask
+from .legality import forbidden, holds_card, holds_colour, matches, matches_on, may_play, may_play_any, stackable
+from .mask import allow_if_legal, allow_play, allow_turn_plays, house_mask, legal_mask
 from .observe import (
     copy_counts,
     observe,
@@ -188,6 +188,7 @@ __all__ = [
     "S_PHASE",
     "allow_if_legal",
     "allow_play",
+    "allow_turn_plays",
     "apply_action",
     "apply_house_decision",
     "begin_next",
@@ -217,6 +218,7 @@ __all__ = [
     "exchange_hands",
     "fashion_trend",
     "fill_deck",
+    "forbidden",
     "finish_game",
     "finish_turn",
     "forfeit",

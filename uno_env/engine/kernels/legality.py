@@ -26,10 +26,11 @@ from ..state import hand, hand_count, top_face
 describe(__name__, "the rules engine's kernels", seconds=45)
 
 
-@kernel(inline="always")
+@kernel(forceinline=True)
 def may_play(cards, ints, P, b, seat, face, phase):
     """Whether ``seat`` may play ``face`` now, in decision ``phase`` (a ``PH_*``): the one
-    home of card legality. The seat must hold a copy of the face, and then:
+    home of card legality. The seat must hold a copy of the face, the phase's rule must
+    allow it, and no rule may forbid it (:func:`forbidden`). The phases' rules:
 
     * ``PH_PLAY``, a turn: R-TURN-1's match (a wild-type card always; a Wild Draw Four's
       legality is judged by a challenge, R-WD4);
@@ -40,27 +41,39 @@ def may_play(cards, ints, P, b, seat, face, phase):
       than the one that played it and the one whose turn is due (R-HOUSE-JUMP-1/2);
     * any other phase (a colour, a challenge, a catch, Seven-O's choice): no card.
 
-    What a caller may use to narrow the faces it asks about (necessary, never sufficient;
-    ``tests/test_legality.py`` checks the mask face by face against this function): in
-    ``PH_PLAY`` a coloured face is of the colour in force or of the top card's rank; in
-    ``PH_DRAWN`` it is ``S_DRAWN``; in ``PH_PENALTY`` a Draw Two or a Wild Draw Four; in
-    ``PH_JUMP`` the face on top. A rule that allows more must widen those callers too
-    (``mask.legal_mask``, ``mask.house_mask``)."""
+    Force-inlined by LLVM: numba's own inlining (``inline="always"``) made each call 10x
+    slower here. The mask narrows the faces it asks about by these rules
+    (``mask.allow_turn_plays`` marks a turn's held matching faces at once, then asks
+    :func:`forbidden` of each), so a rule that allows more than these must widen the mask
+    too; ``tests/test_legality.py`` checks the mask face by face against this function."""
     if not holds_card(cards, P, b, seat, face):
         return False
     if phase == PH_PLAY:
-        return matches(cards, ints, P, b, face)
-    if phase == PH_DRAWN:
-        return face == ints[b, S_DRAWN] and matches(cards, ints, P, b, face)
-    if phase == PH_PENALTY:
-        return stackable(cards, ints, P, b, face)
-    if phase == PH_JUMP:
-        return (
+        allowed = matches(cards, ints, P, b, face)
+    elif phase == PH_DRAWN:
+        allowed = face == ints[b, S_DRAWN] and matches(cards, ints, P, b, face)
+    elif phase == PH_PENALTY:
+        allowed = stackable(cards, ints, P, b, face)
+    elif phase == PH_JUMP:
+        allowed = (
             face < WILD
             and face == top_face(cards, ints, P, b)
             and seat != ints[b, S_TOP_PLAYER]
             and seat != ints[b, S_FOLLOWING]
         )
+    else:
+        allowed = False
+    return allowed and not forbidden(cards, ints, P, b, seat, face, phase)
+
+
+@kernel(inline="always")
+def forbidden(cards, ints, P, b, seat, face, phase):
+    """Whether a rule setting forbids ``seat`` to play ``face`` in ``phase`` where the phase's
+    own rule allows it: where a legality rule that only forbids is written, once (for
+    example no action card as the last card: its setting, ``hand_size(...) == 1`` and the
+    face's rank). No rule of RULES.md or HOUSE_RULES.md forbids more today, so this is
+    False, and the compiler drops the check from the mask's fast path, which then costs
+    what it did before the predicate (``tests/test_legality.py`` gives it a rule)."""
     return False
 
 

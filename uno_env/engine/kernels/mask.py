@@ -27,13 +27,15 @@ from ..layout import (
     PH_JUMP,
     PH_OVER,
     PH_PENALTY,
+    PH_PLAY,
     PH_SWAP,
+    S_COLOUR,
     S_CURRENT,
     S_DRAWN,
     S_PHASE,
 )
-from ..state import is_alive, top_face
-from .legality import may_play
+from ..state import hand, is_alive, top_face
+from .legality import forbidden, may_play
 from .uno import uno_available
 
 describe(__name__, "the rules engine's kernels", seconds=45)
@@ -55,6 +57,33 @@ def allow_if_legal(cards, ints, P, b, player, face, phase, out):
     """Mark the play of ``face`` legal if :func:`~.legality.may_play` allows it."""
     if may_play(cards, ints, P, b, player, face, phase):
         allow_play(P, face, out)
+
+
+@kernel(inline="always")
+def allow_turn_plays(cards, ints, P, b, player, out):
+    """The card plays of a turn (phase play), as ``may_play`` allows them. Asked face by
+    face it made the mask 6x slower, 2x when asked only of the held faces of the groups
+    below (measured): only three groups of faces can match (R-TURN-1), the colour in force,
+    the top card's rank in every colour and the wild-type faces, so their held faces are
+    marked at once, without branches (the loops vectorize; a face in two groups is marked
+    twice, which is harmless): ``may_play``'s rule of a turn. Then any marked face that
+    ``forbidden`` refuses is taken off (no check at all while it is False)."""
+    held = hand(cards, P, b, player)
+    colour = ints[b, S_COLOUR]
+    top = top_face(cards, ints, P, b)
+    if colour >= 0:
+        first = colour * RANKS_PER_COLOUR
+        for f in range(first, first + RANKS_PER_COLOUR):
+            out[f] = held[f] > 0
+    if top < WILD:
+        for f in range(top % RANKS_PER_COLOUR, WILD, RANKS_PER_COLOUR):
+            out[f] |= held[f] > 0
+    for f in range(WILD):
+        if out[f] != 0 and forbidden(cards, ints, P, b, player, f, PH_PLAY):
+            out[f] = 0
+    for f in range(WILD, P[P_FACES]):
+        if held[f] > 0 and not forbidden(cards, ints, P, b, player, f, PH_PLAY):
+            allow_play(P, f, out)
 
 
 @kernel
@@ -110,7 +139,6 @@ def legal_mask(cards, ints, P, b, out):
         allow_if_legal(cards, ints, P, b, player, ints[b, S_DRAWN], phase, out)  # the only candidate
     else:
         out[P[P_A_DRAW]] = 1
-        for f in range(P[P_FACES]):
-            allow_if_legal(cards, ints, P, b, player, f, phase, out)
+        allow_turn_plays(cards, ints, P, b, player, out)
     if uno_available(cards, ints, P, b):
         out[P[P_A_UNO]] = 1
