@@ -9,7 +9,7 @@ them, by their names in this package (``from uno_env.engine import kernels as K`
 
 * ``codes``: action kinds and step statuses;
 * ``basics``: each game's generator and its event buffer;
-* ``legality``: what may be played on what, what answers a stack;
+* ``legality``: whether a card may be played now (``may_play``, the one home of card legality);
 * ``draw``: the piles, drawing and the reshuffle;
 * ``turn_order``: the next seat in play, partners, whose decision comes next;
 * ``uno``: the UNO call and the catch window;
@@ -78,8 +78,8 @@ from .deal import (
 )
 from .draw import draw_cards, draw_one, push_discard, reshuffle
 from .house import apply_house_decision, decide_jump, decide_penalty, decide_swap
-from .legality import has_legal_play, has_stackable, holds_card, holds_colour, matches, matches_on, stackable
-from .mask import allow_play, house_mask, legal_mask
+from .legality import forbidden, holds_card, holds_colour, matches, matches_on, may_play, may_play_any, stackable
+from .mask import allow_if_legal, allow_play, allow_turn_plays, house_mask, legal_mask
 from .observe import (
     copy_counts,
     observe,
@@ -128,6 +128,7 @@ from .turn import (
     decide_colour,
     decide_turn,
     draw_on_turn,
+    drawn_playable,
     play_forced_drawn_card,
     play_from_hand,
     refuse_wrong_card,
@@ -185,7 +186,9 @@ __all__ = [
     "SUMMARY_STATUS_BIAS",
     "S_CURRENT",
     "S_PHASE",
+    "allow_if_legal",
     "allow_play",
+    "allow_turn_plays",
     "apply_action",
     "apply_house_decision",
     "begin_next",
@@ -208,19 +211,19 @@ __all__ = [
     "draw_cards",
     "draw_on_turn",
     "draw_one",
+    "drawn_playable",
     "eliminate_at_target",
     "emit",
     "end_round",
     "exchange_hands",
     "fashion_trend",
     "fill_deck",
+    "forbidden",
     "finish_game",
     "finish_turn",
     "forfeit",
     "gather_and_shuffle",
     "hand_value",
-    "has_legal_play",
-    "has_stackable",
     "holds_card",
     "holds_colour",
     "house_mask",
@@ -229,6 +232,8 @@ __all__ = [
     "mask_batch",
     "matches",
     "matches_on",
+    "may_play",
+    "may_play_any",
     "next_alive",
     "next_jumper",
     "observe",

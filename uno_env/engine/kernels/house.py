@@ -8,6 +8,7 @@ from ..jit import describe, kernel
 from ..layout import (
     P_NUM_PLAYERS,
     PH_JUMP,
+    PH_PENALTY,
     PH_SWAP,
     S_CURRENT,
     S_DIRECTION,
@@ -33,7 +34,7 @@ from .codes import (
     ST_WRONG_PENALIZED,
 )
 from .draw import draw_cards
-from .legality import holds_card, stackable
+from .legality import holds_card, may_play
 from .play import play_card, swap_hands
 from .scoring import end_round
 from .turn import refuse_wrong_card
@@ -95,7 +96,7 @@ def decide_jump(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
         return ST_NOT_AVAILABLE
     if not holds_card(cards, P, b, player, face):
         return ST_NOT_HELD
-    if face != top_face(cards, ints, P, b):
+    if not may_play(cards, ints, P, b, player, face, PH_JUMP):
         return ST_NOT_AVAILABLE
     ints[b, S_FOLLOWING] = -1
     emit(ev, evn, b, EV_JUMP_IN, player, 0, 0)
@@ -116,7 +117,7 @@ def decide_penalty(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
         return ST_NOT_AVAILABLE
     if not holds_card(cards, P, b, player, face):
         return ST_NOT_HELD
-    if stackable(cards, ints, P, b, face):
+    if may_play(cards, ints, P, b, player, face, PH_PENALTY):
         play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
         return ST_OK
     refused = refuse_wrong_card(ints, P, b, player, face, rw, ev, evn)

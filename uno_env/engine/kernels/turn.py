@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import WILD, WILD_DRAW_FOUR
+from ..cards import WILD
 from ..events import EV_COLOR, EV_KEEP, EV_PASS, EV_WRONG, R_CHOICE, R_WRONG_CARD
 from ..jit import describe, kernel
 from ..layout import (
@@ -40,7 +40,7 @@ from .codes import (
     ST_WRONG_REFUSED,
 )
 from .draw import draw_cards, draw_one
-from .legality import holds_card, matches
+from .legality import holds_card, may_play
 from .play import play_card
 from .scoring import forfeit
 from .turn_order import begin_turn, next_alive
@@ -86,16 +86,11 @@ def decide_turn(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn):
 
 @kernel(inline="always")
 def play_from_hand(cards, ints, rng, P, b, player, face, colour, rw, ev, evn):
-    """A card played in a turn: one that matches (R-TURN-1; a Wild Draw Four always, its
-    legality judged by a challenge), or the drawn card in phase drawn; else a wrong card
-    (R-WRONG-1: taken back, two cards drawn, the turn passes)."""
+    """A card played in a turn or on the drawn card, as ``may_play`` allows; else a wrong
+    card (R-WRONG-1: taken back, two cards drawn, the turn passes)."""
     if not holds_card(cards, P, b, player, face):
         return ST_NOT_HELD
-    if ints[b, S_PHASE] == PH_PLAY:
-        legal = face == WILD_DRAW_FOUR or matches(cards, ints, P, b, face)
-    else:
-        legal = face == ints[b, S_DRAWN]
-    if legal:
+    if may_play(cards, ints, P, b, player, face, ints[b, S_PHASE]):
         play_card(cards, ints, rng, P, b, player, face, colour, rw, ev, evn)
         return ST_OK
     refused = refuse_wrong_card(ints, P, b, player, face, rw, ev, evn)
@@ -127,15 +122,22 @@ def draw_on_turn(cards, ints, rng, P, b, player, rw, ev, evn):
     (played at once when ``force_play`` leaves no other action, R-HOUSE-FORCE-1)."""
     mark_drew_on(ints, P, b, player, ints[b, S_COLOUR])  # public: drew instead of playing
     drawn = draw_one(cards, ints, rng, P, b, np.int64(player), np.int64(R_CHOICE), ev, evn)
-    while drawn >= 0 and not matches(cards, ints, P, b, drawn) and P[P_DRAW_UNTIL_PLAYABLE] != 0:
+    while P[P_DRAW_UNTIL_PLAYABLE] != 0 and drawn >= 0 and not drawn_playable(cards, ints, P, b, player, drawn):
         drawn = draw_one(cards, ints, rng, P, b, np.int64(player), np.int64(R_CHOICE), ev, evn)
-    if drawn < 0 or not matches(cards, ints, P, b, drawn):
+    if not drawn_playable(cards, ints, P, b, player, drawn):
         emit(ev, evn, b, EV_KEEP, player, 0, 0)
         begin_turn(ints, b, next_alive(ints, P, b, player, ints[b, S_DIRECTION]))
         return
     ints[b, S_PHASE] = PH_DRAWN
-    ints[b, S_DRAWN] = drawn
     play_forced_drawn_card(cards, ints, rng, P, b, player, rw, ev, evn)
+
+
+@kernel(inline="always")
+def drawn_playable(cards, ints, P, b, player, drawn):
+    """Whether the card just drawn (-1: none) may be played in the drawn-card decision, as
+    ``may_play`` says of it once it is ``S_DRAWN`` (which ``begin_turn`` clears if not)."""
+    ints[b, S_DRAWN] = drawn
+    return drawn >= 0 and may_play(cards, ints, P, b, player, drawn, PH_DRAWN)
 
 
 @kernel

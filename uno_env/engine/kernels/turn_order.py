@@ -21,7 +21,8 @@ from ..layout import (
     S_TOP_PLAYER,
     S_UNO_CALLED,
 )
-from ..state import hand_count, is_alive, top_face
+from ..state import is_alive, top_face
+from .legality import may_play
 
 
 @kernel("int64(int32[:, ::1], int64[::1], int64, int64, int64)")  # typed like emit
@@ -58,16 +59,15 @@ def begin_turn(ints, b, seat):
 @kernel
 def next_jumper(cards, ints, P, b, after):
     """R-HOUSE-JUMP-2: the first seat after ``after`` in turn order, before the seat whose turn
-    would begin (``S_FOLLOWING``), that holds the top card and did not play it; -1 if none."""
+    would begin (``S_FOLLOWING``), that may jump in with the top card (``may_play``); -1 if none."""
     following = ints[b, S_FOLLOWING]
-    origin = ints[b, S_TOP_PLAYER]
     top = top_face(cards, ints, P, b)
     s = after
     for _ in range(P[P_NUM_PLAYERS]):
         s = next_alive(ints, P, b, s, ints[b, S_DIRECTION])
         if s == following:
             return -1
-        if s != origin and hand_count(cards, P, b, s, top) > 0:
+        if may_play(cards, ints, P, b, s, top, PH_JUMP):
             return s
     return -1
 

@@ -7,10 +7,6 @@ from ..jit import describe, kernel
 from ..layout import (
     P_UNO_CALL,
     PH_CATCH,
-    PH_DRAWN,
-    PH_JUMP,
-    PH_PENALTY,
-    PH_PLAY,
     S_AFTER_WINDOW,
     S_CURRENT,
     S_DIRECTION,
@@ -25,7 +21,7 @@ from ..state import hand_size
 from .basics import emit
 from .codes import KIND_CATCH, KIND_PASS, ST_NOT_AVAILABLE, ST_OK
 from .draw import draw_cards
-from .legality import has_legal_play, has_stackable
+from .legality import may_play_any
 from .turn_order import begin_next, next_alive
 
 describe(__name__, "the rules engine's kernels", seconds=45)
@@ -33,18 +29,14 @@ describe(__name__, "the rules engine's kernels", seconds=45)
 
 @kernel(forceinline=True)
 def uno_available(cards, ints, P, b):
-    """D-UNO: once per turn, with exactly two cards and a legal play in this decision."""
+    """D-UNO (D-HOUSE-STACK-UNO): once per turn, with exactly two cards and a card that
+    ``may_play`` allows in this decision."""
     if P[P_UNO_CALL] == UNO_OFF or ints[b, S_UNO_CALLED] != 0:
         return False
     p = ints[b, S_CURRENT]
     if hand_size(ints, P, b, p) != 2:
         return False
-    phase = ints[b, S_PHASE]
-    if phase == PH_DRAWN or phase == PH_JUMP:  # a jump-in decision is asked only of a holder
-        return True
-    if phase == PH_PENALTY:  # D-HOUSE-STACK-UNO
-        return has_stackable(cards, ints, P, b, p)
-    return phase == PH_PLAY and has_legal_play(cards, ints, P, b, p)
+    return may_play_any(cards, ints, P, b, p, ints[b, S_PHASE])
 
 
 @kernel(inline="always")
