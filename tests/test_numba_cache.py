@@ -248,3 +248,20 @@ def test_a_cache_dir_has_its_own_stamp_per_tree(tmp_path, monkeypatch):
     assert not (folder / "step.step-6.py311.nbi").exists() and stamp_file.exists()
     assert numba_cache.refresh(tmp_path / "b") is True  # another tree sharing the folder: its own stamp
     assert numba_cache.refresh(tmp_path / "a") is False and numba_cache.refresh(tmp_path / "b") is False
+
+
+def test_a_compile_that_outlived_an_edit_leaves_its_cache_to_be_cleared(tmp_path, monkeypatch):
+    """A background compile reads the sources, an edit follows, a new process stamps the new
+    sources, then the compile writes the old code: it disowns it, and the next check clears it."""
+    monkeypatch.setattr(numba_cache, "READ", {})
+    write(tmp_path, SMALL_TREE)
+    numba_cache.refresh(tmp_path)  # the compiling process reads the sources
+    assert numba_cache.disown_if_edited(tmp_path) is False  # nothing changed meanwhile
+    read_before = numba_cache.READ[tmp_path]
+    edit(tmp_path, "uno_env/engine/kernels/step.py")
+    assert numba_cache.refresh(tmp_path) is True  # a process started after the edit stamps it
+    stale = cache_files(tmp_path, "uno_env/engine/kernels/step.py")  # the compile writes the old code
+    assert numba_cache.refresh(tmp_path) is False  # the stamp alone would keep it
+    numba_cache.READ[tmp_path] = read_before  # the compiling process
+    assert numba_cache.disown_if_edited(tmp_path) is True
+    assert numba_cache.refresh(tmp_path) is True and not any(f.exists() for f in stale)

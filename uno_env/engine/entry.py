@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 from numba import types
 
-from . import interpreted
+from . import interpreted, numba_cache
 from . import kernels as K
 from .compile_notice import say
 
@@ -202,8 +202,13 @@ class Engine:
 
 
 def compiled_entry_points() -> dict[str, Any]:
-    """The compiled entry point of each kernel of :data:`SIGNATURES` (compiled or loaded from the cache)."""
-    return {name: getattr(K, name).compile(signature) for name, signature in SIGNATURES.items()}
+    """The compiled entry point of each kernel of :data:`SIGNATURES` (compiled or loaded from
+    the cache). Sources edited while they compiled disown what went into the cache
+    (``numba_cache.disown_if_edited``): a background compile started before an edit must not
+    leave the old rules there."""
+    compiled = {name: getattr(K, name).compile(signature) for name, signature in SIGNATURES.items()}
+    numba_cache.disown_if_edited()
+    return compiled
 
 
 def _compiling_pid() -> int:

@@ -475,6 +475,11 @@ def _read_stamp(stamp_file: pathlib.Path) -> dict:
     return stamp if isinstance(stamp, dict) else {}
 
 
+READ: dict[pathlib.Path, str] = {}
+"""Per tree, the digest of its sources when this process checked them, before it loaded its
+kernels: the code it compiles is that code, whatever the files say later."""
+
+
 def refresh(root: pathlib.Path | None = None) -> bool:
     """Delete the cache files of each module whose closure changed since the last check;
     returns whether any module's did (the first check: all). Silent where the tree is
@@ -482,6 +487,7 @@ def refresh(root: pathlib.Path | None = None) -> bool:
     root = root or pathlib.Path(__file__).resolve().parents[2]
     known: dict[pathlib.Path, bytes] = {}
     everything = _digest(root, source_files(root) + weights_files(root), known)
+    READ[root] = everything
     places = cache_locations(root, root / "uno_env" / "__init__.py")
     stale = [
         k
@@ -508,3 +514,18 @@ def refresh(root: pathlib.Path | None = None) -> bool:
         except OSError:
             continue
     return cleared
+
+
+def disown_if_edited(root: pathlib.Path | None = None) -> bool:
+    """After this process compiled into the cache: if the sources changed since it read them
+    (an edit while a background compile ran), the cache files it wrote hold the old code,
+    and a process started after the edit may already have stamped the new sources, so that
+    no check would clear them. Every stamp of the tree is then removed: the next process
+    clears every cache (the safe side). Returns whether it did."""
+    root = root or pathlib.Path(__file__).resolve().parents[2]
+    read = READ.get(root)
+    if read is None or _digest(root, source_files(root) + weights_files(root)) == read:
+        return False
+    for stamp_file, _ in cache_locations(root, root / "uno_env" / "__init__.py"):
+        stamp_file.unlink(missing_ok=True)
+    return True
