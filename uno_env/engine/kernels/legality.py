@@ -79,7 +79,13 @@ def forbidden(cards, ints, P, b, seat, face, phase):
 
 @kernel
 def may_play_any(cards, ints, P, b, seat, phase):
-    """Whether ``seat`` may play some card in decision ``phase`` (:func:`may_play`)."""
+    """Whether ``seat`` may play some card in decision ``phase`` (:func:`may_play`), asked
+    only of the faces it can allow there: the drawn card, the card on top of a jump-in, or
+    the held faces."""
+    if phase == PH_DRAWN:
+        return may_play(cards, ints, P, b, seat, ints[b, S_DRAWN], phase)
+    if phase == PH_JUMP:
+        return may_play(cards, ints, P, b, seat, top_face(cards, ints, P, b), phase)
     held = hand(cards, P, b, seat)
     for f in range(P[P_FACES]):
         if held[f] > 0 and may_play(cards, ints, P, b, seat, f, phase):
