@@ -17,6 +17,7 @@ from uno_env.agents.human import HumanAgent
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine import layout as layout_module
 from uno_env.engine.actions import BLOCKS, KIND_NAMES, KINDS, VERBS, ActionTable, Kind, kind_lines
+from uno_env.engine.config import house_rules_on
 from uno_env.engine.kernels import codes
 from uno_env.engine.kernels.step import decode_action
 from uno_env.engine.layout import ACTION_OFFSETS, NUM_PARAMS, P_ACTION_TABLE, Param
@@ -32,8 +33,9 @@ CONFIGS = [
 
 
 def test_the_kinds_are_those_the_blocks_name_in_order():
-    assert KINDS == ("PLAY", "DRAW", "PASS", "UNO", "CHALLENGE", "ACCEPT", "CATCH", "COLOUR", "SWAP")
-    assert KIND_NAMES == ("play", "draw", "pass", "uno", "challenge", "accept", "catch", "color", "swap")
+    """The kinds of today keep their codes (a new block's kind is appended after them)."""
+    assert KINDS[:9] == ("PLAY", "DRAW", "PASS", "UNO", "CHALLENGE", "ACCEPT", "CATCH", "COLOUR", "SWAP")
+    assert KIND_NAMES[:9] == ("play", "draw", "pass", "uno", "challenge", "accept", "catch", "color", "swap")
     for code, name in enumerate(KINDS):
         assert getattr(codes, f"KIND_{name}") == int(Kind[name]) == code
         assert type(getattr(codes, f"KIND_{name}")) is int  # a plain int: numba compiles it as a constant
@@ -79,7 +81,7 @@ def test_decode_reads_the_table_of_the_declared_blocks(config):
 
 
 def test_the_docs_table_has_a_row_per_present_block():
-    config = RuleConfig(num_players=4, seven_o=True, deck="fashion_trend")
+    config = RuleConfig(num_players=4, deck="fashion_trend", **house_rules_on())  # every block present
     rows = docs.action_table(config).splitlines()[2:]
     assert [row.split(" | ")[-1].rstrip(" |") for row in rows] == [block.when for block in BLOCKS]
     assert "swap" not in docs.action_table(RuleConfig(num_players=4))
@@ -129,10 +131,10 @@ import importlib.abc, importlib.util, io, pathlib, sys
 import numpy as np
 
 NEW_BLOCK = """    Block(
-        "skip",
-        verb="skip",
-        kind="SKIP",
-        when="choose whom a Skip skips: the player k seats clockwise",
+        "nudge",
+        verb="nudge",
+        kind="NUDGE",
+        when="choose whom a Nudge nudges: the player k seats clockwise",
         entries=lambda config: [(str(k), -1, k) for k in range(1, config.num_players)],
     ),
 )
@@ -166,20 +168,20 @@ from uno_env.agents.human import HumanAgent
 from uno_env.engine import Game, RuleConfig, actions, layout
 from uno_env.engine.kernels.step import decode_action
 
-assert actions.KINDS[-1] == "SKIP" and actions.KIND_NAMES[-1] == "skip" and "skip" in actions.VERBS
-assert actions.kind_lines()[-1] == 'KIND_SKIP = int(Kind["SKIP"])'  # what docs --write adds to kernels/codes.py
+assert actions.KINDS[-1] == "NUDGE" and actions.KIND_NAMES[-1] == "nudge" and "nudge" in actions.VERBS
+assert actions.kind_lines()[-1] == 'KIND_NUDGE = int(Kind["NUDGE"])'  # what docs --write adds to kernels/codes.py
 game = Game(num_players=3)
-assert game.actions.strings[-2:] == ("skip 1", "skip 2")
+assert game.actions.strings[-2:] == ("nudge 1", "nudge 2")
 first = game.num_actions - 2
-assert game.params[layout.ACTION_OFFSETS["skip"]] == first == game.params[layout.Param["A_SKIP"]]
-assert neural.ACTION_BLOCKS["skip"] == layout.ACTION_OFFSETS["skip"]
-assert neural.action_blocks(game)[-1].name == "skip"
+assert game.params[layout.ACTION_OFFSETS["nudge"]] == first == game.params[layout.Param["A_NUDGE"]]
+assert neural.ACTION_BLOCKS["nudge"] == layout.ACTION_OFFSETS["nudge"]
+assert neural.action_blocks(game)[-1].name == "nudge"
 kind = len(actions.KINDS) - 1
 decoded = [tuple(int(v) for v in decode_action(game.params, a)) for a in (first, first + 1)]
 assert decoded == [(kind, -1, 1), (kind, -1, 2)]
-assert "| `skip 1` ... `skip 2` | choose whom a Skip skips" in docs.action_table(RuleConfig(num_players=3))
+assert "| `nudge 1` ... `nudge 2` | choose whom a Nudge nudges" in docs.action_table(RuleConfig(num_players=3))
 human = HumanAgent(game, stdin=io.StringIO(), stdout=io.StringIO())
-assert human.parse("Skip 2", np.ones(game.num_actions, dtype=np.int8)) == first + 1
+assert human.parse("Nudge 2", np.ones(game.num_actions, dtype=np.int8)) == first + 1
 print("rehearsed")
 '''
 
@@ -187,7 +189,7 @@ print("rehearsed")
 def test_a_block_declared_once_reaches_every_derived_place(tmp_path):
     """The rehearsal: a new block written once, in BLOCKS, reaches the kinds, P's entries and
     action table, the decode, the file format, the docs' table and the human verbs; the
-    kernels' KIND_SKIP is a line that ``docs --write`` would write."""
+    kernels' KIND_NUDGE is a line that ``docs --write`` would write."""
     script = tmp_path / "rehearsal.py"
     script.write_text(REHEARSAL)
     env = dict(os.environ, NUMBA_DISABLE_JIT="1", PYTHONPATH=str(docs.ROOT))

@@ -18,7 +18,8 @@ them, by their names in this package (``from uno_env.engine import kernels as K`
 * ``challenge``: the Wild Draw Four's challenge and a stack's penalty decision;
 * ``play``: a card played and all its effects (Fashion Trend, Seven-O's swaps included);
 * ``turn``: the turn's decisions (play, draw, pass, UNO), a wrong card, a starting Wild's colour;
-* ``house``: the house rules' decisions (a stack's penalty, the Seven-O choice, a jump-in);
+* ``house``: the house rules' decisions (a stack's penalty, the Seven-O choice, a jump-in), each
+  with its legal actions (``house_mask``);
 * ``step``: an action decoded and dispatched by phase, refusals, truncation, the summary;
 * ``mask``: the legal-action mask;
 * ``observe``: the observation;
@@ -32,21 +33,31 @@ inlined by numba (``kernel(inline="always")``), as are small helpers: the compil
 is the one before the split, and compiles in the same time.
 
 :mod:`~uno_env.engine.interpreted` loads the same modules a second time as plain Python.
+
+Every function a module defines is exported here by its name, with no list to keep: a new
+kernel is ``K.<name>`` as soon as its module defines it (:func:`defined_in`).
 """
+
+from typing import Any
 
 from ..layout import PH_OVER, S_CURRENT, S_PHASE  # read as K.S_CURRENT above the engine, as before the split
 from ..pickling import LOWEST_PICKLE_PROTOCOL, NeedsPickleProtocol2
-from .basics import emit, rng_below, shuffle_segment
-from .batch import (
-    mask_batch,
-    observe_batch,
-    reset_batch,
-    reset_from_deck,
-    step_and_observe,
-    step_batch,
-    step_parallel,
-)
-from .challenge import clear_wild_draw_four, resolve_challenge, resolve_penalty, reveal_hand, wild_draw_four_played
+from . import basics as _basics
+from . import batch as _batch
+from . import challenge as _challenge
+from . import codes as _codes
+from . import deal as _deal
+from . import draw as _draw
+from . import house as _house
+from . import legality as _legality
+from . import mask as _mask
+from . import observe as _observe
+from . import play as _play
+from . import scoring as _scoring
+from . import step as _step
+from . import turn as _turn
+from . import turn_order as _turn_order
+from . import uno as _uno
 from .codes import (
     KIND_ACCEPT,
     KIND_CATCH,
@@ -66,52 +77,8 @@ from .codes import (
     ST_WRONG_PENALIZED,
     ST_WRONG_REFUSED,
 )
-from .deal import (
-    HAND_START,
-    choose_dealer,
-    clear_round_info,
-    deal_and_start,
-    fill_deck,
-    gather_and_shuffle,
-    reset_game,
-    start_round,
-)
-from .draw import draw_cards, draw_one, push_discard, reshuffle
-from .house import apply_house_decision, decide_jump, decide_penalty, decide_swap
-from .legality import forbidden, holds_card, holds_colour, matches, matches_on, may_play, may_play_any, stackable
-from .mask import allow_if_legal, allow_play, allow_turn_plays, house_mask, legal_mask
-from .observe import (
-    copy_counts,
-    observe,
-    observe_and_mask,
-    observe_cards,
-    observe_decision,
-    observe_house_rules,
-    observe_seats,
-    observe_shown,
-    rel_seat,
-)
-from .play import (
-    coloured_effects,
-    exchange_hands,
-    fashion_trend,
-    play_card,
-    rank_effects,
-    rotate_hands,
-    stack_draw_two,
-    swap_hands,
-    wild_effects,
-)
-from .scoring import (
-    eliminate_at_target,
-    end_round,
-    finish_game,
-    forfeit,
-    hand_value,
-    lowest_score_wins,
-    score_round,
-    settle_outcomes,
-)
+from .deal import HAND_START
+from .observe import observe  # the kernel, not its module, for type checkers (the loop below sets it too)
 from .step import (
     SUMMARY_ALIVE,
     SUMMARY_PHASE,
@@ -119,22 +86,7 @@ from .step import (
     SUMMARY_SEAT,
     SUMMARY_STATUS,
     SUMMARY_STATUS_BIAS,
-    apply_action,
-    decode_action,
-    step_game,
-    step_summary,
 )
-from .turn import (
-    decide_colour,
-    decide_turn,
-    draw_on_turn,
-    drawn_playable,
-    play_forced_drawn_card,
-    play_from_hand,
-    refuse_wrong_card,
-)
-from .turn_order import begin_next, begin_turn, next_alive, next_jumper, same_team
-from .uno import call_uno, close_window, decide_catch, finish_turn, uno_available
 
 MODULES = (
     "codes",
@@ -156,8 +108,26 @@ MODULES = (
 )
 """The modules of this package in the order they import each other (each only those before it)."""
 
+
+def defined_in(module) -> dict[str, Any]:
+    """The public functions (kernels, compiled or not) that ``module`` defines itself."""
+    return {
+        name: value
+        for name, value in vars(module).items()
+        if not name.startswith("_") and callable(value) and getattr(value, "__module__", None) == module.__name__
+    }
+
+
+_KERNELS: dict[str, Any] = {}
+for _module in (_codes, _basics, _legality, _draw, _turn_order, _uno, _deal, _scoring, _challenge, _play, _turn):
+    _KERNELS.update(defined_in(_module))
+for _module in (_house, _step, _mask, _observe, _batch):
+    _KERNELS.update(defined_in(_module))
+globals().update(_KERNELS)
+
 __all__ = [
     "HAND_START",
+    "observe",
     "KIND_ACCEPT",
     "KIND_CATCH",
     "KIND_CHALLENGE",
@@ -186,94 +156,10 @@ __all__ = [
     "SUMMARY_STATUS_BIAS",
     "S_CURRENT",
     "S_PHASE",
-    "allow_if_legal",
-    "allow_play",
-    "allow_turn_plays",
-    "apply_action",
-    "apply_house_decision",
-    "begin_next",
-    "begin_turn",
-    "call_uno",
-    "choose_dealer",
-    "clear_round_info",
-    "clear_wild_draw_four",
-    "close_window",
-    "coloured_effects",
-    "copy_counts",
-    "deal_and_start",
-    "decide_catch",
-    "decide_colour",
-    "decide_jump",
-    "decide_penalty",
-    "decide_swap",
-    "decide_turn",
-    "decode_action",
-    "draw_cards",
-    "draw_on_turn",
-    "draw_one",
-    "drawn_playable",
-    "eliminate_at_target",
-    "emit",
-    "end_round",
-    "exchange_hands",
-    "fashion_trend",
-    "fill_deck",
-    "forbidden",
-    "finish_game",
-    "finish_turn",
-    "forfeit",
-    "gather_and_shuffle",
-    "hand_value",
-    "holds_card",
-    "holds_colour",
-    "house_mask",
-    "legal_mask",
-    "lowest_score_wins",
-    "mask_batch",
-    "matches",
-    "matches_on",
-    "may_play",
-    "may_play_any",
-    "next_alive",
-    "next_jumper",
-    "observe",
-    "observe_and_mask",
-    "observe_batch",
-    "observe_cards",
-    "observe_decision",
-    "observe_house_rules",
-    "observe_seats",
-    "observe_shown",
-    "play_card",
-    "play_forced_drawn_card",
-    "play_from_hand",
-    "push_discard",
-    "rank_effects",
-    "refuse_wrong_card",
-    "rel_seat",
-    "reset_batch",
-    "reset_from_deck",
-    "reset_game",
-    "reshuffle",
-    "resolve_challenge",
-    "resolve_penalty",
-    "reveal_hand",
-    "rng_below",
-    "rotate_hands",
-    "same_team",
-    "score_round",
-    "settle_outcomes",
-    "shuffle_segment",
-    "stack_draw_two",
-    "stackable",
-    "start_round",
-    "step_batch",
-    "step_game",
-    "step_parallel",
-    "step_and_observe",
-    "step_summary",
-    "swap_hands",
-    "uno_available",
-    "wild_draw_four_played",
-    "wild_effects",
 ]
+__all__ += sorted(set(_KERNELS) - {"observe"})
+
+
+def __getattr__(name: str) -> Any:
+    """Type checkers: the kernels are set above by name (a missing one is an AttributeError)."""
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,11 +1,17 @@
-"""The house rules' decisions: a stack's penalty, the Seven-O choice, a jump-in (HOUSE_RULES.md)."""
+"""The house rules' decisions, each with its legal actions (:func:`house_mask`): a stack's
+penalty, the Seven-O choice, a jump-in (HOUSE_RULES.md)."""
 
 from __future__ import annotations
 
-from ..cards import WILD_DRAW_FOUR
+from ..cards import RANK_DRAW_TWO, RANKS_PER_COLOUR, WILD_DRAW_FOUR
 from ..events import EV_JUMP_IN, EV_JUMP_PASS, EV_WRONG, R_PENALTY, R_WRONG_CARD
 from ..jit import describe, kernel
 from ..layout import (
+    P_A_ACCEPT,
+    P_A_CHALLENGE,
+    P_A_PASS,
+    P_A_SWAP,
+    P_A_UNO,
     P_NUM_PLAYERS,
     PH_JUMP,
     PH_PENALTY,
@@ -34,7 +40,7 @@ from .codes import (
     ST_WRONG_PENALIZED,
 )
 from .draw import draw_cards
-from .legality import holds_card, may_play
+from .legality import allow_if_legal, holds_card, may_play
 from .play import play_card, swap_hands
 from .scoring import end_round
 from .turn import refuse_wrong_card
@@ -59,6 +65,30 @@ def apply_house_decision(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn
     if phase == PH_JUMP:
         return decide_jump(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
     return decide_penalty(cards, ints, rng, P, b, kind, face, colour, rw, ev, evn)
+
+
+@kernel
+def house_mask(cards, ints, P, b, phase, out):
+    """The legal actions of the house rules' decisions (``out`` already zeroed)."""
+    player = ints[b, S_CURRENT]
+    n = P[P_NUM_PLAYERS]
+    if phase == PH_SWAP:
+        for k in range(1, n):
+            if is_alive(ints, P, b, (player + k) % n):
+                out[P[P_A_SWAP] + k - 1] = 1
+        return
+    if phase == PH_JUMP:
+        out[P[P_A_PASS]] = 1
+        allow_if_legal(cards, ints, P, b, player, top_face(cards, ints, P, b), phase, out)  # the only candidate
+    else:  # the penalty decision: only a Draw Two or a Wild Draw Four can stack
+        out[P[P_A_ACCEPT]] = 1
+        if top_face(cards, ints, P, b) == WILD_DRAW_FOUR:
+            out[P[P_A_CHALLENGE]] = 1
+        for c in range(4):
+            allow_if_legal(cards, ints, P, b, player, c * RANKS_PER_COLOUR + RANK_DRAW_TWO, phase, out)
+        allow_if_legal(cards, ints, P, b, player, WILD_DRAW_FOUR, phase, out)
+    if uno_available(cards, ints, P, b):
+        out[P[P_A_UNO]] = 1
 
 
 @kernel(inline="always")

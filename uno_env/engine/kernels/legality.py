@@ -1,13 +1,16 @@
 """What may be played: one predicate, :func:`may_play`, says whether a seat may play a card
 in the decision at hand; the mask and every decision that accepts a card ask it (R-TURN-1's
 match, the drawn card, what answers a stack, the jump-in card). A new legality rule is one
-edit there."""
+edit there. :func:`allow_play` marks a card's play in a mask (its action, or a wild's four)."""
 
 from __future__ import annotations
 
 from ..cards import RANK_DRAW_TWO, RANKS_PER_COLOUR, WILD, WILD_DRAW_FOUR, matches_on
 from ..jit import describe, kernel
 from ..layout import (
+    P_A_FT,
+    P_A_W,
+    P_A_W4,
     P_FACES,
     P_STACKING,
     PH_DRAWN,
@@ -132,3 +135,21 @@ def stackable(cards, ints, P, b, face):
     if draw_two:
         return True
     return P[P_STACKING] == STACKING_MIXED and face == WILD_DRAW_FOUR
+
+
+@kernel(inline="always")
+def allow_play(P, face, out):
+    """Mark the play of ``face`` legal: its action, or the four colour choices of a wild-type card."""
+    if face < WILD:
+        out[face] = 1
+        return
+    first = P[P_A_W] if face == WILD else (P[P_A_W4] if face == WILD_DRAW_FOUR else P[P_A_FT])
+    for c in range(4):
+        out[first + c] = 1
+
+
+@kernel(inline="always")
+def allow_if_legal(cards, ints, P, b, player, face, phase, out):
+    """Mark the play of ``face`` legal if :func:`~.legality.may_play` allows it."""
+    if may_play(cards, ints, P, b, player, face, phase):
+        allow_play(P, face, out)
