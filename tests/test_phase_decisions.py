@@ -12,11 +12,27 @@ import pytest
 from uno_env import protocol_doc
 from uno_env.agents.human import PHASE_PROMPTS, HumanAgent
 from uno_env.engine import Game, IllegalActionError, RuleConfig, readers
+from uno_env.engine.cards import RANK_NAMES, RANK_SEVEN, RANK_SKIP
+from uno_env.engine.checks import invariant_violations
 from uno_env.engine.config import CHOICES, HOUSE_RULE_SETTINGS, house_rules_on
-from uno_env.engine.named import HOUSE_PHASES, PHASE_DECISIONS, PHASE_NAMES, Phase
+from uno_env.engine.layout import S_FOLLOWING, S_PHASE, S_TOP_PLAYER
+from uno_env.engine.named import (
+    CHOICE_PHASE_MASK,
+    CHOICE_PHASES,
+    HOUSE_PHASES,
+    NEXT_TURN_PHASE_MASK,
+    NEXT_TURN_PHASES,
+    PHASE_DECISIONS,
+    PHASE_NAMES,
+    UNO_CALL_PHASES,
+    Choice,
+    Phase,
+    phase_list,
+)
 from uno_env.engine.observation import SLICE_WORDS, phases_of
 from uno_env.engine.position import PositionError
 from uno_env.engine.position.keys import KEYS
+from uno_env.engine.seeding import seed_to_rng
 
 
 def test_every_phase_is_declared_classic_ones_first_each_house_one_with_its_setting():
@@ -127,3 +143,95 @@ def test_each_decision_reached_in_play_has_its_refusal_prompt_and_one_hot_entry(
             if not unasked & reachable:
                 break
     assert not unasked, f"never reached: {sorted(PHASE_NAMES[p] for p in unasked)}"
+
+
+def test_the_per_phase_facts_are_derived_from_the_declaration():
+    """The UNO call's phases, the choices after a card and the phases that show ``next_turn``
+    (and their bits, which the compiled readers test) are the declared ones; a choice is a
+    house rule's, names its card and needs three players where two decide nothing."""
+    decided = PHASE_DECISIONS.items()
+    assert tuple(p for p, d in decided if d.uno_call_hand is not None) == UNO_CALL_PHASES
+    assert {p: d.choice for p, d in decided if d.choice is not None} == CHOICE_PHASES
+    assert tuple(p for p, d in decided if d.shows_next_turn) == NEXT_TURN_PHASES
+    for mask, phases in ((CHOICE_PHASE_MASK, CHOICE_PHASES), (NEXT_TURN_PHASE_MASK, NEXT_TURN_PHASES)):
+        assert [p for p in Phase if (mask >> p) & 1] == list(phases)
+    for phase, choice in CHOICE_PHASES.items():
+        assert phase in HOUSE_PHASES and choice.card == RANK_NAMES[choice.rank]
+        assert choice.min_players == (2 if choice.alone is None else 3)
+    assert CHOICE_PHASES[Phase.SWAP].rank == RANK_SEVEN and NEXT_TURN_PHASES == (Phase.SWAP, Phase.JUMP)
+    assert phase_list(UNO_CALL_PHASES) == "'play', 'drawn', 'penalty' or 'jump'"
+
+
+SEVEN_O = {"num_players": 4, "seven_o": True}
+SWAP = {  # player 1 played a 7 and chooses whom to swap with
+    "hands": [["R1"], ["G3", "B4"], ["R5", "Y5"], ["B9"]],
+    "discard_pile": ["R3", "R7"],
+    "current_player": 1,
+    "phase": "swap",
+}
+
+
+def _refusal(config: dict, position: dict) -> str:
+    with pytest.raises(PositionError) as raised:
+        Game(**config).from_position(position, seed=0)
+    return str(raised.value)
+
+
+def test_a_seven_o_position_is_refused_in_the_words_of_its_declared_choice():
+    """The refusals a choice after a card gives (wrong card on top, two players, another
+    seat on top, a UNO call or next_turn where none is set) are the declaration's words."""
+    assert "'swap' needs the 7 just played on top, not R3 (R-HOUSE-SEVENO-1)" in _refusal(
+        SEVEN_O, {**SWAP, "discard_pile": ["R7", "R3"]}
+    )
+    two = {**SWAP, "hands": [["R1"], ["G3", "B4"]]}
+    assert "with two players in the game a 7 swaps without a decision: no phase 'swap' (R-HOUSE-SEVENO-1)" in (
+        _refusal({**SEVEN_O, "num_players": 2}, two)
+    )
+    assert "in phase 'swap' it is the player of the 7, who chooses (current_player): seat 1" in _refusal(
+        SEVEN_O, {**SWAP, "top_card_player": 0}
+    )
+    assert "true only in phase 'play', 'drawn', 'penalty' or 'jump', not 'swap'" in _refusal(
+        SEVEN_O, {**SWAP, "uno_called": True}
+    )
+    play = {**SWAP, "phase": "play", "next_turn": 2}
+    assert "only set in phase 'swap' or 'jump'" in _refusal(SEVEN_O, play)
+    assert "needs seven_o or jump_in (phase 'swap' or 'jump')" in _refusal({"num_players": 4}, play)
+
+
+def test_a_declared_choice_reaches_the_positions_and_the_invariants(monkeypatch):
+    """Declaring phase ``swap`` as the choice after a Skip (a rule of another card) moves
+    what a position and the state's invariants ask of it, with no other edit."""
+    game = Game(**SEVEN_O)
+    seven = game.from_position(SWAP, seed=0)
+    monkeypatch.setitem(CHOICE_PHASES, Phase.SWAP, Choice(RANK_SKIP, "R-TEST-1", alone="skips the other"))
+    assert "'swap' needs the Skip just played on top, not R7 (R-TEST-1)" in _refusal(SEVEN_O, SWAP)
+    skip = game.from_position({**SWAP, "discard_pile": ["R3", "RS"]}, seed=0)
+    assert invariant_violations(game, skip) == []
+    assert [v.message for v in invariant_violations(game, seven)] == [
+        "a Seven-O choice that does not follow its player's Skip"
+    ]
+    two = {**SWAP, "hands": [["R1"], ["G3", "B4"]], "discard_pile": ["R3", "RS"]}
+    assert "a Skip skips the other without a decision: no phase 'swap' (R-TEST-1)" in _refusal(
+        {**SEVEN_O, "num_players": 2}, two
+    )
+
+
+def test_the_compiled_readers_show_next_turn_and_the_chooser_in_the_declared_phases():
+    """``observe`` writes ``next_turn`` to the acting seat only in the phases that show it, and
+    a state sampled from a Seven-O choice's observation (no ``top_card_player`` slice) has the
+    chooser on top and the turn that follows."""
+    game = Game(num_players=4, seven_o=True, jump_in=True)
+    state = game.from_position({**SWAP, "top_card_player": 1}, seed=0)
+    offset, n = game.obs_spec.offset("next_turn"), game.num_players
+    for phase in (Phase.PLAY, *HOUSE_PHASES):
+        state.ints[0, S_PHASE] = phase
+        shown = game.observe(state, 1)[offset : offset + n]
+        assert shown.sum() == (phase in NEXT_TURN_PHASES), PHASE_NAMES[phase]
+    game = Game(**SEVEN_O)
+    obs = game.observe(game.from_position(SWAP, seed=0), 1)
+    sample = game.new_state()
+    prng = np.array([seed_to_rng(3)], dtype=np.uint64)
+    assert readers.determinize(obs, game.params, prng, 0, sample.cards, sample.ints, sample.rng, 0, 1.0, 20)
+    assert sample.ints[0, S_PHASE] == Phase.SWAP
+    assert (sample.ints[0, S_TOP_PLAYER], sample.ints[0, S_FOLLOWING]) == (0, 1)  # seats relative to the chooser
+    assert np.array_equal(game.observe(sample, 0), obs)

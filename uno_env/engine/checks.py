@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .cards import RANK_SEVEN, WILD, deck_counts, face_rank, is_draw_card
+from .cards import WILD, deck_counts, face_rank, is_draw_card
 from .layout import (
     P_DECK_SIZE,
     P_FACES,
@@ -19,7 +19,6 @@ from .layout import (
     PH_OVER,
     PH_PENALTY,
     PH_PLAY,
-    PH_SWAP,
     S_COLOUR,
     S_CURRENT,
     S_DISCARD_COUNT,
@@ -31,7 +30,7 @@ from .layout import (
     S_PHASE,
     S_TOP_PLAYER,
 )
-from .named import HOUSE_PHASES, PHASE_NAMES
+from .named import CHOICE_PHASES, HOUSE_PHASES, PHASE_DECISIONS, PHASE_NAMES, Phase
 from .state import alive, discard_counts, discard_pile, draw_pile, hand_sizes, hands
 
 
@@ -173,10 +172,13 @@ def penalty_violations(config, ints, phase, top: int) -> list[Violation]:
 
 
 def choice_violations(hands, ints, phase, current, top: int) -> list[Violation]:
-    """A Seven-O choice follows its player's 7; a jump-in is asked of a holder of the card on top."""
+    """A choice after a card follows its player's card (Seven-O's 7); a jump-in is asked of a
+    holder of the card on top."""
     problems: list[Violation] = []
-    if phase == PH_SWAP and (face_rank(top) != RANK_SEVEN or ints[S_TOP_PLAYER] != current):
-        problems.append(Violation("phase", "a Seven-O choice that does not follow its player's 7"))
+    choice = CHOICE_PHASES.get(int(phase))
+    if choice and (top >= WILD or face_rank(top) != choice.rank or ints[S_TOP_PLAYER] != current):
+        words = PHASE_DECISIONS[Phase(int(phase))].words
+        problems.append(Violation("phase", f"a {words} choice that does not follow its player's {choice.card}"))
     if phase == PH_JUMP and (
         top >= WILD or hands[current, top] == 0 or current in (ints[S_TOP_PLAYER], ints[S_FOLLOWING])
     ):

@@ -14,6 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
+from .cards import RANK_NAMES, RANK_SEVEN
+
 
 def names(codes: type[IntEnum]) -> tuple[str, ...]:
     """The lower-case names of an enum's members, in code order (the strings that the
@@ -73,6 +75,30 @@ PHASE_NAMES = names(Phase)
 
 
 @dataclass(frozen=True)
+class Choice:
+    """A choice its player makes right after playing a card of one rank (Seven-O's swap after
+    a 7): the card is on top, played by the chooser (``top_card_player`` is the acting seat)."""
+
+    rank: int
+    """The rank of the card just played (``cards.RANK_SEVEN``...)."""
+    rule: str
+    """The rule's id in refusals of a position in the phase (``R-HOUSE-SEVENO-1``)."""
+    alone: str | None
+    """What the card does without a decision with two players in the game ("swaps": "a 7
+    swaps without a decision"), so that the phase needs three; None: asked with two too."""
+
+    @property
+    def card(self) -> str:
+        """The card's words: "7", "Skip"."""
+        return RANK_NAMES[self.rank]
+
+    @property
+    def min_players(self) -> int:
+        """The players in the game the choice needs."""
+        return 2 if self.alone is None else 3
+
+
+@dataclass(frozen=True)
 class Decision:
     """What a phase asks, declared once: the rest of the project derives from it the
     observation's phase slice (``observation.phases_of`` and its compiled copy), the phases a
@@ -91,15 +117,25 @@ class Decision:
     refusal: str
     """The decision in "... is not available to player k during {refusal}" (``{drawn}``: the
     card just drawn)."""
+    uno_call_hand: int | None = None
+    """The cards its player holds having called UNO (D-UNO: two, before playing the last but
+    one); None: ``uno_called`` is never set in the phase (but where a window interrupted
+    another). Phase ``drawn`` also allows three, or more after drawing until playable."""
+    choice: Choice | None = None
+    """Set for a choice after a card (the chooser played the card on top)."""
+    shows_next_turn: bool = False
+    """Whose turn follows the decision is known to the acting seat: the observation's
+    ``next_turn`` slice and a position's ``next_turn`` key hold it."""
 
 
 PHASE_DECISIONS: dict[Phase, Decision] = {
-    Phase.PLAY: Decision(None, "a turn", "your turn: play a card or draw", "a normal turn"),
+    Phase.PLAY: Decision(None, "a turn", "your turn: play a card or draw", "a normal turn", uno_call_hand=2),
     Phase.DRAWN: Decision(
         None,
         "play the card just drawn, or keep it",
         "you drew a playable card: play it or pass",
         "the decision on the drawn card {drawn} (play it or pass)",
+        uno_call_hand=2,
     ),
     Phase.COLOR: Decision(
         None,
@@ -125,21 +161,50 @@ PHASE_DECISIONS: dict[Phase, Decision] = {
         "stacking",
         "a draw penalty is on you: stack a card on it, accept it (draw it all), or challenge a W+4",
         "the answer to a pending draw penalty (stack, accept, or challenge a Wild Draw Four)",
+        uno_call_hand=2,
     ),
     Phase.SWAP: Decision(
         "seven_o",
         "Seven-O",
         "you played a 7: choose whom to swap hands with (swap k: the player k seats clockwise)",
         "the choice of the player to swap hands with (Seven-O)",
+        choice=Choice(RANK_SEVEN, "R-HOUSE-SEVENO-1", alone="swaps"),
+        shows_next_turn=True,
     ),
     Phase.JUMP: Decision(
         "jump_in",
         "Jump-In",
         "you hold the card just played: jump in with it out of turn, or pass",
         "a jump-in window (play the identical card or pass)",
+        uno_call_hand=2,
+        shows_next_turn=True,
     ),
 }
 """Each phase's decision, in code order: the classic phases (up to ``OVER``), then the house
 rules' phases, each appended with its setting."""
 HOUSE_PHASES = {int(phase): d.setting for phase, d in PHASE_DECISIONS.items() if d.setting is not None}
 """The house rules' phases (their codes) and the setting that brings each (HOUSE_RULES.md)."""
+
+
+def phase_mask(phases) -> int:
+    """The phases as bits (``1 << code``): the kernels test ``(MASK >> phase) & 1`` against a
+    constant."""
+    return sum(1 << int(phase) for phase in phases)
+
+
+UNO_CALL_PHASES = tuple(int(p) for p, d in PHASE_DECISIONS.items() if d.uno_call_hand is not None)
+"""The phases in which ``uno_called`` may be set (outside an interrupted decision)."""
+CHOICE_PHASES = {int(p): d.choice for p, d in PHASE_DECISIONS.items() if d.choice is not None}
+"""The choices after a card, by phase code."""
+CHOICE_PHASE_MASK = phase_mask(CHOICE_PHASES)
+""":data:`CHOICE_PHASES` as bits: in them the acting seat played the top card."""
+NEXT_TURN_PHASES = tuple(int(p) for p, d in PHASE_DECISIONS.items() if d.shows_next_turn)
+"""The phases whose acting seat knows whose turn follows (``next_turn``)."""
+NEXT_TURN_PHASE_MASK = phase_mask(NEXT_TURN_PHASES)
+"""As bits, for the kernels."""
+
+
+def phase_list(phases) -> str:
+    """The phases' names in words: "'swap' or 'jump'"."""
+    quoted = [repr(PHASE_NAMES[p]) for p in phases]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " or " + quoted[-1]

@@ -41,7 +41,6 @@ from ..layout import (
     PH_DRAWN,
     PH_JUMP,
     PH_PLAY,
-    PH_SWAP,
     S_AFTER_WINDOW,
     S_COLOUR,
     S_CURRENT,
@@ -66,6 +65,7 @@ from ..layout import (
     S_WD4_EXPOSED,
     S_WD4_OFFENDER,
 )
+from ..named import NEXT_TURN_PHASE_MASK
 from ..state import (
     alive,
     discard_counts,
@@ -204,14 +204,14 @@ def observe_shown(cards, ints, P, b, observer, out):
 @kernel(inline="always")
 def observe_house_rules(ints, P, b, observer, out):
     """The house rules' public facts, in the slices present when their rule is on: the
-    pending penalty, who played the top card, whose turn follows the observer's Seven-O
-    choice or jump-in decision, the last swap."""
+    pending penalty, who played the top card, whose turn follows the observer's decision
+    where it knows it (``Decision.shows_next_turn``: a Seven-O choice, a jump-in), the last swap."""
     n = P[P_NUM_PLAYERS]
     if P[O_PENDING_PENALTY] >= 0:
         out[P[O_PENDING_PENALTY]] = ints[b, S_PENDING]
     if P[O_TOP_CARD_PLAYER] >= 0 and ints[b, S_TOP_PLAYER] >= 0:
         out[P[O_TOP_CARD_PLAYER] + rel_seat(ints[b, S_TOP_PLAYER], observer, n)] = 1.0
-    if P[O_NEXT_TURN] >= 0 and ints[b, S_CURRENT] == observer and ints[b, S_PHASE] >= PH_SWAP:
+    if P[O_NEXT_TURN] >= 0 and ints[b, S_CURRENT] == observer and (NEXT_TURN_PHASE_MASK >> ints[b, S_PHASE]) & 1:
         out[P[O_NEXT_TURN] + rel_seat(ints[b, S_FOLLOWING], observer, n)] = 1.0
     if P[O_LAST_SWAP] >= 0 and ints[b, S_SWAP_FROM] >= 0:
         out[P[O_LAST_SWAP] + rel_seat(ints[b, S_SWAP_FROM], observer, n)] = 1.0

@@ -5,6 +5,7 @@ whose turn follows a Seven-O choice or a jump-in window."""
 from __future__ import annotations
 
 from ..cards import COLOURS, WILD, WILD_DRAW_FOUR, card_to_str, is_draw_card, matches_on
+from ..checks import house_rule_on
 from ..layout import (
     PH_CATCH,
     PH_CHALLENGE,
@@ -13,7 +14,6 @@ from ..layout import (
     PH_JUMP,
     PH_OVER,
     PH_PENALTY,
-    PH_PLAY,
     PH_SWAP,
     S_AFTER_WINDOW,
     S_DRAWN,
@@ -28,7 +28,16 @@ from ..layout import (
     S_WD4_OFFENDER,
     S_WD4_OUT,
 )
-from ..named import PHASE_NAMES
+from ..named import (
+    CHOICE_PHASES,
+    HOUSE_PHASES,
+    NEXT_TURN_PHASES,
+    PHASE_DECISIONS,
+    PHASE_NAMES,
+    UNO_CALL_PHASES,
+    Phase,
+    phase_list,
+)
 from .loader import MISSING, Loader, PositionError, parse_cards, rules
 
 
@@ -37,17 +46,17 @@ def read_uno_called(L: Loader, value) -> None:
     if called and L.config.uno_call == "off":
         raise PositionError("uno_called", "there is no UNO call with uno_call='off'")
     if called and not L.interrupted():
-        if L.phase not in (PH_PLAY, PH_DRAWN, PH_PENALTY, PH_JUMP):
+        if L.phase not in UNO_CALL_PHASES:
             raise PositionError(
                 "uno_called",
-                f"true only in phase 'play', 'drawn', 'penalty' or 'jump', not {PHASE_NAMES[L.phase]!r}",
+                f"true only in phase {phase_list(UNO_CALL_PHASES)}, not {PHASE_NAMES[L.phase]!r}",
             )
         # D-UNO: called with two cards; a player who called and then drew (drawing is always
         # legal) holds three while deciding on the drawn card, or more after drawing until a
         # card could be played (R-HOUSE-DRAW-1).
         size = len(L.hands[L.current])
         if L.phase != PH_DRAWN:
-            fits = size == 2
+            fits = size == PHASE_DECISIONS[Phase(L.phase)].uno_call_hand
         else:
             fits = size >= 2 if L.config.draw_until_playable else size in (2, 3)
         if not fits:
@@ -293,18 +302,19 @@ def decided_top_player(L: Loader) -> tuple[int, str]:
         return int(L.ints[S_EXPOSED]), "the exposed player (catch_window.exposed)"
     if L.ints[S_WD4_OFFENDER] >= 0 and L.phase != PH_OVER:
         return int(L.ints[S_WD4_OFFENDER]), "the Wild Draw Four's player (wild_draw_four.offender)"
-    if L.phase == PH_SWAP:
-        return L.current, "the player of the 7, who chooses (current_player)"
+    choice = CHOICE_PHASES.get(L.phase)
+    if choice:
+        return L.current, f"the player of the {choice.card}, who chooses (current_player)"
     return -1, ""
 
 
 def check_top_player(L: Loader, top_player: int, expected: int, who: str) -> None:
     """The seat that played the top card in a game in play: the decision's, in the game,
     none for a starting card, where a window or a penalty can follow one."""
-    # Without jump_in nothing reads the seat but the Seven-O choice (no observation slice, no
-    # window): there an unknown one (null, as a sampled state from an observation has it) is
-    # accepted, except in phase 'swap'.
-    unknown = top_player < 0 and not L.config.jump_in and L.phase != PH_SWAP
+    # Without jump_in nothing reads the seat but a choice after a card (no observation slice,
+    # no window): there an unknown one (null, as a sampled state from an observation has it) is
+    # accepted, except in a choice after a card (phase 'swap').
+    unknown = top_player < 0 and not L.config.jump_in and L.phase not in CHOICE_PHASES
     if expected >= 0 and top_player != expected and not unknown:
         raise PositionError(
             "top_card_player",
@@ -341,11 +351,12 @@ def check_top_player_in_phase(L: Loader, top_player: int) -> None:
 def read_next_turn(L: Loader, value) -> None:
     given = None if value is MISSING else value
     L.ints[S_FOLLOWING] = -1
-    if given is not None and not (L.config.seven_o or L.config.jump_in):
-        raise PositionError("next_turn", "needs seven_o or jump_in (phase 'swap' or 'jump')")
-    if L.phase not in (PH_SWAP, PH_JUMP):
+    settings = [HOUSE_PHASES[p] for p in NEXT_TURN_PHASES]
+    if given is not None and not any(house_rule_on(L.config, s) for s in settings):
+        raise PositionError("next_turn", f"needs {' or '.join(settings)} (phase {phase_list(NEXT_TURN_PHASES)})")
+    if L.phase not in NEXT_TURN_PHASES:
         if given is not None and not L.interrupted():
-            raise PositionError("next_turn", "only set in phase 'swap' or 'jump'")
+            raise PositionError("next_turn", f"only set in phase {phase_list(NEXT_TURN_PHASES)}")
         if given is not None:
             L.ints[S_FOLLOWING] = L.seat("next_turn", given)
         return

@@ -8,7 +8,6 @@ import numpy as np
 from ..cards import (
     CARD_VALUES,
     COLOURS,
-    RANK_SEVEN,
     WILD,
     card_to_str,
     deck_counts,
@@ -23,7 +22,6 @@ from ..layout import (
     PH_JUMP,
     PH_OVER,
     PH_PENALTY,
-    PH_SWAP,
     S_COLOUR,
     S_CURRENT,
     S_DEALER,
@@ -38,7 +36,7 @@ from ..layout import (
     S_TERMINATED,
     S_TRUNCATED,
 )
-from ..named import HOUSE_PHASES, PHASE_NAMES
+from ..named import CHOICE_PHASES, HOUSE_PHASES, PHASE_NAMES
 from ..state import (
     outcome,
     set_alive,
@@ -77,10 +75,12 @@ def check_phase_on_top(L: Loader, top: int) -> None:
             "phase",
             f"'penalty' needs a Draw Two or Wild Draw Four on top, not {card_to_str(top)}",
         )
-    if L.phase == PH_SWAP and face_rank(top) != RANK_SEVEN:
+    choice = CHOICE_PHASES.get(L.phase)
+    if choice and (top >= WILD or face_rank(top) != choice.rank):
         raise PositionError(
             "phase",
-            f"'swap' needs the 7 just played on top, not {card_to_str(top)} (R-HOUSE-SEVENO-1)",
+            f"{PHASE_NAMES[L.phase]!r} needs the {choice.card} just played on top, not {card_to_str(top)} "
+            f"({choice.rule})",
         )
     if L.phase == PH_JUMP and top >= WILD:
         raise PositionError(
@@ -158,13 +158,16 @@ def check_eliminated(L: Loader) -> None:
 
 
 def check_players_left(L: Loader) -> None:
-    """Two players in a game in play, three to choose in phase 'swap'."""
+    """Two players in a game in play, three to choose after a card where it needs them
+    (phase 'swap')."""
     if L.ints[S_N_ALIVE] < 2 and L.phase != PH_OVER:
         raise PositionError("alive", "at least two players must be in the game")
-    if L.phase == PH_SWAP and L.ints[S_N_ALIVE] < 3:
+    choice = CHOICE_PHASES.get(L.phase)
+    if choice and L.ints[S_N_ALIVE] < choice.min_players:
         raise PositionError(
             "phase",
-            "with two players in the game a 7 swaps without a decision: no phase 'swap' (R-HOUSE-SEVENO-1)",
+            f"with two players in the game a {choice.card} {choice.alone} without a decision: no phase "
+            f"{PHASE_NAMES[L.phase]!r} ({choice.rule})",
         )
 
 

@@ -47,7 +47,6 @@ from ..layout import (
     PH_CHALLENGE,
     PH_DRAWN,
     PH_PENALTY,
-    PH_SWAP,
     S_AFTER_WINDOW,
     S_COLOUR,
     S_CURRENT,
@@ -77,6 +76,7 @@ from ..layout import (
     S_WD4_OFFENDER,
     S_WD4_OUT,
 )
+from ..named import CHOICE_PHASE_MASK, NEXT_TURN_PHASE_MASK
 from ..state import (
     add_hand_count,
     clear_cards,
@@ -160,15 +160,16 @@ def public_facts(obs, P, cards, ints, b):
 @kernel
 def house_rule_facts(obs, P, ints, b, phase):
     """The house rules' public facts: the pending penalty, who played the top card, whose
-    turn follows a Seven-O choice or a jump-in decision, the last swap."""
+    turn follows the decision where its acting seat knows it (a Seven-O choice, a jump-in),
+    the last swap."""
     n = P[P_NUM_PLAYERS]
     ints[b, S_PENDING] = obs_pending(obs, P)
     if P[O_TOP_CARD_PLAYER] >= 0:
         ints[b, S_TOP_PLAYER] = _one_hot(obs, P[O_TOP_CARD_PLAYER], n)
-    else:  # without jump_in only a Seven-O choice reads it: the chooser played the 7
-        ints[b, S_TOP_PLAYER] = ints[b, S_CURRENT] if phase == PH_SWAP else -1
+    else:  # without jump_in only a choice after a card reads it: the chooser played the card
+        ints[b, S_TOP_PLAYER] = ints[b, S_CURRENT] if (CHOICE_PHASE_MASK >> phase) & 1 else -1
     ints[b, S_FOLLOWING] = -1
-    if phase >= PH_SWAP and P[O_NEXT_TURN] >= 0:  # a Seven-O choice or a jump-in decision
+    if (NEXT_TURN_PHASE_MASK >> phase) & 1 and P[O_NEXT_TURN] >= 0:
         ints[b, S_FOLLOWING] = _one_hot(obs, P[O_NEXT_TURN], n)
     ints[b, S_SWAP_FROM] = -1
     ints[b, S_SWAP_TO] = -1
