@@ -112,6 +112,18 @@ def test_every_kernel_is_reached_by_its_name_in_the_kernels_package():
     assert missing == [], "kernels/__init__.py must export every function its modules define"
 
 
+def test_a_short_name_not_yet_written_is_answered_from_its_enum():
+    """A kernel may import a new setting's ``P_<NAME>`` before ``docs --write`` writes it:
+    layout answers it from ``Param`` (and every other prefix from its enum)."""
+    from uno_env.engine import layout
+
+    for codes, prefix in layout.SHORT_NAME_PREFIXES:
+        for member in codes:
+            assert layout.__getattr__(prefix + member.name) == int(member)
+    with pytest.raises(AttributeError, match="P_NO_SUCH_SETTING"):
+        layout.__getattr__("P_NO_SUCH_SETTING")
+
+
 def test_the_short_names_block_of_layout_is_generated_from_the_enums():
     """layout.py's block of S_/PH_/P_/O_... names is what short_name_lines() makes of the
     enums (python -m uno_env.docs --write): a new member has its short name."""
