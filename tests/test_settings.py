@@ -79,17 +79,17 @@ def test_a_new_declaration_needs_no_other_edit_of_the_configuration():
     validated, shown, worded and coded with no other line of config.py."""
     extended = dataclasses.make_dataclass(
         "Extended",
-        [("no_action_finish", bool, setting(False, house="no action finish"))],
+        [("no_zero_finish", bool, setting(False, house="no zero to finish"))],
         bases=(RuleConfig,),
         frozen=True,
         repr=False,
     )
-    config = extended(no_action_finish=True)
-    assert config.house_rules and config.in_words().endswith("house rules: no action finish")
-    assert "no_action_finish=True" in repr(config) and "no_action_finish" not in repr(extended())
-    assert config.codes()["no_action_finish"] == 1
-    with pytest.raises(ValueError, match="invalid setting no_action_finish=1: expected True or False"):
-        extended(no_action_finish=1)
+    config = extended(no_zero_finish=True)
+    assert config.house_rules and config.in_words().endswith("house rules: no zero to finish")
+    assert "no_zero_finish=True" in repr(config) and "no_zero_finish" not in repr(extended())
+    assert config.codes()["no_zero_finish"] == 1
+    with pytest.raises(ValueError, match="invalid setting no_zero_finish=1: expected True or False"):
+        extended(no_zero_finish=1)
 
 
 @pytest.mark.parametrize(
