@@ -112,6 +112,19 @@ def test_every_kernel_is_reached_by_its_name_in_the_kernels_package():
     assert missing == [], "kernels/__init__.py must export every function its modules define"
 
 
+def test_the_kernels_export_block_is_generated_from_their_sources():
+    """kernels/__init__.py imports what each kernel module defines (``docs --write`` writes
+    the block): a new kernel is ``K.<name>`` without a hand-kept list."""
+    from uno_env.engine import kernel_exports
+
+    text = (ENGINE / "kernels" / "__init__.py").read_text()
+    block = kernel_exports.BLOCK.search(text)
+    assert block is not None
+    assert text[block.end(1) : block.start(2)].splitlines() == kernel_exports.export_lines(), (
+        "run python -m uno_env.docs --write"
+    )
+
+
 def test_a_short_name_not_yet_written_is_answered_from_its_enum():
     """A kernel may import a new setting's ``P_<NAME>`` before ``docs --write`` writes it:
     layout answers it from ``Param`` (and every other prefix from its enum)."""

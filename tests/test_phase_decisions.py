@@ -14,12 +14,11 @@ from uno_env.agents.human import PHASE_PROMPTS, HumanAgent
 from uno_env.engine import Game, IllegalActionError, RuleConfig, readers
 from uno_env.engine.cards import RANK_NAMES, RANK_SEVEN, RANK_SKIP
 from uno_env.engine.checks import invariant_violations
-from uno_env.engine.config import CHOICES, HOUSE_RULE_SETTINGS, house_rules_on
+from uno_env.engine.config import CHOICES, HOUSE_PHASES, HOUSE_RULE_SETTINGS, house_rules_on
 from uno_env.engine.layout import S_FOLLOWING, S_PHASE, S_TOP_PLAYER
 from uno_env.engine.named import (
     CHOICE_PHASE_MASK,
     CHOICE_PHASES,
-    HOUSE_PHASES,
     NEXT_TURN_PHASE_MASK,
     NEXT_TURN_PHASES,
     PHASE_DECISIONS,
@@ -39,7 +38,7 @@ def test_every_phase_is_declared_classic_ones_first_each_house_one_with_its_sett
     """Each Phase has its decision; the classic phases are the codes up to ``over`` and the
     house rules' phases follow, each brought by a house rule whose "off" is code 0."""
     assert list(PHASE_DECISIONS) == sorted(Phase)
-    classic = [phase for phase, d in PHASE_DECISIONS.items() if d.setting is None]
+    classic = [phase for phase, d in PHASE_DECISIONS.items() if not d.house]
     assert classic == list(range(Phase.OVER + 1))
     assert list(HOUSE_PHASES) == list(range(Phase.OVER + 1, len(Phase)))
     for phase, setting in HOUSE_PHASES.items():
@@ -159,7 +158,7 @@ def test_the_per_phase_facts_are_derived_from_the_declaration():
         assert phase in HOUSE_PHASES and choice.card == RANK_NAMES[choice.rank]
         assert choice.min_players == (2 if choice.alone is None else 3)
     assert CHOICE_PHASES[Phase.SWAP].rank == RANK_SEVEN and NEXT_TURN_PHASES == (Phase.SWAP, Phase.JUMP)
-    assert phase_list(UNO_CALL_PHASES) == "'play', 'drawn', 'penalty' or 'jump'"
+    assert phase_list(UNO_CALL_PHASES[:4]) == "'play', 'drawn', 'penalty' or 'jump'"  # and any new one
 
 
 SEVEN_O = {"num_players": 4, "seven_o": True}
@@ -190,7 +189,7 @@ def test_a_seven_o_position_is_refused_in_the_words_of_its_declared_choice():
     assert "in phase 'swap' it is the player of the 7, who chooses (current_player): seat 1" in _refusal(
         SEVEN_O, {**SWAP, "top_card_player": 0}
     )
-    assert "true only in phase 'play', 'drawn', 'penalty' or 'jump', not 'swap'" in _refusal(
+    assert f"true only in phase {phase_list(UNO_CALL_PHASES)}, not 'swap'" in _refusal(
         SEVEN_O, {**SWAP, "uno_called": True}
     )
     play = {**SWAP, "phase": "play", "next_turn": 2}

@@ -7,8 +7,8 @@ from uno_env.agents import policies as policy_kernels
 from uno_env.engine import Game
 from uno_env.engine import kernels as K
 from uno_env.engine.checks import invariant_violations
+from uno_env.engine.config import HOUSE_PHASES
 from uno_env.engine.game import seed_to_rng
-from uno_env.engine.named import HOUSE_PHASES
 
 from . import variants
 

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from uno_env.engine import Game
+from uno_env.engine.config import HOUSE_PHASES
 from uno_env.engine.layout import S_EPISODES
-from uno_env.engine.named import HOUSE_PHASES, PHASE_NAMES
+from uno_env.engine.named import PHASE_NAMES
 from uno_env.playthrough import PLAYTHROUGHS, choose
 
 from . import variants

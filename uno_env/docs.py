@@ -17,6 +17,7 @@ from collections.abc import Callable
 from .engine import RuleConfig
 from .engine.actions import BLOCKS, ActionTable
 from .engine.config import HOUSE_RULE_SETTINGS, SETTINGS, setting_docs
+from .engine.kernel_exports import write_exports
 from .engine.layout import write_short_names
 from .engine.observation import ObservationSpec
 from .engine.position import position_table
@@ -120,6 +121,8 @@ def main(argv=None) -> int:
             print(f"updated {path}")
         if write_short_names():
             print("updated the short names of uno_env/engine/layout.py")
+        if write_exports():
+            print("updated the kernels' exports in uno_env/engine/kernels/__init__.py")
         return 0
     for path in stale:
         print(f"stale tables in {path}; run python -m uno_env.docs --write")

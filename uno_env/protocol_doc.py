@@ -16,12 +16,14 @@ from .agents.following import FollowingAgent
 from .agents.protocol import Messages
 from .engine import Game, RuleConfig
 from .engine.cards import COLOURS, DECKS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces
+from .engine.config import HOUSE_PHASES, house_rules_on
 from .engine.events import EVENT_DOCS, EVENT_NAMES, FIELDS, REASON_DOCS, REASON_NAMES, seen_by
-from .engine.named import HOUSE_PHASES, PHASE_NAMES
+from .engine.named import PHASE_NAMES
 from .engine.observation import COUNT_SLICES, SLICE_WORDS, ObservationSpec, phases_of
 
-EVERY_SLICE = RuleConfig(num_players=3, deck="fashion_trend", stacking="mixed", seven_o=True, jump_in=True)
-"""A configuration with every slice, for the field table (three seats: ``self``, ``seat+1``, ``seat+2``)."""
+EVERY_SLICE = RuleConfig(num_players=3, deck="fashion_trend").replace(**house_rules_on())
+"""A configuration with every slice and phase, for the field table (three seats: ``self``,
+``seat+1``, ``seat+2``): every house rule on, so that a new one is in by itself."""
 
 SWITCHES = {
     '`deck="fashion_trend"`': RuleConfig(num_players=3, deck="fashion_trend"),

@@ -30,6 +30,7 @@ from .cards import (
     recolour_faces,
 )
 from .config import RuleConfig
+from .named import Phase
 
 Entry = tuple[str, int, int]
 """An action of a block: its words after the verb ("" for none), face (-1: none) and
@@ -109,7 +110,7 @@ def colour_choices(config: RuleConfig) -> list[Entry]:
 
 
 def swap_choices(config: RuleConfig) -> list[Entry]:
-    return [(str(k), -1, k) for k in range(1, config.num_players)] if config.seven_o else []
+    return [(str(k), -1, k) for k in range(1, config.num_players)] if config.asks(Phase.SWAP) else []
 
 
 PLAY_FORM = "play <card> [colour]"

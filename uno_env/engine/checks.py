@@ -10,6 +10,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .cards import WILD, deck_counts, face_rank, is_draw_card
+from .config import HOUSE_PHASES
 from .layout import (
     P_DECK_SIZE,
     P_FACES,
@@ -30,7 +31,7 @@ from .layout import (
     S_PHASE,
     S_TOP_PLAYER,
 )
-from .named import CHOICE_PHASES, HOUSE_PHASES, PHASE_DECISIONS, PHASE_NAMES, Phase
+from .named import CHOICE_PHASES, PHASE_DECISIONS, PHASE_NAMES, Phase
 from .state import alive, discard_counts, discard_pile, draw_pile, hand_sizes, hands
 
 

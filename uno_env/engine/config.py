@@ -9,7 +9,7 @@ import textwrap
 from dataclasses import dataclass
 
 from .cards import DECKS
-from .named import Episode, IllegalAction, Reward, Scoring, Stacking, UnoCall, names
+from .named import PHASE_DECISIONS, Episode, IllegalAction, Phase, Reward, Scoring, Stacking, UnoCall, names
 
 SCORINGS = names(Scoring)
 STACKINGS = names(Stacking)
@@ -23,15 +23,16 @@ MAX_STEPS_LIMIT = 2**31 - 1
 MAX_TARGET_SCORE = 10**8
 
 
-def setting(default, *, choices=None, house=None, low=None, high=None):
+def setting(default, *, choices=None, house=None, decides=None, low=None, high=None):
     """A field of :class:`RuleConfig`, declared once: its default, and what the rest of the
     project derives from it (validation, the kernels' parameter vector, the house-rule
     lists, the docs). ``choices``: the named values (a setting's code in the kernels is its
     value's index; an ``IntEnum`` of ``named.py`` gives them, in code order); ``house``: the
     words of a house rule of HOUSE_RULES.md (``uno play``'s header), None for the rules of
-    RULES.md; ``low``/``high``: an integer's bounds. Its docstring, the string after it,
-    is its row of the settings tables."""
-    metadata = {"choices": choices, "house": house, "low": low, "high": high}
+    RULES.md; ``decides``: the name of the phase (``named.Phase``) the rule brings, a
+    decision declared in ``named.PHASE_DECISIONS``; ``low``/``high``: an integer's bounds.
+    Its docstring, the string after it, is its row of the settings tables."""
+    metadata = {"choices": choices, "house": house, "decides": decides, "low": low, "high": high}
     return dataclasses.field(default=default, metadata=metadata)
 
 
@@ -69,14 +70,14 @@ class RuleConfig:
     challenge)."""
     max_steps: int = setting(20_000, low=1, high=MAX_STEPS_LIMIT)
     """Decisions per episode after which it is truncated, so that no game runs forever."""
-    stacking: str = setting("off", choices=STACKINGS, house="stacking")
+    stacking: str = setting("off", choices=STACKINGS, house="stacking", decides="penalty")
     """House rule (R-HOUSE-STACK): ``"off"``; ``"same"``: a Draw Two answers a Draw Two and a
     Wild Draw Four a Wild Draw Four, passing the pending penalty on; ``"mixed"``: also a Wild
     Draw Four on a Draw Two, and a Draw Two on a Wild Draw Four in its named colour."""
-    seven_o: bool = setting(False, house="seven-O")
+    seven_o: bool = setting(False, house="seven-O", decides="swap")
     """House rule (R-HOUSE-SEVENO): a 7 swaps hands with a player of its player's choice, a 0
     passes every hand to the next player in the direction of play."""
-    jump_in: bool = setting(False, house="jump-in")
+    jump_in: bool = setting(False, house="jump-in", decides="jump")
     """House rule (R-HOUSE-JUMP): a player holding the identical card (same colour and rank)
     may play it out of turn, once the played card's effect is resolved."""
     draw_until_playable: bool = setting(False, house="draw until playable")
@@ -170,6 +171,12 @@ class RuleConfig:
         house = [f for f in dataclasses.fields(self) if f.metadata["house"] is not None]
         return [f for f in house if getattr(self, f.name) != f.default]
 
+    def asks(self, phase) -> bool:
+        """Whether the game can ask decision ``phase``: a classic one always, a house rule's
+        while the setting that brings it is on."""
+        setting = HOUSE_PHASES.get(int(phase))
+        return setting is None or self.codes()[setting] != 0
+
     def codes(self) -> dict[str, int]:
         """Each setting as the kernels read it (its entry of the parameter vector): an integer
         as it is, a switch as 0 or 1, a named value as its index among the choices."""
@@ -215,6 +222,12 @@ HOUSE_SWITCHES = tuple(f.name for f in SETTINGS if f.name in HOUSE_RULE_SETTINGS
 HOUSE_WORDS = {f.name: f.metadata["house"] for f in SETTINGS if f.name in HOUSE_RULE_SETTINGS}
 CHOICES = {f.name: f.metadata["choices"] for f in SETTINGS if f.metadata["choices"] is not None}
 """The settings with named values, and their values."""
+HOUSE_PHASES = dict(
+    sorted((int(Phase[f.metadata["decides"].upper()]), f.name) for f in SETTINGS if f.metadata["decides"] is not None)
+)
+"""The house rules' phases (their codes, in order) and the setting that brings each."""
+if sorted(HOUSE_PHASES) != [int(p) for p, d in PHASE_DECISIONS.items() if d.house]:  # pragma: no cover
+    raise ImportError("each house phase of named.PHASE_DECISIONS needs one setting that decides it")
 
 
 def house_rules_on() -> dict[str, object]:

@@ -104,11 +104,12 @@ class Decision:
     observation's phase slice (``observation.phases_of`` and its compiled copy), the phases a
     position may load, and the phase's words in refusals, prompts and the docs."""
 
-    setting: str | None
-    """The house rule (a field of ``RuleConfig``) that brings the phase, None for the classic
-    phases. The phase is in the observation's ``phase`` slice when its setting, or one of a
-    later house phase, is on (its code in the kernels not 0: a switch True, a named value
-    other than its first, ``"off"``)."""
+    house: bool
+    """A house rule's phase (False for the classic phases). The setting that brings it names
+    it (``decides=`` in its declaration, ``config.HOUSE_PHASES``); the phase is in the
+    observation's ``phase`` slice when that setting, or one of a later house phase, is on
+    (its code in the kernels not 0: a switch True, a named value other than its first,
+    ``"off"``)."""
     words: str
     """What is decided, in a few words (the ``phase`` slice's row of docs/PROTOCOL.md); for a
     house rule's phase, the rule's name."""
@@ -129,42 +130,42 @@ class Decision:
 
 
 PHASE_DECISIONS: dict[Phase, Decision] = {
-    Phase.PLAY: Decision(None, "a turn", "your turn: play a card or draw", "a normal turn", uno_call_hand=2),
+    Phase.PLAY: Decision(False, "a turn", "your turn: play a card or draw", "a normal turn", uno_call_hand=2),
     Phase.DRAWN: Decision(
-        None,
+        False,
         "play the card just drawn, or keep it",
         "you drew a playable card: play it or pass",
         "the decision on the drawn card {drawn} (play it or pass)",
         uno_call_hand=2,
     ),
     Phase.COLOR: Decision(
-        None,
+        False,
         "name the colour of a starting Wild",
         "name the colour of the starting Wild (color R/Y/G/B)",
         "naming the colour of the starting Wild",
     ),
     Phase.CHALLENGE: Decision(
-        None,
+        False,
         "a Wild Draw Four was played on you",
         "a Wild Draw Four was played on you: challenge or accept",
         "the answer to a Wild Draw Four (challenge or accept)",
     ),
     Phase.CATCH: Decision(
-        None,
+        False,
         "the catch window",
         "someone has one card and did not call UNO: catch or pass",
         "the catch window (catch or pass)",
     ),
-    Phase.OVER: Decision(None, "never asked", None, "the game's end"),
+    Phase.OVER: Decision(False, "never asked", None, "the game's end"),
     Phase.PENALTY: Decision(
-        "stacking",
+        True,
         "stacking",
         "a draw penalty is on you: stack a card on it, accept it (draw it all), or challenge a W+4",
         "the answer to a pending draw penalty (stack, accept, or challenge a Wild Draw Four)",
         uno_call_hand=2,
     ),
     Phase.SWAP: Decision(
-        "seven_o",
+        True,
         "Seven-O",
         "you played a 7: choose whom to swap hands with (swap k: the player k seats clockwise)",
         "the choice of the player to swap hands with (Seven-O)",
@@ -172,7 +173,7 @@ PHASE_DECISIONS: dict[Phase, Decision] = {
         shows_next_turn=True,
     ),
     Phase.JUMP: Decision(
-        "jump_in",
+        True,
         "Jump-In",
         "you hold the card just played: jump in with it out of turn, or pass",
         "a jump-in window (play the identical card or pass)",
@@ -182,8 +183,6 @@ PHASE_DECISIONS: dict[Phase, Decision] = {
 }
 """Each phase's decision, in code order: the classic phases (up to ``OVER``), then the house
 rules' phases, each appended with its setting."""
-HOUSE_PHASES = {int(phase): d.setting for phase, d in PHASE_DECISIONS.items() if d.setting is not None}
-"""The house rules' phases (their codes) and the setting that brings each (HOUSE_RULES.md)."""
 
 
 def phase_mask(phases) -> int:

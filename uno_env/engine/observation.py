@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import CARD_VALUES, COLOURS, NUM_COLOURS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces, recolour_faces
-from .config import RuleConfig
-from .named import HOUSE_PHASES, PHASE_DECISIONS, PHASE_NAMES, Phase
+from .config import HOUSE_PHASES, RuleConfig
+from .named import PHASE_DECISIONS, PHASE_NAMES, Phase
 
 
 def phases_of(config: RuleConfig) -> tuple[str, ...]:
@@ -124,9 +124,9 @@ SLICE_WORDS: dict[str, str] = {
     ),
     "phase": (
         "the kind of decision asked now, one-hot: "
-        + ", ".join(f"`{PHASE_NAMES[p]}` ({d.words})" for p, d in PHASE_DECISIONS.items() if d.setting is None)
+        + ", ".join(f"`{PHASE_NAMES[p]}` ({d.words})" for p, d in PHASE_DECISIONS.items() if not d.house)
         + "; the house rules' "
-        + ", ".join(f"`{PHASE_NAMES[p]}` ({d.words})" for p, d in PHASE_DECISIONS.items() if d.setting is not None)
+        + ", ".join(f"`{PHASE_NAMES[p]}` ({d.words})" for p, d in PHASE_DECISIONS.items() if d.house)
         + '. "Decisions, phase by phase" below shows each'
     ),
     "acting": ("the seat whose decision it is, one-hot: at the decisions sent to a program always entry 0, itself"),

@@ -34,30 +34,36 @@ is the one before the split, and compiles in the same time.
 
 :mod:`~uno_env.engine.interpreted` loads the same modules a second time as plain Python.
 
-Every function a module defines is exported here by its name, with no list to keep: a new
-kernel is ``K.<name>`` as soon as its module defines it (:func:`defined_in`).
+Every function a module defines is exported here by its name: the imports below are a block
+that ``python -m uno_env.docs --write`` writes (:mod:`uno_env.engine.kernel_exports`), so a new
+kernel is ``K.<name>`` with no list kept by hand.
 """
-
-from typing import Any
 
 from ..layout import PH_OVER, S_CURRENT, S_PHASE  # read as K.S_CURRENT above the engine, as before the split
 from ..pickling import LOWEST_PICKLE_PROTOCOL, NeedsPickleProtocol2
-from . import basics as _basics
-from . import batch as _batch
-from . import challenge as _challenge
-from . import codes as _codes
-from . import deal as _deal
-from . import draw as _draw
-from . import house as _house
-from . import legality as _legality
-from . import mask as _mask
-from . import observe as _observe
-from . import play as _play
-from . import scoring as _scoring
-from . import step as _step
-from . import turn as _turn
-from . import turn_order as _turn_order
-from . import uno as _uno
+
+# <generated exports>
+from .basics import (
+    emit,
+    rng_below,
+    shuffle_segment,
+)
+from .batch import (
+    mask_batch,
+    observe_batch,
+    reset_batch,
+    reset_from_deck,
+    step_and_observe,
+    step_batch,
+    step_parallel,
+)
+from .challenge import (
+    clear_wild_draw_four,
+    resolve_challenge,
+    resolve_penalty,
+    reveal_hand,
+    wild_draw_four_played,
+)
 from .codes import (
     KIND_ACCEPT,
     KIND_CATCH,
@@ -77,8 +83,76 @@ from .codes import (
     ST_WRONG_PENALIZED,
     ST_WRONG_REFUSED,
 )
-from .deal import HAND_START
-from .observe import observe  # the kernel, not its module, for type checkers (the loop below sets it too)
+from .deal import (
+    HAND_START,
+    choose_dealer,
+    clear_round_info,
+    deal_and_start,
+    fill_deck,
+    gather_and_shuffle,
+    reset_game,
+    start_round,
+)
+from .draw import (
+    draw_cards,
+    draw_one,
+    push_discard,
+    reshuffle,
+)
+from .house import (
+    apply_house_decision,
+    decide_jump,
+    decide_penalty,
+    decide_swap,
+    house_mask,
+)
+from .legality import (
+    allow_if_legal,
+    allow_play,
+    forbidden,
+    holds_card,
+    holds_colour,
+    matches,
+    may_play,
+    may_play_any,
+    stackable,
+)
+from .mask import (
+    allow_turn_plays,
+    legal_mask,
+)
+from .observe import (
+    copy_counts,
+    observe,
+    observe_and_mask,
+    observe_cards,
+    observe_decision,
+    observe_house_rules,
+    observe_seats,
+    observe_shown,
+    rel_seat,
+)
+from .play import (
+    coloured_effects,
+    exchange_hands,
+    fashion_trend,
+    play_card,
+    rank_effects,
+    rotate_hands,
+    stack_draw_two,
+    swap_hands,
+    wild_effects,
+)
+from .scoring import (
+    eliminate_at_target,
+    end_round,
+    finish_game,
+    forfeit,
+    hand_value,
+    lowest_score_wins,
+    score_round,
+    settle_outcomes,
+)
 from .step import (
     SUMMARY_ALIVE,
     SUMMARY_PHASE,
@@ -86,7 +160,151 @@ from .step import (
     SUMMARY_SEAT,
     SUMMARY_STATUS,
     SUMMARY_STATUS_BIAS,
+    apply_action,
+    decode_action,
+    step_game,
+    step_summary,
 )
+from .turn import (
+    decide_colour,
+    decide_turn,
+    draw_on_turn,
+    drawn_playable,
+    play_forced_drawn_card,
+    play_from_hand,
+    refuse_wrong_card,
+)
+from .turn_order import (
+    begin_next,
+    begin_turn,
+    next_alive,
+    next_jumper,
+    same_team,
+)
+from .uno import (
+    call_uno,
+    close_window,
+    decide_catch,
+    finish_turn,
+    uno_available,
+)
+
+KERNELS = [
+    "HAND_START",
+    "KIND_ACCEPT",
+    "KIND_CATCH",
+    "KIND_CHALLENGE",
+    "KIND_COLOUR",
+    "KIND_DRAW",
+    "KIND_PASS",
+    "KIND_PLAY",
+    "KIND_SWAP",
+    "KIND_UNO",
+    "ST_GAME_OVER",
+    "ST_NOT_AVAILABLE",
+    "ST_NOT_HELD",
+    "ST_OK",
+    "ST_OUT_OF_RANGE",
+    "ST_WRONG_LOST",
+    "ST_WRONG_PENALIZED",
+    "ST_WRONG_REFUSED",
+    "SUMMARY_ALIVE",
+    "SUMMARY_PHASE",
+    "SUMMARY_REWARDED",
+    "SUMMARY_SEAT",
+    "SUMMARY_STATUS",
+    "SUMMARY_STATUS_BIAS",
+    "allow_if_legal",
+    "allow_play",
+    "allow_turn_plays",
+    "apply_action",
+    "apply_house_decision",
+    "begin_next",
+    "begin_turn",
+    "call_uno",
+    "choose_dealer",
+    "clear_round_info",
+    "clear_wild_draw_four",
+    "close_window",
+    "coloured_effects",
+    "copy_counts",
+    "deal_and_start",
+    "decide_catch",
+    "decide_colour",
+    "decide_jump",
+    "decide_penalty",
+    "decide_swap",
+    "decide_turn",
+    "decode_action",
+    "draw_cards",
+    "draw_on_turn",
+    "draw_one",
+    "drawn_playable",
+    "eliminate_at_target",
+    "emit",
+    "end_round",
+    "exchange_hands",
+    "fashion_trend",
+    "fill_deck",
+    "finish_game",
+    "finish_turn",
+    "forbidden",
+    "forfeit",
+    "gather_and_shuffle",
+    "hand_value",
+    "holds_card",
+    "holds_colour",
+    "house_mask",
+    "legal_mask",
+    "lowest_score_wins",
+    "mask_batch",
+    "matches",
+    "may_play",
+    "may_play_any",
+    "next_alive",
+    "next_jumper",
+    "observe",
+    "observe_and_mask",
+    "observe_batch",
+    "observe_cards",
+    "observe_decision",
+    "observe_house_rules",
+    "observe_seats",
+    "observe_shown",
+    "play_card",
+    "play_forced_drawn_card",
+    "play_from_hand",
+    "push_discard",
+    "rank_effects",
+    "refuse_wrong_card",
+    "rel_seat",
+    "reset_batch",
+    "reset_from_deck",
+    "reset_game",
+    "reshuffle",
+    "resolve_challenge",
+    "resolve_penalty",
+    "reveal_hand",
+    "rng_below",
+    "rotate_hands",
+    "same_team",
+    "score_round",
+    "settle_outcomes",
+    "shuffle_segment",
+    "stack_draw_two",
+    "stackable",
+    "start_round",
+    "step_and_observe",
+    "step_batch",
+    "step_game",
+    "step_parallel",
+    "step_summary",
+    "swap_hands",
+    "uno_available",
+    "wild_draw_four_played",
+    "wild_effects",
+]
+# </generated exports>
 
 MODULES = (
     "codes",
@@ -109,57 +327,11 @@ MODULES = (
 """The modules of this package in the order they import each other (each only those before it)."""
 
 
-def defined_in(module) -> dict[str, Any]:
-    """The public functions (kernels, compiled or not) that ``module`` defines itself."""
-    return {
-        name: value
-        for name, value in vars(module).items()
-        if not name.startswith("_") and callable(value) and getattr(value, "__module__", None) == module.__name__
-    }
-
-
-_KERNELS: dict[str, Any] = {}
-for _module in (_codes, _basics, _legality, _draw, _turn_order, _uno, _deal, _scoring, _challenge, _play, _turn):
-    _KERNELS.update(defined_in(_module))
-for _module in (_house, _step, _mask, _observe, _batch):
-    _KERNELS.update(defined_in(_module))
-globals().update(_KERNELS)
-
 __all__ = [
-    "HAND_START",
-    "observe",
-    "KIND_ACCEPT",
-    "KIND_CATCH",
-    "KIND_CHALLENGE",
-    "KIND_COLOUR",
-    "KIND_DRAW",
-    "KIND_PASS",
-    "KIND_PLAY",
-    "KIND_SWAP",
-    "KIND_UNO",
     "LOWEST_PICKLE_PROTOCOL",
     "NeedsPickleProtocol2",
     "PH_OVER",
-    "ST_GAME_OVER",
-    "ST_NOT_AVAILABLE",
-    "ST_NOT_HELD",
-    "ST_OK",
-    "ST_OUT_OF_RANGE",
-    "ST_WRONG_LOST",
-    "ST_WRONG_PENALIZED",
-    "ST_WRONG_REFUSED",
-    "SUMMARY_ALIVE",
-    "SUMMARY_PHASE",
-    "SUMMARY_REWARDED",
-    "SUMMARY_SEAT",
-    "SUMMARY_STATUS",
-    "SUMMARY_STATUS_BIAS",
     "S_CURRENT",
     "S_PHASE",
+    *KERNELS,
 ]
-__all__ += sorted(set(_KERNELS) - {"observe"})
-
-
-def __getattr__(name: str) -> Any:
-    """Type checkers: the kernels are set above by name (a missing one is an AttributeError)."""
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

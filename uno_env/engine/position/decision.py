@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from ..cards import COLOURS, WILD, WILD_DRAW_FOUR, card_to_str, is_draw_card, matches_on
 from ..checks import house_rule_on
+from ..config import HOUSE_PHASES
 from ..layout import (
     PH_CATCH,
     PH_CHALLENGE,
@@ -30,7 +31,6 @@ from ..layout import (
 )
 from ..named import (
     CHOICE_PHASES,
-    HOUSE_PHASES,
     NEXT_TURN_PHASES,
     PHASE_DECISIONS,
     PHASE_NAMES,

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..config import HOUSE_PHASES
 from ..layout import S_TERMINATED, S_TRUNCATED
-from ..named import HOUSE_PHASES, PHASE_DECISIONS, PHASE_NAMES
+from ..named import PHASE_DECISIONS, PHASE_NAMES
 from .decision import (
     read_catch_window,
     read_drawn_card,
@@ -93,7 +94,7 @@ KEYS: tuple[Key, ...] = (
     Key(
         "phase",
         '`"play"`',
-        ", ".join(f"`{PHASE_NAMES[p]}`" for p, d in PHASE_DECISIONS.items() if d.setting is None)
+        ", ".join(f"`{PHASE_NAMES[p]}`" for p, d in PHASE_DECISIONS.items() if not d.house)
         + "; "
         + ", ".join(f"`{PHASE_NAMES[p]}`" for p in HOUSE_PHASES)
         + " (house rules)",

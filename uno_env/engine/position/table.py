@@ -16,6 +16,7 @@ from ..cards import (
     is_draw_card,
 )
 from ..checks import house_rule_on
+from ..config import HOUSE_PHASES
 from ..layout import (
     PH_CHALLENGE,
     PH_COLOR,
@@ -36,7 +37,7 @@ from ..layout import (
     S_TERMINATED,
     S_TRUNCATED,
 )
-from ..named import CHOICE_PHASES, HOUSE_PHASES, PHASE_NAMES
+from ..named import CHOICE_PHASES, PHASE_NAMES
 from ..state import (
     outcome,
     set_alive,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cards import CARD_VALUES, FACE_COPIES, FASHION_TREND, RANKS_PER_COLOUR, WILD, WILD_DRAW_FOUR
+from ..config import HOUSE_PHASES
 from ..jit import describe, kernel
 from ..layout import (
     O_ALIVE,
@@ -33,7 +34,6 @@ from ..layout import (
     PH_OVER,
     Param,
 )
-from ..named import HOUSE_PHASES
 from ..state import discard_counts, hand, hand_size, is_alive
 
 describe(__name__, "the rules engine's kernels", seconds=45)
