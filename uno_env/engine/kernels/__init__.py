@@ -39,6 +39,7 @@ that ``python -m uno_env.docs --write`` writes (:mod:`uno_env.engine.kernel_expo
 kernel is ``K.<name>`` with no list kept by hand.
 """
 
+from ..cards import matches_on  # R-TURN-1's match, which the kernels compile in (cards.py)
 from ..layout import PH_OVER, S_CURRENT, S_PHASE  # read as K.S_CURRENT above the engine, as before the split
 from ..pickling import LOWEST_PICKLE_PROTOCOL, NeedsPickleProtocol2
 
@@ -333,5 +334,6 @@ __all__ = [
     "PH_OVER",
     "S_CURRENT",
     "S_PHASE",
+    "matches_on",
     *KERNELS,
 ]
