@@ -15,9 +15,10 @@ from uno_env.agents.ismcts import determinized_position, forced_action
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.cards import card_to_str, deck_counts, parse_card
 from uno_env.engine.checks import invariant_violations
+from uno_env.engine.config import HOUSE_PHASES
 from uno_env.engine.game import seed_to_rng
 from uno_env.engine.layout import P_C_HANDS
-from uno_env.engine.named import HOUSE_PHASES, PHASE_NAMES
+from uno_env.engine.named import PHASE_NAMES
 from uno_env.engine.readers import determinize
 
 from . import variants

@@ -126,8 +126,9 @@ def test_the_kernels_export_block_is_generated_from_their_sources():
 
 
 def test_a_short_name_not_yet_written_is_answered_from_its_enum():
-    """A kernel may import a new setting's ``P_<NAME>`` before ``docs --write`` writes it:
-    layout answers it from ``Param`` (and every other prefix from its enum)."""
+    """A kernel may import a new setting's ``P_<NAME>`` (or a new block's ``KIND_<NAME>``)
+    before ``docs --write`` writes it: layout answers it from ``Param`` (and every other
+    prefix from its enum), kernels/codes from ``actions.Kind``."""
     from uno_env.engine import layout
 
     for codes, prefix in layout.SHORT_NAME_PREFIXES:
@@ -135,6 +136,12 @@ def test_a_short_name_not_yet_written_is_answered_from_its_enum():
             assert layout.__getattr__(prefix + member.name) == int(member)
     with pytest.raises(AttributeError, match="P_NO_SUCH_SETTING"):
         layout.__getattr__("P_NO_SUCH_SETTING")
+    from uno_env.engine.actions import Kind
+    from uno_env.engine.kernels import codes
+
+    assert [codes.__getattr__(f"KIND_{kind.name}") for kind in Kind] == [int(kind) for kind in Kind]
+    with pytest.raises(AttributeError, match="KIND_NO_SUCH_BLOCK"):
+        codes.__getattr__("KIND_NO_SUCH_BLOCK")
 
 
 def test_the_short_names_block_of_layout_is_generated_from_the_enums():
