@@ -137,9 +137,10 @@ def house_rule_violations(config, hands, discard, ints, phase, current) -> list[
     RuleConfig; HOUSE_RULES.md): a house rule's decision or state only while the rule is on."""
     top = int(discard[-1]) if len(discard) else -1
     problems: list[Violation] = []
-    setting = HOUSE_PHASES.get(int(phase))
-    if setting is not None and not house_rule_on(config, setting):
-        problems.append(Violation("phase", f"a {phase_name(phase)} decision with the house rule {setting} off"))
+    if not config.asks(phase):
+        problems.append(
+            Violation("phase", f"a {phase_name(phase)} decision with the house rule {HOUSE_PHASES[int(phase)]} off")
+        )
     problems += penalty_violations(config, ints, phase, top)
     return problems + choice_violations(hands, ints, phase, current, top)
 
@@ -149,11 +150,6 @@ def phase_name(phase) -> str:
     return repr(PHASE_NAMES[phase]) if 0 <= phase < len(PHASE_NAMES) else str(int(phase))
 
 
-def house_rule_on(config, setting: str) -> bool:
-    """Whether the house rule ``setting`` of ``config`` is on (``stacking`` has three values)."""
-    return getattr(config, setting) not in ("off", False)
-
-
 def penalty_violations(config, ints, phase, top: int) -> list[Violation]:
     """A stack's pending penalty: only with stacking on, in its decision or the catch window
     before it, from a draw card."""
@@ -161,7 +157,7 @@ def penalty_violations(config, ints, phase, top: int) -> list[Violation]:
     pending = ints[S_PENDING]
     if pending < 0 or (pending > 0 and phase not in (PH_PENALTY, PH_CATCH)):
         problems.append(Violation("pending_penalty", f"a pending penalty of {pending} in phase {phase_name(phase)}"))
-    elif pending > 0 and not house_rule_on(config, "stacking"):
+    elif pending > 0 and not config.asks(PH_PENALTY):  # no stacking
         problems.append(
             Violation("pending_penalty", f"a pending penalty of {pending} with the house rule stacking off")
         )

@@ -175,7 +175,7 @@ class RuleConfig:
         """Whether the game can ask decision ``phase``: a classic one always, a house rule's
         while the setting that brings it is on."""
         setting = HOUSE_PHASES.get(int(phase))
-        return setting is None or self.codes()[setting] != 0
+        return setting is None or getattr(self, setting) != self.__dataclass_fields__[setting].default
 
     def codes(self) -> dict[str, int]:
         """Each setting as the kernels read it (its entry of the parameter vector): an integer

@@ -5,7 +5,6 @@ whose turn follows a Seven-O choice or a jump-in window."""
 from __future__ import annotations
 
 from ..cards import COLOURS, WILD, WILD_DRAW_FOUR, card_to_str, is_draw_card, matches_on
-from ..checks import house_rule_on
 from ..config import HOUSE_PHASES
 from ..layout import (
     PH_CATCH,
@@ -352,7 +351,7 @@ def read_next_turn(L: Loader, value) -> None:
     given = None if value is MISSING else value
     L.ints[S_FOLLOWING] = -1
     settings = [HOUSE_PHASES[p] for p in NEXT_TURN_PHASES]
-    if given is not None and not any(house_rule_on(L.config, s) for s in settings):
+    if given is not None and not any(L.config.asks(p) for p in NEXT_TURN_PHASES):
         raise PositionError("next_turn", f"needs {' or '.join(settings)} (phase {phase_list(NEXT_TURN_PHASES)})")
     if L.phase not in NEXT_TURN_PHASES:
         if given is not None and not L.interrupted():

@@ -15,7 +15,6 @@ from ..cards import (
     face_rank,
     is_draw_card,
 )
-from ..checks import house_rule_on
 from ..config import HOUSE_PHASES
 from ..layout import (
     PH_CHALLENGE,
@@ -55,11 +54,10 @@ def read_phase(L: Loader, value) -> None:
         raise PositionError("phase", f"expected one of {', '.join(PHASE_NAMES)}, got {name!r}")
     L.phase = PHASE_NAMES.index(name)
     L.ints[S_PHASE] = L.phase
-    setting = HOUSE_PHASES.get(L.phase)
-    if setting is not None and not house_rule_on(L.config, setting):
+    if not L.config.asks(L.phase):
         raise PositionError(
             "phase",
-            f"phase {name!r} needs the house rule {setting} (off in this configuration)",
+            f"phase {name!r} needs the house rule {HOUSE_PHASES[L.phase]} (off in this configuration)",
         )
     check_phase_on_top(L, L.top)
 
