@@ -14,10 +14,10 @@ import ast
 import pathlib
 import re
 
-from .layout import rewrite_block
+from .layout import generated_block, rewrite_block
 
 FOLDER = pathlib.Path(__file__).resolve().parent / "kernels"
-BLOCK = re.compile(r"(# <generated exports>\n).*?(# </generated exports>)", re.DOTALL)
+BLOCK = generated_block("exports")
 
 
 def defined_names(module: str) -> list[str]:

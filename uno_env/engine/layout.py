@@ -345,15 +345,21 @@ SHORT_NAME_PREFIXES = (
 """Each enum whose members get a short name, and the prefix of those names."""
 
 
-def __getattr__(name: str) -> int:
-    """A short name that ``docs --write`` has not written yet (a new setting's ``P_<NAME>``):
-    the same value, so that a kernel may import it before the block is regenerated
+def short_name_value(module: str, name: str, prefixes) -> int:
+    """The value of a short name that ``docs --write`` has not written yet into ``module``'s
+    generated block (a new setting's ``P_<NAME>``, a new block's ``KIND_<NAME>``), from the
+    enum of its prefix among ``prefixes`` ((enum, prefix) pairs): a module's ``__getattr__``
+    answers with it, so that a kernel may import the name before the block is regenerated
     (``tests/test_engine_design.py`` then asks for the regeneration)."""
-    for codes, prefix in SHORT_NAME_PREFIXES:
+    for codes, prefix in prefixes:
         member = name[len(prefix) :]
         if name.startswith(prefix) and member in codes.__members__:
             return int(codes[member])
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+
+def __getattr__(name: str) -> int:
+    return short_name_value(__name__, name, SHORT_NAME_PREFIXES)
 
 
 def short_name_lines() -> list[str]:
@@ -367,8 +373,14 @@ def short_name_lines() -> list[str]:
     ]
 
 
-BLOCK = re.compile(r"(# <generated short names>\n).*?(# </generated short names>)", re.DOTALL)
-KINDS_BLOCK = re.compile(r"(# <generated kinds>\n).*?(# </generated kinds>)", re.DOTALL)
+def generated_block(name: str) -> re.Pattern:
+    """The block of a source file that a generator writes, between ``# <generated NAME>``
+    and ``# </generated NAME>``."""
+    return re.compile(rf"(# <generated {name}>\n).*?(# </generated {name}>)", re.DOTALL)
+
+
+BLOCK = generated_block("short names")
+KINDS_BLOCK = generated_block("kinds")
 CODES_PATH = pathlib.Path(__file__).parent / "kernels" / "codes.py"
 """The kernels' module whose block of action kinds (``KIND_*``) is generated from actions.py."""
 
