@@ -20,8 +20,7 @@ from .named import PHASE_DECISIONS, PHASE_NAMES, Phase
 def phases_of(config: RuleConfig) -> tuple[str, ...]:
     """The phases a configuration can reach, in code order: the classic six, then those of
     the house rules up to the last one that is on (the phase slice has one entry each)."""
-    codes = config.codes()
-    on = [phase for phase, setting in HOUSE_PHASES.items() if codes[setting] != 0]
+    on = [phase for phase in HOUSE_PHASES if config.asks(phase)]
     return PHASE_NAMES[: max([Phase.OVER, *on]) + 1]
 
 
