@@ -9,6 +9,7 @@ without torch."""
 from __future__ import annotations
 
 import pathlib
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -39,17 +40,26 @@ class ActorCritic(nn.Module):
     play_index: torch.Tensor
 
     def __init__(
-        self, game: Game, hidden: int, privileged: bool = False, guess: bool = False, seat_order: str = "clockwise"
+        self,
+        game: Game,
+        hidden: int,
+        privileged: bool = False,
+        guess: bool = False,
+        seat_order: str = "clockwise",
+        layout: InputLayout | None = None,
     ):
         super().__init__()
-        self.seat_order = neural.check_seat_order(seat_order, neural.input_slices(game))
-        self.register_buffer("scale", torch.as_tensor(neural.input_scale(game)))
-        play = neural.play_order_index(game) if seat_order == "play" else np.zeros(0, np.int64)
+        self.layout = layout or InputLayout.of_game(game)
+        if layout is not None and (privileged or guess):
+            raise ValueError("a network that reads the rules has no privileged critic and no guess head")
+        self.seat_order = neural.check_seat_order(seat_order, self.layout.inputs)
+        self.register_buffer("scale", torch.as_tensor(self.layout.scale))
+        play = self.layout.play_order_index(game.num_players) if seat_order == "play" else np.zeros(0, np.int64)
         self.register_buffer("play_index", torch.as_tensor(play), persistent=False)
-        self.direction_at = game.obs_spec.by_name["direction"].offset
+        self.direction_at = next(s.offset for s in self.layout.inputs if s.name == "direction")
         hands = HiddenHands(game) if privileged else None
         self.register_buffer("hidden_scale", torch.as_tensor(hands.scale if hands else np.zeros(0, np.float32)))
-        size, actions = game.observation_size, game.num_actions
+        size, actions = self.layout.size, self.layout.num_actions
         self.actor = nn.Sequential(
             layer(size, hidden), nn.ReLU(), layer(hidden, hidden), nn.ReLU(), layer(hidden, actions, 0.01)
         )
@@ -109,10 +119,52 @@ class ActorCritic(nn.Module):
         return dist.log_prob(action), dist.entropy(), self.value(obs, hidden)
 
     def export(self, path, game: Game, meta: dict | None = None) -> neural.Network:
-        """Write the actor as a numpy network file (:func:`uno_env.agents.neural.save_network`)."""
+        """Write the actor as a numpy network file (:func:`uno_env.agents.neural.save_network`;
+        over its :class:`InputLayout`, :func:`uno_env.agents.neural.save_layers`)."""
         linears = [m for m in self.actor if isinstance(m, nn.Linear)]
         layers = [(m.weight.detach().cpu().numpy(), m.bias.detach().cpu().numpy()) for m in linears]
-        return neural.save_network(path, layers, game, meta, self.seat_order)
+        if self.layout.game_layout:
+            return neural.save_network(path, layers, game, meta, self.seat_order)
+        meta = {"config": game.config.to_dict(), **(meta or {})}
+        layout = self.layout
+        return neural.save_layers(path, layers, layout.inputs, layout.actions, layout.scale, meta, self.seat_order)
+
+
+@dataclass(frozen=True)
+class InputLayout:
+    """What the networks read and answer: input slices (by name, :class:`uno_env.agents.neural.InputSlice`)
+    with their scale, and action blocks. ``game_layout``: a game's whole observation and action
+    table (:meth:`of_game`); otherwise the layout of a network that knows the house rules
+    (:meth:`rule_aware`), whose inputs each table's observation is mapped into
+    (:class:`uno_env.training.house.TableView`)."""
+
+    inputs: tuple[neural.InputSlice, ...]
+    actions: tuple[neural.ActionBlock, ...]
+    scale: np.ndarray
+    game_layout: bool = True
+
+    @property
+    def size(self) -> int:
+        return len(self.scale)
+
+    @property
+    def num_actions(self) -> int:
+        return sum(b.size for b in self.actions)
+
+    @classmethod
+    def of_game(cls, game: Game) -> InputLayout:
+        return cls(neural.input_slices(game), neural.action_blocks(game), neural.input_scale(game))
+
+    @classmethod
+    def rule_aware(cls, num_players: int) -> InputLayout:
+        """The layout of :func:`uno_env.agents.neural.grow` at ``num_players``."""
+        table = neural.house_table(num_players)
+        inputs, actions = neural.rule_aware_inputs(table), neural.rule_aware_actions(table)
+        return cls(inputs, actions, neural.rule_aware_scale(table), game_layout=False)
+
+    def play_order_index(self, num_players: int) -> np.ndarray:
+        """Per input, the input read there in the order of play when play runs counter-clockwise."""
+        return neural.play_order_inputs(self.inputs, self.size, num_players)
 
 
 class HiddenHands:

@@ -66,8 +66,9 @@ from tqdm import tqdm
 from uno_env.agents import hash_seed, neural, parse_agent_spec
 from uno_env.engine import Game
 from uno_env.training.evaluate import evaluate
+from uno_env.training.house import HOUSE_SETTINGS, HouseMix, init_rule_aware, parse_mix, swap_warm_start, table_config
 from uno_env.training.imitation import behaviour_cloning
-from uno_env.training.network import ActorCritic, check_init_from, init_from
+from uno_env.training.network import ActorCritic, InputLayout, check_init_from, init_from
 from uno_env.training.opponents import LEARNER_KINDS, OpponentPool, parse_pool
 from uno_env.training.plot import plot_curve
 from uno_env.training.progress import ProgressCsv
@@ -167,6 +168,16 @@ class Args:
     critic_warmup: int = 0
     """updates at the start that train only the critic (the actor stays as it started): for a start
     from a network file, whose critic is new"""
+    house_mix: str = ""
+    """train a network that knows the house rules on a mix of settings (empty: the run's rules
+    alone): setting=weight, settings off, stacking, seven_o, jump_in, draw_until_playable,
+    force_play and all (uno_env.training.house); needs --init-from (a network file, grown to read
+    the rules when it does not) or --resume, and agents only in --opponents"""
+    house_bc_decisions: int = 0
+    """with --house-mix: Seven-O swap decisions of --bc-teacher that the new swap outputs imitate
+    before PPO (0: none)"""
+    eval_house: str = "seven_o,all"
+    """with --house-mix: the settings each evaluation plays, comma-separated"""
     device: str = "auto"
     """'auto' (CUDA when present, else CPU), 'cpu' or 'cuda'"""
     threads: int = 0
@@ -296,8 +307,31 @@ def check_args(args: Args, game: Game | None = None) -> None:
         raise ValueError(f"--seat-order must be one of {', '.join(neural.SEAT_ORDERS)}, got {args.seat_order!r}")
     if not args.hand_guess >= 0 or not np.isfinite(args.hand_guess):
         raise ValueError(f"--hand-guess must be a finite weight >= 0, got {args.hand_guess}")
-    if args.init_from and game is not None:
+    if args.house_mix:
+        check_house(args)
+    elif args.init_from and game is not None:
         check_init_from(args.init_from, game, args.hidden, args.seat_order)
+
+
+def check_house(args: Args) -> None:
+    """The settings of a ``--house-mix`` run (ValueError naming the problem)."""
+    parse_mix(args.house_mix)
+    unknown = [name for name in house_evaluations(args) if name not in HOUSE_SETTINGS]
+    if unknown:
+        raise ValueError(f"--eval-house: unknown setting {unknown[0]!r}; known: {', '.join(HOUSE_SETTINGS)}")
+    if not (args.init_from or args.resume):
+        raise ValueError("--house-mix starts from a network: pass --init-from FILE.npz (e.g. uno_env/data/ppo_4p.npz)")
+    if args.init_from and not args.init_from.endswith(".npz"):
+        raise ValueError("--house-mix: --init-from takes a network file (.npz); continue a run with --resume")
+    if args.privileged_critic or args.hand_guess > 0:
+        raise ValueError("--house-mix: no --privileged-critic and no --hand-guess (a network that reads the rules)")
+    if args.house_bc_decisions < 0:
+        raise ValueError(f"--house-bc-decisions must be >= 0, got {args.house_bc_decisions}")
+
+
+def house_evaluations(args: Args) -> list[str]:
+    """The settings each evaluation of a ``--house-mix`` run plays (``--eval-house``)."""
+    return [s.strip() for s in args.eval_house.split(",") if s.strip()] if args.house_mix else []
 
 
 def check_counts(args: Args) -> None:
@@ -360,6 +394,7 @@ class Run:
     rollout: Rollout
     progress: ProgressCsv
     writer: Any  # TensorBoard's SummaryWriter, or None
+    mix: HouseMix | None = None  # the settings of a --house-mix run (rollout: the last update's)
 
 
 def start_run(args: Args) -> Run:
@@ -376,20 +411,29 @@ def start_run(args: Args) -> Run:
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "args.json").write_text(json.dumps(dataclasses.asdict(args), indent=2))
     learner = start_learner(args, game, device, checkpoint)
-    pool = OpponentPool(args.opponents, game, learner.agent, args.hidden, args.max_snapshots, args.seed)
-    for state in checkpoint["snapshots"] if checkpoint is not None else []:
-        pool.add_snapshot(state)
-    rollout = Rollout(args, game, learner.agent, pool, device, seed=hash_seed(args.seed, 3, learner.update))
+    mix = None
+    if args.house_mix:
+        mix = HouseMix(args, game, learner.agent, device, learner.update)
+        if checkpoint is None and args.house_bc_decisions > 0:
+            swap_warm_start(args, learner.agent, mix, device)
+        rollout = mix.rollouts[0]
+    else:
+        pool = OpponentPool(args.opponents, game, learner.agent, args.hidden, args.max_snapshots, args.seed)
+        for state in checkpoint["snapshots"] if checkpoint is not None else []:
+            pool.add_snapshot(state)
+        rollout = Rollout(args, game, learner.agent, pool, device, seed=hash_seed(args.seed, 3, learner.update))
     writer = tensorboard_writer(args, folder)
-    columns = progress_columns(args, pool.kinds)
+    columns = progress_columns(args, rollout.pool.kinds)
     progress = ProgressCsv(folder / "progress.csv", columns, learner.update if checkpoint is not None else None)
-    return Run(args, game, folder, device, learner, rollout, progress, writer)
+    return Run(args, game, folder, device, learner, rollout, progress, writer, mix)
 
 
 def start_learner(args: Args, game: Game, device, checkpoint: dict | None) -> Learner:
     """The networks and their optimizer as the run starts: as the checkpoint left them, from
     ``--init-from``, warm-started by imitation (``--bc-decisions``), or fresh."""
-    agent = ActorCritic(game, args.hidden, args.privileged_critic, args.hand_guess > 0, args.seat_order).to(device)
+    layout = InputLayout.rule_aware(game.num_players) if args.house_mix else None
+    agent = ActorCritic(game, args.hidden, args.privileged_critic, args.hand_guess > 0, args.seat_order, layout)
+    agent.to(device)
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     learner = Learner(agent, optimizer, np.random.default_rng(hash_seed(args.seed, 1)))
     if checkpoint is not None:
@@ -398,6 +442,8 @@ def start_learner(args: Args, game: Game, device, checkpoint: dict | None) -> Le
         learner.update, learner.global_step = checkpoint["update"], checkpoint["global_step"]
         learner.rng.bit_generator.state = checkpoint["rng"]
         torch.set_rng_state(checkpoint["torch_rng"])
+    elif args.init_from and args.house_mix:
+        init_rule_aware(agent, args.init_from, game.num_players)
     elif args.init_from:
         init_from(agent, args.init_from, game, device)
     elif args.bc_decisions > 0:
@@ -420,10 +466,18 @@ def progress_columns(args: Args, kinds: list[str]) -> list[str]:
     columns += ["policy_share", "update_share", "learning_rate"]
     columns += ["policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac", "explained_variance"]
     columns += ["hand_guess_loss"] if args.hand_guess > 0 else []
+    columns += ["house_setting"] if args.house_mix else []
     columns += [f"train_vs_{k}" for k in kinds]
-    for opp in eval_opponents(args):
-        columns += [f"eval_{opp}_win_rate", f"eval_{opp}_lo", f"eval_{opp}_hi"]
+    for cell in evaluation_cells(args):
+        columns += [f"eval_{cell}_win_rate", f"eval_{cell}_lo", f"eval_{cell}_hi"]
     return columns
+
+
+def evaluation_cells(args: Args) -> list[str]:
+    """The names of the evaluation's cells: an opponent, or ``setting_opponent`` in a ``--house-mix`` run."""
+    if args.house_mix:
+        return [f"{setting}_{opp}" for setting in house_evaluations(args) for opp in eval_opponents(args)]
+    return eval_opponents(args)
 
 
 def one_update(run: Run, start: float) -> tuple[dict, int]:
@@ -434,6 +488,10 @@ def one_update(run: Run, start: float) -> tuple[dict, int]:
     if args.anneal_lr:
         total_updates = max(args.total_timesteps // args.batch_size, 1)
         optimizer.param_groups[0]["lr"] = args.learning_rate * max(1.0 - learner.update / total_updates, 0.05)
+    setting = None
+    if run.mix is not None:
+        setting, rollout = run.mix.pick(learner.update)
+        run.rollout = rollout
     t0 = time.perf_counter()
     env0, opponent0, policy0 = rollout.env_seconds, rollout.opponent_seconds, rollout.policy_seconds
     decisions = rollout.collect()
@@ -457,6 +515,8 @@ def one_update(run: Run, start: float) -> tuple[dict, int]:
         "learning_rate": optimizer.param_groups[0]["lr"],
         **stats,
     }
+    if setting is not None:
+        row["house_setting"] = setting
     row.update(training_win_rates(rollout))
     return row, decisions
 
@@ -477,13 +537,19 @@ def export_and_evaluate(run: Run, row: dict) -> dict:
     it: the win rates go into the update's ``row`` and on screen; returns the evaluation."""
     args, learner, folder = run.args, run.learner, run.folder
     path = folder / "policy.npz"
-    meta = {"run": args.run_name, "update": learner.update, "global_step": learner.global_step}
+    meta: dict = {"run": args.run_name, "update": learner.update, "global_step": learner.global_step}
+    if run.mix is not None:
+        meta.update(colours=neural.ONE_PASS, house_rules=run.mix.trained_rules())
     learner.agent.export(path, run.game, {**meta, "args": dataclasses.asdict(args)})
     (folder / "policies").mkdir(exist_ok=True)
     (folder / "policies" / f"policy_{learner.update:05d}.npz").write_bytes(path.read_bytes())
-    results = evaluate(path, run.game, eval_opponents(args), args.eval_games, seed=hash_seed(args.seed, 9))
-    for opp, r in results.items():
-        row[f"eval_{opp}_win_rate"], (row[f"eval_{opp}_lo"], row[f"eval_{opp}_hi"]) = r["win_rate"], r["ci"]
+    results = {}
+    for setting in house_evaluations(args) or [None]:
+        game = run.game if setting is None else Game(table_config(run.game.config, setting))
+        cells = evaluate(path, game, eval_opponents(args), args.eval_games, seed=hash_seed(args.seed, 9))
+        results.update({opp if setting is None else f"{setting}_{opp}": r for opp, r in cells.items()})
+    for cell, r in results.items():
+        row[f"eval_{cell}_win_rate"], (row[f"eval_{cell}_lo"], row[f"eval_{cell}_hi"]) = r["win_rate"], r["ci"]
     said = ", ".join(f"{o} {r['win_rate']:.3f} [{r['ci'][0]:.3f}, {r['ci'][1]:.3f}]" for o, r in results.items())
     tqdm.write(f"update {learner.update} step {learner.global_step}: {said}", file=sys.stderr)
     return results
@@ -508,7 +574,7 @@ def save_checkpoint(run: Run) -> None:
 
 def log_scalars(writer, row: dict, global_step: int) -> None:
     for key, value in row.items():
-        if key not in ("update", "global_step") and value != "":
+        if key not in ("update", "global_step") and isinstance(value, (int, float)):
             group = "eval" if key.startswith("eval_") else "train" if key.startswith("train_") else "ppo"
             writer.add_scalar(f"{group}/{key}", value, global_step)
 
@@ -524,7 +590,7 @@ def run_updates(run: Run) -> dict:
     )
     while learner.global_step < args.total_timesteps:
         row, decisions = one_update(run, start)
-        if learner.update % args.snapshot_every == 0:
+        if run.mix is None and learner.update % args.snapshot_every == 0:  # a mix plays agents only
             run.rollout.pool.add_snapshot({k: v.detach().clone() for k, v in learner.agent.state_dict().items()})
         last = learner.global_step >= args.total_timesteps or learner.update == args.stop_after_update
         if last or (args.eval_every and learner.update % args.eval_every == 0):

@@ -13,7 +13,7 @@ full wait for the next batch."""
 from __future__ import annotations
 
 import time
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 import torch
@@ -24,6 +24,9 @@ from uno_env.training.network import ActorCritic, HiddenHands
 from uno_env.training.opponents import OpponentPool
 from uno_env.training.rules import TEAM_NEEDS_PARTNERS
 from uno_env.vector import UnoVectorEnv
+
+if TYPE_CHECKING:
+    from uno_env.training.house import TableView
 
 
 class Transitions:
@@ -150,8 +153,18 @@ class Rollout:
     learner seat is rewarded with what its own seat received, which under partners is
     the team's outcome (R-VAR-PARTNERS)."""
 
-    def __init__(self, args: RolloutSettings, game: Game, agent: ActorCritic, pool: OpponentPool, device, seed: int):
+    def __init__(
+        self,
+        args: RolloutSettings,
+        game: Game,
+        agent: ActorCritic,
+        pool: OpponentPool,
+        device,
+        seed: int,
+        view: TableView | None = None,
+    ):
         self.args, self.game, self.agent, self.pool, self.device = args, game, agent, pool, device
+        self.view = view  # the table in a network's layout that is not the game's own (the house rules')
         N = args.num_envs
         self.env = UnoVectorEnv(N, game.config)
         self.rng = np.random.default_rng(hash_seed(seed, 7))
@@ -168,8 +181,8 @@ class Rollout:
         self.margins = point_margins(game) if args.reward == "margin" else None
         self.buffer = Transitions(
             args.batch_size + 2 * seats * N,
-            game.observation_size,
-            game.num_actions,
+            agent.layout.size,
+            agent.layout.num_actions,
             N * n,
             self.hands.size if self.hands else 0,
         )
@@ -227,6 +240,8 @@ class Rollout:
         """The learner's sampled actions in ``games``, each opening a transition."""
         obs = step.obs[games]
         mask = step.mask[games].astype(bool)
+        if self.view is not None:
+            obs, mask = self.view.inputs(obs), self.view.outputs(mask)
         hidden = self.hands(self.env.state, games, step.seat[games]) if self.hands else None
         with torch.no_grad():
             action, logp, value = self.agent.act(
@@ -237,7 +252,7 @@ class Rollout:
         chosen = action.cpu().numpy()
         chains = self.chains(games, step.seat[games])
         self.buffer.add(chains, obs, mask, chosen, logp.cpu().numpy(), value.cpu().numpy(), hidden)
-        return chosen
+        return chosen if self.view is None else self.view.actions(chosen)
 
     def settle(self, step) -> None:
         """Credit the step's rewards to the open transitions; close those of the episodes that

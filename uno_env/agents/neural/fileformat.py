@@ -11,7 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ...engine.layout import ACTION_OFFSETS
+from ...engine.config import CHOICES, HOUSE_RULE_SETTINGS, SETTINGS
+from ...engine.layout import ACTION_OFFSETS, Param
 from ...engine.observation import SLICE_NAMES
 
 FORMAT = "uno-policy-network"
@@ -43,6 +44,47 @@ per block that ``engine/actions.BLOCKS`` declares). A network file names its blo
 missing here is refused on load and on save."""
 
 
+RULES_SLICE = "rules"
+"""The input slice that is not read from the observation but from the rule settings (a network
+that knows the house rules, :mod:`.grow`): one entry per value of a house rule other than its
+default, 1 while the acting configuration has it. Its labels name them (:data:`RULE_INPUTS`)."""
+
+
+def _rule_inputs() -> dict[str, tuple[str, int]]:
+    inputs = {}
+    for field in SETTINGS:
+        if field.name not in HOUSE_RULE_SETTINGS:
+            continue
+        if field.name in CHOICES:  # a named value: one entry per value but the default (code: its index)
+            choices = CHOICES[field.name]
+            for code, value in enumerate(choices):
+                if value != field.default:
+                    inputs[f"{field.name}={value}"] = (field.name, code)
+        else:  # a switch, off by default
+            inputs[f"{field.name}=true"] = (field.name, 1)
+    return inputs
+
+
+RULE_INPUTS: dict[str, tuple[str, int]] = _rule_inputs()
+"""The entries the :data:`RULES_SLICE` may hold, by label (``stacking=mixed``, ``seven_o=true``...,
+as ``--set`` writes them): the setting each reads and the code (``RuleConfig.codes()``) that
+makes it 1. Derived from the declarations of the house rules, so a new one gains its entries."""
+
+PREFIX_SLICES = ("phase",)
+"""Slices a configuration may have shorter than a network reads them, the missing entries being
+ones it can never set (the phase slice stops at the last house phase that is on): the network
+reads the entries there are, and the others as 0."""
+
+
+def rule_input_slot(label: str) -> tuple[int, int]:
+    """The entry of ``P`` and the code of a :data:`RULES_SLICE` entry (ValueError for a label
+    this engine does not know)."""
+    if label not in RULE_INPUTS:
+        raise ValueError(f"network: rule input {label!r} is unknown to this engine (it knows {', '.join(RULE_INPUTS)})")
+    name, code = RULE_INPUTS[label]
+    return int(Param[name.upper()]), code
+
+
 @dataclass(frozen=True)
 class InputSlice:
     """An observation slice a network reads: its name (of ``SLICE_NAMES``), its offset in
@@ -70,7 +112,12 @@ def check_inputs(inputs: Sequence[InputSlice], n_inputs: int) -> None:
     """ValueError unless every slice is known to this engine, once, inside the input layer."""
     seen = set()
     for s in inputs:
-        if s.name not in SLICE_NAMES:
+        if s.name == RULES_SLICE:
+            if s.labels is None:
+                raise ValueError(f"network: the slice {RULES_SLICE!r} must name its entries")
+            for label in s.labels:
+                rule_input_slot(label)
+        elif s.name not in SLICE_NAMES:
             raise ValueError(
                 f"network: observation slice {s.name!r} is unknown to this engine (it knows {', '.join(SLICE_NAMES)})"
             )

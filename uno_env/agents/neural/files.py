@@ -14,7 +14,7 @@ import numpy as np
 
 from ...engine.config import RuleConfig
 from ...engine.game import Game
-from .fileformat import WEIGHTS, read_header
+from .fileformat import WEIGHTS, ActionBlock, InputSlice, read_header
 from .network import Network, action_blocks, input_scale, input_slices
 from .version1 import read_version_1
 
@@ -29,10 +29,25 @@ def save_network(
     """Write a network trained on ``game``'s configuration. ``layers``: three
     (weight, bias) pairs in torch's ``nn.Linear`` layout (weight: out x in); ``seat_order``:
     how it reads the per-seat slices (:data:`SEAT_ORDERS`)."""
-    (w1, b1), (w2, b2), (w3, b3) = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
-    weights = {"w1": w1.T, "b1": b1, "w2": w2.T, "b2": b2, "w3": w3, "b3": b3, "scale": input_scale(game)}
     meta = {"config": game.config.to_dict(), **(meta or {})}
-    return write_network(path, Network(weights, input_slices(game), action_blocks(game), meta, seat_order))
+    return save_layers(path, layers, input_slices(game), action_blocks(game), input_scale(game), meta, seat_order)
+
+
+def save_layers(
+    path,
+    layers: list[tuple[np.ndarray, np.ndarray]],
+    inputs: tuple[InputSlice, ...],
+    actions: tuple[ActionBlock, ...],
+    scale: np.ndarray,
+    meta: dict,
+    seat_order: str = "clockwise",
+) -> Network:
+    """Write a network of three (weight, bias) pairs in torch's ``nn.Linear`` layout over any
+    input layout (``inputs``, their ``scale``) and action blocks: :func:`save_network`'s, or
+    that of a network that knows the house rules (:func:`uno_env.agents.neural.grow.rule_aware_inputs`)."""
+    (w1, b1), (w2, b2), (w3, b3) = [(np.asarray(w, np.float32), np.asarray(b, np.float32)) for w, b in layers]
+    weights = {"w1": w1.T, "b1": b1, "w2": w2.T, "b2": b2, "w3": w3, "b3": b3, "scale": scale}
+    return write_network(path, Network(weights, inputs, actions, meta, seat_order))
 
 
 def write_network(path, network: Network) -> Network:

@@ -8,7 +8,17 @@ from __future__ import annotations
 import numpy as np
 
 from ...engine.jit import allocating, describe, kernel
-from ...engine.layout import P_A_FT, P_A_PASS, P_A_W, P_NUM_ACTIONS, P_NUM_PLAYERS, P_O_FIRST, Param
+from ...engine.layout import (
+    NUM_PARAMS,
+    P_A_FT,
+    P_A_PASS,
+    P_A_W,
+    P_NUM_ACTIONS,
+    P_NUM_PLAYERS,
+    P_O_FIRST,
+    P_O_SIZE,
+    Param,
+)
 from ...engine.observation import SLICE_NAMES
 
 describe(__name__, "the policy network's forward pass", seconds=10)
@@ -60,19 +70,38 @@ def output_index(P, PT, a):
 
 
 @kernel
+def slice_stop(P, slot):
+    """Where the observation slice whose offset is at ``P[slot]`` ends in the acting
+    configuration: at the next slice it has, or at the end of the observation."""
+    for k in range(slot + 1, NUM_PARAMS):
+        if P[k] >= 0:
+            return P[k]
+    return P[P_O_SIZE]
+
+
+@kernel
 def read_inputs(obs, P, gather, inputs, values):
     """The network's non-zero inputs: their indices into ``inputs``, their values into
-    ``values`` (unscaled); returns how many."""
+    ``values`` (unscaled); returns how many. A slice is read up to its size in the acting
+    configuration (a shorter phase slice: the phases it cannot reach read 0); a row of the
+    rule settings (``gather[s, 0] < 0``) gives 1 while its setting has its code."""
     n = P[P_NUM_PLAYERS]
     mirrored = obs[P[_O_DIRECTION]] < 0  # read in the order of play: counter-clockwise seats mirrored
     count = 0
     for s in range(gather.shape[0]):
-        source = P[gather[s, 0]]
+        slot = gather[s, 0]
+        if slot < 0:  # a rule setting
+            if P[-1 - slot] == gather[s, 3]:
+                inputs[count] = gather[s, 1]
+                values[count] = 1.0
+                count += 1
+            continue
+        source = P[slot]
         if source < 0:
             continue
         start = gather[s, 1]
         width = gather[s, 3]
-        for k in range(gather[s, 2]):
+        for k in range(min(gather[s, 2], slice_stop(P, slot) - source)):
             entry = k
             if mirrored and width > 0:
                 seat = k // width

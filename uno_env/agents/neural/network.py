@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...engine.config import RuleConfig
+from ...engine.config import HOUSE_RULE_SETTINGS, RuleConfig, house_rules_on
 from ...engine.game import Game
 from ...engine.layout import NUM_PARAMS, P_NUM_ACTIONS, P_O_FIRST
 from ...engine.observation import SLICE_NAMES
@@ -22,6 +22,8 @@ from .fileformat import (
     FORMAT,
     FORMAT_VERSION,
     PLAY_BLOCK,
+    PREFIX_SLICES,
+    RULES_SLICE,
     WEIGHTS,
     ActionBlock,
     InputSlice,
@@ -29,6 +31,7 @@ from .fileformat import (
     check_actions,
     check_inputs,
     check_seat_order,
+    rule_input_slot,
     seat_width,
 )
 from .forward_pass import output_index
@@ -38,6 +41,11 @@ DISTILLED = "distilled"
 (``experiments/distill_colours.py``): it plays in one pass (:attr:`Network.one_pass`); the
 meta's ``distilled`` says from what (the teacher's file name) and how closely (the fit's
 held-out agreement and KL divergence)."""
+ONE_PASS = "one_pass"
+"""``meta["colours"]`` of a network trained to play in one pass: fine-tuned, as it plays, from a
+network distilled from its own average (the networks that know the house rules, :mod:`.grow`).
+It plays in one pass too (:attr:`Network.one_pass`)."""
+ONE_PASS_COLOURS = (DISTILLED, ONE_PASS)
 
 
 class Network:
@@ -104,9 +112,10 @@ class Network:
     @property
     def one_pass(self) -> bool:
         """Whether the file says the network plays in one pass: distilled from its own average
-        over the colours (``meta["colours"] == "distilled"``, :data:`DISTILLED`). Else it is
-        played averaged over the 24 namings of the colours."""
-        return self.meta.get("colours") == DISTILLED
+        over the colours (``meta["colours"] == "distilled"``, :data:`DISTILLED`) or trained in
+        one pass from such a network (:data:`ONE_PASS`). Else it is played averaged over the 24
+        namings of the colours."""
+        return self.meta.get("colours") in ONE_PASS_COLOURS
 
     def policy_arrays(self, one_pass: bool | None = None) -> tuple[np.ndarray, ...]:
         """The policy kernels' arrays: those of :meth:`arrays`, then ``recolour_in`` and
@@ -147,15 +156,31 @@ class Network:
 def input_mismatches(inputs: Sequence[InputSlice], game: Game) -> list[str]:
     """The slices a network reads that ``game``'s observation lacks, has smaller, or labels otherwise."""
     problems = []
+    house_slices = rule_slices(game) if any(s.name == RULES_SLICE for s in inputs) else ()
     for s in inputs:
+        if s.name == RULES_SLICE:  # read from the settings, which every configuration has
+            continue
         have = game.obs_spec.by_name.get(s.name)
+        if have is None and s.name in house_slices:  # a network that reads the rules knows it is off
+            continue
         if have is None:
             problems.append(f"the observation has no slice {s.name!r}")
+        elif have.size < s.size and s.name in PREFIX_SLICES:
+            if s.labels is not None and tuple(have.labels) != s.labels[: have.size]:
+                problems.append(f"the observation's slice {s.name!r} labels its entries otherwise")
         elif have.size < s.size:
             problems.append(f"the observation's slice {s.name!r} has {have.size} entries, the network reads {s.size}")
         elif s.labels is not None and tuple(have.labels[: s.size]) != s.labels:
             problems.append(f"the observation's slice {s.name!r} labels its entries otherwise")
     return problems
+
+
+def rule_slices(game: Game) -> tuple[str, ...]:
+    """The slices a house rule brings to ``game``'s observation: those the observation has with
+    every house rule on and lacks with its own settings (a network that reads the rules,
+    :data:`RULES_SLICE`, reads them as 0 while their rule is off)."""
+    every = Game(game.config.replace(**house_rules_on())).obs_spec.by_name
+    return tuple(name for name in every if name not in game.obs_spec.by_name)
 
 
 def action_mismatches(actions: Sequence[ActionBlock], game: Game) -> list[str]:
@@ -175,11 +200,18 @@ def action_mismatches(actions: Sequence[ActionBlock], game: Game) -> list[str]:
 def kernel_gather(inputs: Sequence[InputSlice], seat_order: str = "clockwise") -> np.ndarray:
     """The kernels' ``gather`` table for the current layout: per slice, the index in ``P``
     of its offset (``P_O_FIRST`` + its place in ``SLICE_NAMES``), its offset in the network
-    input, its size and, read in the order of play, its entries per seat (0: as given)."""
+    input, its size and, read in the order of play, its entries per seat (0: as given).
+    The :data:`RULES_SLICE` gives a row per entry: ``-1 -`` the index in ``P`` of its
+    setting, its offset in the network input, 1, and the code that makes it 1."""
     play = seat_order == "play"
-    rows = [
-        [P_O_FIRST + SLICE_NAMES.index(s.name), s.offset, s.size, seat_width(s.labels) if play else 0] for s in inputs
-    ]
+    rows = []
+    for s in inputs:
+        if s.name == RULES_SLICE:
+            for k, label in enumerate(s.labels or ()):
+                slot, code = rule_input_slot(label)
+                rows.append([-1 - slot, s.offset + k, 1, code])
+        else:
+            rows.append([P_O_FIRST + SLICE_NAMES.index(s.name), s.offset, s.size, seat_width(s.labels) if play else 0])
     return np.array(rows, dtype=np.int64).reshape(len(rows), 4)
 
 
@@ -200,9 +232,14 @@ def play_order_index(game: Game) -> np.ndarray:
     order of play (``seat_order="play"``) reads there when play runs counter-clockwise:
     seat k of a per-seat slice is read from seat n - k (mod n). The training script's torch
     network gathers with it; :func:`network_logits` computes the same."""
-    index = np.arange(game.observation_size, dtype=np.int64)
-    n = game.num_players
-    for s in game.obs_spec.slices:
+    return play_order_inputs(input_slices(game), game.observation_size, game.num_players)
+
+
+def play_order_inputs(inputs: Sequence[InputSlice], size: int, num_players: int) -> np.ndarray:
+    """:func:`play_order_index` over any inputs (``size`` of them, at ``num_players``)."""
+    index = np.arange(size, dtype=np.int64)
+    n = num_players
+    for s in inputs:
         width = seat_width(s.labels)
         for k in range(s.size if width else 0):
             seat, entry = divmod(k, width)
@@ -303,14 +340,31 @@ def training_mismatch(network: Network, game: Game) -> str | None:
     except (TypeError, ValueError):
         return None
     here = game.config.to_dict()
+    ignored = PLAY_IRRELEVANT + (HOUSE_RULE_SETTINGS if trained_house_rules(network, game.config) else ())
     changed = [
         f"{key}={here[key]!r} (trained: {value!r})"
         for key, value in trained_config.to_dict().items()
-        if key not in PLAY_IRRELEVANT and here.get(key) != value
+        if key not in ignored and here.get(key) != value
     ]
     if not changed:
         return None
     return f"trained for {trained_config.in_words()}; here {', '.join(changed)}"
+
+
+def house_rules_of(config: RuleConfig) -> dict:
+    """The house-rule settings of a configuration, by name (a row of ``meta["house_rules"]``)."""
+    return {name: getattr(config, name) for name in HOUSE_RULE_SETTINGS}
+
+
+def trained_house_rules(network: Network, config: RuleConfig) -> bool:
+    """Whether ``network`` was trained under ``config``'s house rules: its file lists the
+    house-rule settings it was trained on (``meta["house_rules"]``, a network that reads them,
+    :mod:`.grow`) and ``config``'s combination is one of them."""
+    mix = network.meta.get("house_rules")
+    if not isinstance(mix, list):
+        return False
+    here = house_rules_of(config)
+    return any(isinstance(row, dict) and {**house_rules_of(RuleConfig()), **row} == here for row in mix)
 
 
 def warn_outside_training(label: str, network: Network, game: Game, stacklevel: int = 3) -> str | None:

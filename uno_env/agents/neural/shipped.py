@@ -10,10 +10,10 @@ import pathlib
 
 import numpy as np
 
-from ...engine.config import MAX_PLAYERS
+from ...engine.config import HOUSE_RULE_SETTINGS, MAX_PLAYERS, RuleConfig
 from ...engine.game import Game
 from ...engine.jit import describe, kernel
-from ...engine.layout import EPISODE_ROUND, P_EPISODE, P_NUM_PLAYERS, P_PARTNERS
+from ...engine.layout import EPISODE_ROUND, P_EPISODE, P_NUM_PLAYERS, P_PARTNERS, Param
 from .colours import policy_action
 from .files import load_network
 from .network import Network, warn_outside_training
@@ -39,6 +39,10 @@ SHIPPED_PARTNER_GAME_PATHS: dict[int, pathlib.Path] = {
 """The shipped policies of whole games at partner tables (trained as one team of two seats, on
 each hand's points margin), by number of players. A partner table's whole game without its
 own plays the partner table's hands network, else that of :func:`shipped_table`."""
+SHIPPED_HOUSE_PATHS: dict[int, pathlib.Path] = {players: _DATA / f"ppo_{players}p_house.npz" for players in (2, 4)}
+"""The shipped policies that know the house rules (:mod:`.grow`: they read which house rules are
+on), by number of players: ``ppo`` plays one at a table of its size with a house rule on and no
+partners, hands or whole games (trained on hands of each house rule alone, all of them, and none)."""
 SHIPPED_PATH = SHIPPED_PATHS[2]
 """The shipped two-player policy."""
 
@@ -56,11 +60,14 @@ SHIPPED_GAME_NETWORKS = _load_shipped(SHIPPED_GAME_PATHS)
 """The shipped networks of whole games, by number of players."""
 SHIPPED_PARTNER_GAME_NETWORKS = _load_shipped(SHIPPED_PARTNER_GAME_PATHS)
 """The shipped networks of whole games at partner tables, by number of players."""
+SHIPPED_HOUSE_NETWORKS = _load_shipped(SHIPPED_HOUSE_PATHS)
+"""The shipped networks that know the house rules, by number of players."""
 SHIPPED_KINDS: dict[str, tuple[dict[int, pathlib.Path], dict[int, Network]]] = {
     "hands": (SHIPPED_PATHS, SHIPPED_NETWORKS),
     "partners": (SHIPPED_PARTNER_PATHS, SHIPPED_PARTNER_NETWORKS),
     "games": (SHIPPED_GAME_PATHS, SHIPPED_GAME_NETWORKS),
     "partner_games": (SHIPPED_PARTNER_GAME_PATHS, SHIPPED_PARTNER_GAME_NETWORKS),
+    "house": (SHIPPED_HOUSE_PATHS, SHIPPED_HOUSE_NETWORKS),
 }
 """Every kind of shipped network (:func:`shipped_entry` names one): its files and its networks,
 by number of players."""
@@ -77,13 +84,18 @@ def shipped_table(num_players: int) -> int | None:
     return max(fits) if fits else None
 
 
-def shipped_entry(num_players: int, partners: bool, episode: str = "round") -> tuple[str, int] | None:
+def shipped_entry(
+    num_players: int, partners: bool, episode: str = "round", house: bool = False
+) -> tuple[str, int] | None:
     """Which shipped network ``ppo`` plays at a table, as (its kind in :data:`SHIPPED_KINDS`, its
-    number of players): the table's own where one is shipped (by partners and whole game: a
+    number of players): with a house rule on (``house``) and no partners, the network of its size
+    that knows them; else the table's own where one is shipped (by partners and whole game: a
     partner table's whole game, else its hands; without partners a whole game's), else the
     hands network of :func:`shipped_table`; None when there is none. The one rule of both
     :func:`shipped_network` and the compiled policy's slots."""
     own: tuple[str, ...]  # the kinds of the table's own networks, by preference
+    if house and not partners and num_players in SHIPPED_HOUSE_NETWORKS:
+        return "house", num_players
     if partners:
         own = ("partner_games", "partners") if episode == "game" else ("partners",)
     else:
@@ -98,7 +110,7 @@ def shipped_entry(num_players: int, partners: bool, episode: str = "round") -> t
 def _shipped_choice(game: Game) -> tuple[dict[int, pathlib.Path], Network, int]:
     """The paths of the kind ``ppo`` plays at ``game``'s table, its network there and the
     table it was trained for; ValueError when none can play it."""
-    entry = shipped_entry(game.num_players, game.config.partners, game.config.episode)
+    entry = shipped_entry(game.num_players, game.config.partners, game.config.episode, game.config.house_rules)
     if entry is None:
         raise ValueError(
             f"ppo: no shipped network plays {game.num_players} players (shipped: {_shipped_sizes()}); pass weights=PATH"
@@ -161,16 +173,21 @@ def _slots(networks: list[Network]) -> tuple:
 _ENTRIES = [(kind, t) for kind, (_, networks) in SHIPPED_KINDS.items() for t in sorted(networks)]
 # Compiled in as constants (numba_cache hashes the weights files with the sources, so new
 # weights recompile). One slot per shipped network (_ENTRIES, as shipped_entry names them);
-# _SLOT_OF[2 * partners + whole game, n] is the slot of the network of that table (-1: none).
+# _SLOT_OF[4 * house + 2 * partners + whole game, n] is the slot of the network of that table
+# (-1: none); a house rule is on where one of _HOUSE_SLOTS of P is not 0 (each one's default).
+_HOUSE_SLOTS = np.array([int(Param[name.upper()]) for name in HOUSE_RULE_SETTINGS], dtype=np.int64)
+if any(RuleConfig().codes()[name] != 0 for name in HOUSE_RULE_SETTINGS):  # pragma: no cover
+    raise ImportError("the compiled ppo takes a house rule's code 0 for its default")
 _W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS, _RECOLOUR_IN, _RECOLOUR_OUT = _slots(
     [SHIPPED_KINDS[kind][1][t] for kind, t in _ENTRIES]
 )
 _SLOT_OF = np.array(
     [
         [
-            _ENTRIES.index(e) if (e := shipped_entry(n, partners, episode)) is not None else -1
+            _ENTRIES.index(e) if (e := shipped_entry(n, partners, episode, house)) is not None else -1
             for n in range(MAX_PLAYERS + 1)
         ]
+        for house in (False, True)
         for partners in (False, True)
         for episode in ("round", "game")
     ],
@@ -183,7 +200,11 @@ def shipped_policy(obs, mask, P, prng, b):
     """The compiled policy ``ppo``: the greedy action of the policy of the shipped network
     for this table (:func:`shipped_network`, :func:`policy_logits`; averaged over the colours or
     in one pass, as its file says), -1 when none is shipped for it."""
-    row = (2 if P[P_PARTNERS] != 0 else 0) + (0 if P[P_EPISODE] == EPISODE_ROUND else 1)
+    house = 0
+    for k in _HOUSE_SLOTS:
+        if P[k] != 0:
+            house = 4
+    row = house + (2 if P[P_PARTNERS] != 0 else 0) + (0 if P[P_EPISODE] == EPISODE_ROUND else 1)
     slot = _SLOT_OF[row, P[P_NUM_PLAYERS]]
     if slot < 0:
         return -1

@@ -1,0 +1,243 @@
+"""Training a network that knows the house rules (``uno train --house-mix``): one network
+(:func:`uno_env.agents.neural.grow`'s layout) trained on a mix of rule settings.
+
+Each setting of the mix (:data:`HOUSE_SETTINGS`: none, each house rule alone, all five) has
+its own games (a :class:`uno_env.training.rollout.Rollout` with its own vector env and
+opponents); each update collects its batch from one of them, drawn by the mix's weights from
+a generator seeded by the run's seed and the update, so a resumed run draws as an unbroken one
+would. The learner sees every table through a :class:`TableView`: the table's observation
+mapped into the network's inputs (slices the table lacks read 0, and the rule inputs say
+which house rules are on), its legal actions into the network's outputs, and the network's
+choice back into the table's action. The network reads exactly what the compiled forward pass
+gives it at that table (:func:`uno_env.agents.neural.read_inputs`), so the exported file plays
+as it was trained.
+
+The warm start (``--house-bc-decisions``) teaches the new outputs, the Seven-O swap's target,
+to imitate ``--bc-teacher`` on its swap decisions, changing nothing else: only the swap
+outputs and the input of the swap phase learn, and neither is read outside a swap decision.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+import torch
+from torch import nn
+
+from uno_env.agents import hash_seed, make_agent, neural
+from uno_env.engine import Game, RuleConfig
+from uno_env.engine.config import house_rules_on
+from uno_env.training.network import ActorCritic, InputLayout
+from uno_env.training.opponents import LEARNER_KINDS, OpponentPool, parse_pool
+from uno_env.training.rollout import Rollout
+from uno_env.vector import UnoVectorEnv
+
+HOUSE_SETTINGS: dict[str, dict[str, Any]] = {
+    "off": {},
+    **{name: {name: value} for name, value in house_rules_on().items()},
+    "all": house_rules_on(),
+}
+"""The rule settings a ``--house-mix`` names: ``off`` (no house rule), each house rule alone (at
+its last value: stacking ``mixed``), and ``all`` of them."""
+
+
+def parse_mix(spec: str) -> tuple[list[str], np.ndarray]:
+    """``"off=0.1,seven_o=0.3,all=0.6"`` -> setting names of :data:`HOUSE_SETTINGS` and
+    normalised weights (ValueError naming a bad part)."""
+    names, weights = parse_pool(spec.replace("--opponents", "--house-mix"))
+    unknown = [name for name in names if name not in HOUSE_SETTINGS]
+    if unknown:
+        raise ValueError(f"--house-mix: unknown setting {unknown[0]!r}; known: {', '.join(HOUSE_SETTINGS)}")
+    return names, weights
+
+
+def table_config(base: RuleConfig, name: str) -> RuleConfig:
+    """``base`` (the run's rules, house rules off) with the house rules of setting ``name``."""
+    return base.replace(**HOUSE_SETTINGS[name])
+
+
+class TableView:
+    """One table as a network of :class:`InputLayout` sees it: ``inputs`` maps its observations
+    into the network's inputs, ``outputs`` its masks into the network's outputs, ``actions`` the
+    network's outputs back into its action ids."""
+
+    def __init__(self, game: Game, layout: InputLayout):
+        if game.num_players != neural.house_table(game.num_players).num_players:  # pragma: no cover
+            raise ValueError("a table view needs the network's number of players")
+        problems = neural.input_mismatches(layout.inputs, game) + neural.action_mismatches(layout.actions, game)
+        if problems:
+            raise ValueError(f"the network cannot play {game.config.in_words()}: {'; '.join(problems)}")
+        self.size = layout.size
+        self.source = np.full(layout.size, -1, dtype=np.int64)
+        self.rules = np.zeros(layout.size, dtype=np.float32)
+        for s in layout.inputs:
+            if s.name == neural.RULES_SLICE:
+                self.rules[s.offset : s.offset + s.size] = neural.rule_inputs_of(game.config)
+                continue
+            have = game.obs_spec.by_name.get(s.name)
+            if have is not None:
+                k = min(s.size, have.size)
+                self.source[s.offset : s.offset + k] = have.offset + np.arange(k)
+        self.read = np.flatnonzero(self.source >= 0)
+        blocks = {b.name: b for b in layout.actions}
+        self.output = np.empty(game.num_actions, dtype=np.int64)
+        for b in neural.action_blocks(game):
+            if b.name not in blocks or b.size > blocks[b.name].size:
+                raise ValueError(f"the network has no output for the action block {b.name!r}")
+            self.output[b.first : b.first + b.size] = blocks[b.name].first + np.arange(b.size)
+        self.num_outputs = layout.num_actions
+        self.action_of = np.full(layout.num_actions, -1, dtype=np.int64)
+        self.action_of[self.output] = np.arange(game.num_actions)
+
+    def inputs(self, obs: np.ndarray) -> np.ndarray:
+        """Observations (rows) as the network's inputs, the rule inputs included."""
+        out = np.zeros((len(obs), self.size), dtype=np.float32)
+        out[:, self.read] = obs[:, self.source[self.read]]
+        return out + self.rules
+
+    def outputs(self, mask: np.ndarray) -> np.ndarray:
+        """Legal-action masks (rows) over the network's outputs."""
+        out = np.zeros((len(mask), self.num_outputs), dtype=bool)
+        out[:, self.output] = mask.astype(bool)
+        return out
+
+    def actions(self, outputs: np.ndarray) -> np.ndarray:
+        """The table's action of each chosen output (a legal one, so always an action of the table)."""
+        return self.action_of[outputs]
+
+
+class HouseMix:
+    """The settings of a ``--house-mix`` run: per setting its game, view and rollout; :meth:`pick`
+    draws the one an update collects from."""
+
+    def __init__(self, args, base: Game, agent: ActorCritic, device, update: int):
+        self.names, self.weights = parse_mix(args.house_mix)
+        learners = [kind for kind in parse_pool(args.opponents)[0] if kind in LEARNER_KINDS]
+        if learners:
+            raise ValueError(f"--house-mix plays agents only: drop {', '.join(learners)} from --opponents")
+        self.seed = args.seed
+        self.games = [Game(table_config(base.config, name)) for name in self.names]
+        self.rollouts = []
+        for k, game in enumerate(self.games):
+            pool = OpponentPool(args.opponents, game, agent, args.hidden, args.max_snapshots, hash_seed(args.seed, k))
+            view = TableView(game, agent.layout)
+            seed = hash_seed(args.seed, 3, update, k)
+            self.rollouts.append(Rollout(args, game, agent, pool, device, seed=seed, view=view))
+
+    def pick(self, update: int) -> tuple[str, Rollout]:
+        """The setting (name) and rollout of update ``update`` (drawn by the weights, seeded)."""
+        k = int(np.random.default_rng(hash_seed(self.seed, 12, update)).choice(len(self.names), p=self.weights))
+        return self.names[k], self.rollouts[k]
+
+    def trained_rules(self) -> list[dict]:
+        """The house-rule settings of the mix (``meta["house_rules"]`` of the exported network)."""
+        return [neural.house_rules_of(game.config) for game in self.games]
+
+
+def init_rule_aware(agent: ActorCritic, path: str, num_players: int) -> neural.Network:
+    """Start the actor from a network file: one that reads the rules as it is, any other grown
+    (:func:`uno_env.agents.neural.grow`); its input scale is kept. Returns the network."""
+    network = neural.load_network(path)
+    if network.seat_order != agent.seat_order:
+        raise ValueError(
+            f"--init-from {path} reads the seats in {network.seat_order} order, --seat-order is {agent.seat_order}"
+        )
+    if not neural.is_rule_aware(network):
+        network = neural.grow(network, num_players)
+    if network.w1.shape != (agent.layout.size, agent.actor[0].out_features):
+        raise ValueError(
+            f"--init-from {path}: a network of {network.w1.shape[0]} inputs and {network.w1.shape[1]} units, "
+            f"this run's has {agent.layout.size} and {agent.actor[0].out_features} (--hidden)"
+        )
+    linears = [m for m in agent.actor if isinstance(m, nn.Linear)]
+    with torch.no_grad():
+        for linear, (weight, bias) in zip(linears, ((network.w1.T, network.b1), (network.w2.T, network.b2))):
+            linear.weight.copy_(torch.as_tensor(weight))
+            linear.bias.copy_(torch.as_tensor(bias))
+        linears[2].weight.copy_(torch.as_tensor(network.w3))
+        linears[2].bias.copy_(torch.as_tensor(network.b3))
+        agent.scale.copy_(torch.as_tensor(network.scale))
+    return network
+
+
+# ---------------------------------------------------------------------------- the warm start of the swap
+def swap_decisions(args, mix: HouseMix, layout: InputLayout) -> dict[str, np.ndarray]:
+    """Up to ``house_bc_decisions`` swap decisions with a choice (two or more targets) of the
+    teacher (``bc_teacher``) playing every seat, under each setting of the mix that has
+    Seven-O: network inputs, masks and the teacher's outputs."""
+    swap = next(b for b in layout.actions if b.name == "swap")
+    rows: dict[str, list[np.ndarray]] = {"obs": [], "mask": [], "action": []}
+    tables = [k for k, game in enumerate(mix.games) if game.config.seven_o]
+    if not tables:
+        return {key: np.zeros(0) for key in rows}
+    quota = -(-args.house_bc_decisions // len(tables))
+    for k in tables:
+        game, view = mix.games[k], mix.rollouts[k].view
+        assert view is not None
+        teacher = make_agent(args.bc_teacher, game, seed=hash_seed(args.seed, 212, k))
+        env = UnoVectorEnv(args.num_envs, game.config, seed=hash_seed(args.seed, 213, k))
+        step = env.reset(seed=hash_seed(args.seed, 213, k))
+        found = 0
+        for _ in range(200 * quota):  # steps at most: a bound for tables that rarely ask
+            chosen = teacher.act_batch(step.obs, step.mask)
+            mask = view.outputs(step.mask)
+            legal = mask.sum(axis=1)
+            asked = np.flatnonzero((legal >= 2) & (mask[:, swap.first : swap.first + swap.size].sum(axis=1) == legal))
+            rows["obs"].append(view.inputs(step.obs[asked]))
+            rows["mask"].append(mask[asked])
+            rows["action"].append(view.output[chosen[asked]])
+            found += len(asked)
+            if found >= quota:
+                break
+            step = env.step(chosen)
+    return {key: np.concatenate(value) for key, value in rows.items()}
+
+
+def swap_warm_start(args, agent: ActorCritic, mix: HouseMix, device) -> dict:
+    """Imitate the teacher's swap targets (cross-entropy), training only the swap outputs and the
+    input of the swap phase (a copy of the network keeps every other weight as it was)."""
+    layout = agent.layout
+    data = swap_decisions(args, mix, layout)
+    if not len(data["obs"]):
+        print("house warm start: no Seven-O decision with a choice at this table", file=sys.stderr)
+        return {"swap_decisions": 0}
+    swap = next(b for b in layout.actions if b.name == "swap")
+    phase = next(s for s in layout.inputs if s.name == "phase")
+    swap_input = phase.offset + list(phase.labels or ()).index("swap")
+    first, last = agent.actor[0], agent.actor[4]
+    masks = {
+        first.weight: _rows_mask(first.weight, columns=[swap_input]),
+        last.weight: _rows_mask(last.weight, rows=range(swap.first, swap.first + swap.size)),
+        last.bias: _rows_mask(last.bias, rows=range(swap.first, swap.first + swap.size)),
+    }
+    optimizer = torch.optim.Adam(list(masks), lr=1e-3)
+    o, m, a = (torch.as_tensor(data[key], device=device) for key in ("obs", "mask", "action"))
+    rng = np.random.default_rng(hash_seed(args.seed, 214))
+    stats: dict = {"swap_decisions": len(o)}
+    for epoch in range(max(args.bc_epochs, 1) * 4):
+        correct = 0.0
+        for part in np.array_split(rng.permutation(len(o)), max(len(o) // 512, 1)):
+            mb = torch.as_tensor(part, device=device)
+            logits = agent.masked_logits(o[mb], m[mb])
+            loss = nn.functional.cross_entropy(logits, a[mb])
+            optimizer.zero_grad()
+            loss.backward()
+            for parameter, keep in masks.items():
+                parameter.grad *= keep
+            optimizer.step()
+            correct += float((logits.argmax(1) == a[mb]).sum())
+        stats.update(swap_epoch=epoch, swap_accuracy=correct / len(o))
+    print(f"house warm start: {len(o)} swap decisions, agreement {stats['swap_accuracy']:.3f}", file=sys.stderr)
+    return stats
+
+
+def _rows_mask(parameter: torch.Tensor, rows=(), columns=()) -> torch.Tensor:
+    """1 on the given rows (outputs) and columns (inputs) of a layer's parameter, 0 elsewhere."""
+    keep = torch.zeros_like(parameter)
+    for r in rows:
+        keep[r] = 1.0
+    for c in columns:
+        keep[:, c] = 1.0
+    return keep
