@@ -30,7 +30,7 @@ from uno_env.agents import hash_seed, make_agent, neural
 from uno_env.engine import Game, RuleConfig
 from uno_env.engine.config import house_rules_on
 from uno_env.training.network import ActorCritic, InputLayout
-from uno_env.training.opponents import LEARNER_KINDS, OpponentPool, parse_pool
+from uno_env.training.opponents import OpponentPool, parse_pool
 from uno_env.training.rollout import Rollout
 from uno_env.vector import UnoVectorEnv
 
@@ -114,9 +114,6 @@ class HouseMix:
 
     def __init__(self, args, base: Game, agent: ActorCritic, device, update: int):
         self.names, self.weights = parse_mix(args.house_mix)
-        learners = [kind for kind in parse_pool(args.opponents)[0] if kind in LEARNER_KINDS]
-        if learners:
-            raise ValueError(f"--house-mix plays agents only: drop {', '.join(learners)} from --opponents")
         self.seed = args.seed
         self.games = [Game(table_config(base.config, name)) for name in self.names]
         self.rollouts = []
@@ -127,30 +124,48 @@ class HouseMix:
             self.rollouts.append(Rollout(args, game, agent, pool, device, seed=seed, view=view))
 
     def pick(self, update: int) -> tuple[str, Rollout]:
-        """The setting (name) and rollout of update ``update`` (drawn by the weights, seeded)."""
-        k = int(np.random.default_rng(hash_seed(self.seed, 12, update)).choice(len(self.names), p=self.weights))
-        return self.names[k], self.rollouts[k]
+        """The setting (name) and rollout of the update after ``update`` (:func:`setting_of_update`)."""
+        name = setting_of_update(self.seed, self.names, self.weights, update)
+        return name, self.rollouts[self.names.index(name)]
 
     def trained_rules(self) -> list[dict]:
         """The house-rule settings of the mix (``meta["house_rules"]`` of the exported network)."""
         return [neural.house_rules_of(game.config) for game in self.games]
 
 
+def setting_of_update(seed: int, names: list[str], weights: np.ndarray, update: int) -> str:
+    """The setting the update after ``update`` collects from: drawn by the weights from a generator
+    of the run's seed and the update alone, so a resumed run draws as an unbroken one."""
+    return names[int(np.random.default_rng(hash_seed(seed, 12, update)).choice(len(names), p=weights))]
+
+
+def rule_aware_start(path: str, num_players: int) -> neural.Network:
+    """The network a ``--house-mix`` run starts from: the file's, grown when it does not read the rules."""
+    network = neural.load_network(path)
+    return network if neural.is_rule_aware(network) else neural.grow(network, num_players)
+
+
+def check_rule_aware_start(path: str, num_players: int, hidden: int, seat_order: str) -> None:
+    """Refuse a start that cannot become this run's actor: a file that is no network, cannot play
+    ``num_players`` or the house rules, or has other hidden sizes or seat order (ValueError naming it)."""
+    network = rule_aware_start(path, num_players)
+    if network.seat_order != seat_order:
+        raise ValueError(
+            f"--init-from {path} reads the seats in {network.seat_order} order, --seat-order is {seat_order}"
+        )
+    size = InputLayout.rule_aware(num_players).size
+    if network.w1.shape != (size, hidden) or network.w2.shape[1] != hidden:
+        raise ValueError(
+            f"--init-from {path}: a network of {network.w1.shape[0]} inputs and {network.w1.shape[1]} units, "
+            f"this run's has {size} and {hidden} (--hidden)"
+        )
+
+
 def init_rule_aware(agent: ActorCritic, path: str, num_players: int) -> neural.Network:
     """Start the actor from a network file: one that reads the rules as it is, any other grown
     (:func:`uno_env.agents.neural.grow`); its input scale is kept. Returns the network."""
-    network = neural.load_network(path)
-    if network.seat_order != agent.seat_order:
-        raise ValueError(
-            f"--init-from {path} reads the seats in {network.seat_order} order, --seat-order is {agent.seat_order}"
-        )
-    if not neural.is_rule_aware(network):
-        network = neural.grow(network, num_players)
-    if network.w1.shape != (agent.layout.size, agent.actor[0].out_features):
-        raise ValueError(
-            f"--init-from {path}: a network of {network.w1.shape[0]} inputs and {network.w1.shape[1]} units, "
-            f"this run's has {agent.layout.size} and {agent.actor[0].out_features} (--hidden)"
-        )
+    check_rule_aware_start(path, num_players, agent.actor[0].out_features, agent.seat_order)
+    network = rule_aware_start(path, num_players)
     linears = [m for m in agent.actor if isinstance(m, nn.Linear)]
     with torch.no_grad():
         for linear, (weight, bias) in zip(linears, ((network.w1.T, network.b1), (network.w2.T, network.b2))):

@@ -66,7 +66,15 @@ from tqdm import tqdm
 from uno_env.agents import hash_seed, neural, parse_agent_spec
 from uno_env.engine import Game
 from uno_env.training.evaluate import evaluate
-from uno_env.training.house import HOUSE_SETTINGS, HouseMix, init_rule_aware, parse_mix, swap_warm_start, table_config
+from uno_env.training.house import (
+    HOUSE_SETTINGS,
+    HouseMix,
+    check_rule_aware_start,
+    init_rule_aware,
+    parse_mix,
+    swap_warm_start,
+    table_config,
+)
 from uno_env.training.imitation import behaviour_cloning
 from uno_env.training.network import ActorCritic, InputLayout, check_init_from, init_from
 from uno_env.training.opponents import LEARNER_KINDS, OpponentPool, parse_pool
@@ -327,6 +335,11 @@ def check_house(args: Args) -> None:
         raise ValueError("--house-mix: no --privileged-critic and no --hand-guess (a network that reads the rules)")
     if args.house_bc_decisions < 0:
         raise ValueError(f"--house-bc-decisions must be >= 0, got {args.house_bc_decisions}")
+    learners = [kind for kind in parse_pool(args.opponents)[0] if kind in LEARNER_KINDS]
+    if learners:
+        raise ValueError(f"--house-mix plays agents only: drop {', '.join(learners)} from --opponents")
+    if args.init_from and not args.resume:
+        check_rule_aware_start(args.init_from, args.num_players, args.hidden, args.seat_order)
 
 
 def house_evaluations(args: Args) -> list[str]:
