@@ -117,9 +117,7 @@ def docstring_markdown(module_name: str) -> str:
 def _source_read(app: Sphinx, docname: str, content: list[str]) -> None:
     page = Path(app.env.doc2path(docname))
     text = content[0]
-    text = re.sub(
-        r"^% docstring: ([\w.]+)$", lambda m: docstring_markdown(m.group(1)), text, flags=re.M
-    )
+    text = re.sub(r"^% docstring: ([\w.]+)$", lambda m: docstring_markdown(m.group(1)), text, flags=re.M)
     content[0] = rewrite_links(text, page, page)
 
 
