@@ -38,7 +38,7 @@ myst_enable_extensions = ["colon_fence"]
 # autodoc: members in the source's order, signatures without the type hints' clutter
 autodoc_member_order = "bysource"
 autodoc_typehints = "description"
-autodoc_typehints_description_target = "documented_params"
+autodoc_typehints_description_target = "documented"
 autodoc_default_options = {"members": True, "undoc-members": False, "show-inheritance": False}
 autodoc_preserve_defaults = True
 autodoc_inherit_docstrings = False  # gymnasium's and PettingZoo's docstrings are theirs

@@ -211,7 +211,8 @@ def test_the_site_in_a_browser(served):
         signature = wait_for(
             driver,
             "const d = document.getElementById('uno_env.vector.UnoVectorEnv.step');"
-            "return d && d.getBoundingClientRect().height > 0 ? d.innerText : null;",
+            "if (!d || d.getBoundingClientRect().height === 0) return null;"
+            "d.scrollIntoView(); return d.innerText;",
             "UnoVectorEnv.step",
         )
         assert signature.startswith("step(") and "actions" in signature, signature

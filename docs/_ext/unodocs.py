@@ -107,11 +107,10 @@ def docstring_markdown(module_name: str) -> str:
                 i += 1
             out += ["```pycon", *block, "```"]
             continue
-        out.append(line)
+        line = re.sub(r"``([^`]+)``", r"`\1`", line)
+        out.append(re.sub(r":(?:mod|class|func|data|meth|attr):`~?([^`]+)`", r"{py:obj}`\1`", line))
         i += 1
-    text = "\n".join(out)
-    text = re.sub(r"``([^`]+)``", r"`\1`", text)
-    return re.sub(r":(?:mod|class|func|data|meth|attr):`~?([^`]+)`", r"{py:obj}`\1`", text)
+    return "\n".join(out)
 
 
 def _source_read(app: Sphinx, docname: str, content: list[str]) -> None:
