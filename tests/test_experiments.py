@@ -1,6 +1,7 @@
 """experiments/: every shipped network names the experiment that rebuilds it in one command,
 every experiment carries its record, every figure table of docs/agents.md and
-docs/training.md and of their histories (experiments/history/) names its experiment, and the tables made from result files match them."""
+docs/training.md and of their histories (experiments/history/) names its experiment, and the
+tables made from result files match them."""
 
 from __future__ import annotations
 
