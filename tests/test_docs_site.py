@@ -58,6 +58,32 @@ def site(tmp_path_factory) -> Path:
     return out / "html"
 
 
+def test_a_broken_link_or_reference_fails_the_build():
+    """What -W -n turns into a failed build: a link to a page or a repository file that does
+    not exist, and a reference to a Python object that exists nowhere (a small site, beside
+    the real one, with the real one's extension)."""
+    pytest.importorskip("sphinx", reason="the docs extra is not installed (Sphinx 9 needs Python 3.11)")
+    pytest.importorskip("myst_parser", reason="the docs extra is not installed")
+    source = DOCS / "_build" / "broken_site"  # inside the repository, as the site's pages are
+    source.mkdir(parents=True, exist_ok=True)
+    (source / "conf.py").write_text(
+        f"import sys\nsys.path[:0] = [{str(ROOT)!r}, {str(DOCS / '_ext')!r}]\n"
+        "extensions = ['myst_parser', 'unodocs']\nsource_suffix = {'.md': 'markdown'}\n"
+    )
+    (source / "index.md").write_text(
+        "# A page\n\n[a page](no_such_page.md), [a file](../../../uno_env/no_such_module.py),\n"
+        "{py:func}`uno_env.no_such_function`, [a file that exists](../../../uno_env/env.py)\n"
+    )
+    command = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-E", "-b", "html"]
+    done = subprocess.run(
+        [*command, str(source), str(source / "html")], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert done.returncode != 0
+    for broken in ("no_such_page.md", "no_such_module.py", "uno_env.no_such_function"):
+        assert broken in done.stderr, done.stderr
+    assert "uno_env/env.py" not in done.stderr
+
+
 class Links(HTMLParser):
     def __init__(self):
         super().__init__()
@@ -216,6 +242,11 @@ def test_the_site_in_a_browser(served):
             "UnoVectorEnv.step",
         )
         assert signature.startswith("step(") and "actions" in signature, signature
+        driver.execute_script(
+            "const d = document.getElementById('uno_env.vector.UnoVectorEnv.step');"
+            "window.scrollTo({top: d.getBoundingClientRect().top + window.scrollY - 40, behavior: 'instant'});"
+        )
+        time.sleep(0.3)  # the theme settles its scroll position after a jump
         screenshot(driver, "docs_reference_vector_step")
     finally:
         driver.quit()

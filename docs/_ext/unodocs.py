@@ -274,6 +274,7 @@ def _process_docstring(app, what, name, obj, options, lines: list[str]) -> None:
 
 
 def setup(app: Sphinx) -> dict[str, object]:
+    app.setup_extension("sphinx.ext.autodoc")  # its docstrings' tables are converted here
     app.connect("source-read", _source_read)
     app.connect("missing-reference", _missing_reference)
     app.connect("autodoc-process-docstring", _process_docstring)
