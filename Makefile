@@ -1,6 +1,8 @@
 # `make test` and `make demo` each build .venv from the project's own files, then run.
 # `make test-fast`: lint and the tests not marked slow or invariants (warm numba cache);
 # `make test` runs everything, mypy included; both run the tests in two processes (XDIST). `make typecheck`: mypy alone.
+# `make docs` builds the documentation site into docs/_build/html (every warning an error);
+# `make docs-serve` builds it and serves it on http://127.0.0.1:8001 (Ctrl-C stops it).
 # `make notebook` opens the notebooks in JupyterLab (installs the notebooks extra first).
 # Each install step says what it installs; pip shows its progress.
 PYTHON ?= python3
@@ -12,17 +14,17 @@ SHARED_RULES_TOOL := $(wildcard ../shared/tools/rule_coverage.py)
 # the tests run in two processes (pytest-xdist, the dev extra): `make test XDIST=` runs them in one
 XDIST ?= -n 2
 
-.PHONY: test test-fast typecheck demo lint format bench notebook notebooks clean browser
+.PHONY: test test-fast typecheck demo lint format bench notebook notebooks clean browser docs docs-serve
 
 $(STAMP): pyproject.toml constraints.txt
 	@echo "make: creating $(VENV) with $(PYTHON) (seconds)"
 	$(PYTHON) -m venv $(VENV)
 	@echo "make: upgrading pip in $(VENV) (seconds)"
 	$(PY) -m pip install --upgrade pip
-	@echo "make: installing uno-env with its extras dev, train, bench, scale, web (numpy, numba, torch CPU, ray, starlette, ...):"
+	@echo "make: installing uno-env with its extras dev, train, bench, scale, web, docs (numpy, numba, torch CPU, ray, starlette, sphinx, ...):"
 	@echo "      about 1-3 minutes the first time, seconds once pip's cache holds them; its last step,"
 	@echo "      'Installing collected packages', prints nothing for about a minute"
-	$(PY) -m pip install -c constraints.txt -e ".[dev,train,bench,scale,web]"
+	$(PY) -m pip install -c constraints.txt -e ".[dev,train,bench,scale,web,docs]"
 	@echo "make: compiling the engine, the policies, the network and the search into numba's cache"
 	@echo "      (uno warm: about 1.5 minutes once, so that the first game starts in seconds)"
 	$(VENV)/bin/uno warm --jobs 2
@@ -97,6 +99,19 @@ notebook: $(NOTEBOOK_STAMP)
 notebooks: $(STAMP)
 	$(PY) -m notebooks.run_notebooks --size full rules_statistics strategy_ladder challenge_decision training
 
+# the documentation site (docs/conf.py): Sphinx with MyST and furo; -W: a warning (a broken
+# link or reference, a docstring autodoc cannot read) fails the build; seconds once cached
+DOCS_OUT ?= docs/_build/html
+DOCS_PORT ?= 8001
+docs: $(STAMP)
+	$(VENV)/bin/sphinx-build -W --keep-going -n -q -b html docs $(DOCS_OUT)
+	@echo "make: the site is in $(DOCS_OUT)/index.html"
+
+# serves the built site on loopback, for writing docs: `make docs` again (seconds) and reload
+docs-serve: docs
+	@echo "make: serving $(DOCS_OUT) on http://127.0.0.1:$(DOCS_PORT)/ (Ctrl-C stops it)"
+	$(PY) -m http.server --bind 127.0.0.1 --directory $(DOCS_OUT) $(DOCS_PORT)
+
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
@@ -106,5 +121,5 @@ format: $(STAMP)
 	$(VENV)/bin/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .numba-boundscheck .pytest_cache .ruff_cache .mypy_cache
+	rm -rf $(VENV) .numba-boundscheck .pytest_cache .ruff_cache .mypy_cache docs/_build
 	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -28,7 +28,7 @@ and the shipped networks are such networks where one was distilled (docs/trainin
 
 Outputs in ``runs/<run name>/``: ``policy.npz`` and ``summary.json``.
 
-Record (docs/training.md, "Distilling the averaging into the network"; the shipped
+Record (experiments/history/training.md, "Distilling the averaging into the network"; the shipped
 networks each script of ``experiments/networks/`` rebuilds end with it):
 
 Question: fitted to its own average over the 24 namings of the colours, does the network alone

@@ -21,7 +21,7 @@
 Outputs in ``runs/<run name>/``: ``decisions.npz`` (the collected decisions; ``--data``
 reads such a file instead of collecting), ``policy.npz`` and ``summary.json``.
 
-Record (docs/training.md, "Distilling the search"):
+Record (experiments/history/training.md, "Distilling the search"):
 
 Question: does one round of expert iteration put the search's gain (``ismcts`` over the
   network's rollouts, 30.5% against 26.45% at four players) into the network?

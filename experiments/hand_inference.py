@@ -17,7 +17,7 @@ hands measure them: binary cross-entropy per other seat (lower is better; the pr
 the labels' base rate) and accuracy. What the history adds over the observation is what a
 policy without memory cannot see and an observation slice could give it.
 
-Record (docs/training.md, "What the public history says about the hands"):
+Record (experiments/history/training.md, "What the public history says about the hands"):
 
 Question: what does the public history say about the hidden hands that the observation does not?
 Seeds: ``--num-players N --hands 4000`` for N = 3, 4, 6, the script's ``--seed 1``

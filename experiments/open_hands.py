@@ -19,7 +19,7 @@ bounds what a search over ``tactical`` rollouts can get from perfect information
 hands: the gap between ``all`` and ``team`` is what knowing the other hands is worth, and
 its win rate puts the win-rate targets of a hidden-hand policy in proportion.
 
-Record (docs/training.md, "How much room there is"):
+Record (experiments/history/training.md, "How much room there is"):
 
 Question: are the hand targets beyond what the game allows against `tactical`? A search that
   sees every hand bounds what knowing the hands is worth.

@@ -23,7 +23,14 @@ from experiments import house_ladder
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "experiments" / "results"
-DOCS = [ROOT / "docs" / "agents.md", ROOT / "docs" / "training.md"]
+DOCS = [
+    ROOT / "docs" / "agents.md",
+    ROOT / "docs" / "training.md",
+    ROOT / "experiments" / "history" / "agents.md",
+    ROOT / "experiments" / "history" / "training.md",
+]
+"""The docs whose measured tables are made here: the guide's pages (the current figures) and the
+research record's histories (the figures of the runs they replaced)."""
 
 
 def read(name: str, key: str) -> dict[str, dict]:

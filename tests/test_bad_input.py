@@ -224,7 +224,7 @@ def test_position_keys_table_is_generated_from_the_key_table():
     import pathlib
 
     root = pathlib.Path(uno_env.__file__).resolve().parent
-    for path in (root / "engine" / "position" / "__init__.py", root.parent / "README.md"):
+    for path in (root / "engine" / "position" / "__init__.py", root.parent / "docs" / "envs.md"):
         assert f"<!-- position-table -->\n{table}\n<!-- /position-table -->" in path.read_text()
     dumped = Game(num_players=2).position(Game(num_players=2).init(seed=0))
     assert set(dumped) == set(KEY_NAMES)  # a dump writes every key the loader knows

@@ -1,6 +1,7 @@
 """experiments/: every shipped network names the experiment that rebuilds it in one command,
 every experiment carries its record, every figure table of docs/agents.md and
-docs/training.md names its experiment, and the tables made from result files match them."""
+docs/training.md and of their histories (experiments/history/) names its experiment, and the
+tables made from result files match them."""
 
 from __future__ import annotations
 
@@ -104,9 +105,11 @@ def names_an_experiment(text: str) -> bool:
     return False
 
 
-@pytest.mark.parametrize("doc", ["agents.md", "training.md"])
+@pytest.mark.parametrize(
+    "doc", ["docs/agents.md", "docs/training.md", "experiments/history/agents.md", "experiments/history/training.md"]
+)
 def test_every_figure_table_of_the_docs_names_its_experiment(doc):
-    lines = (ROOT / "docs" / doc).read_text().split("\n")
+    lines = (ROOT / doc).read_text().split("\n")
     nameless = []
     for section, first, end, marked in figure_tables("\n".join(lines)):
         if not FIGURE.search("\n".join(lines[first + 2 : end])):
@@ -119,7 +122,7 @@ def test_every_figure_table_of_the_docs_names_its_experiment(doc):
             )
             assert name in tables.TABLES and (ROOT / tables.TABLES[name].experiment).exists(), name
         elif not names_an_experiment("\n".join(lines[section:end])):
-            nameless.append(f"docs/{doc}:{first + 1} ({lines[section][:60]})")
+            nameless.append(f"{doc}:{first + 1} ({lines[section][:60]})")
     assert nameless == [], "tables of figures whose section names no experiment: " + ", ".join(nameless)
 
 

@@ -2,8 +2,9 @@
 settings table, the position keys and the protocol's fields, events, decisions and example
 exchange (:mod:`uno_env.protocol_doc`). ``python -m uno_env.docs --write`` rewrites them wherever
 they appear between ``<!-- name -->`` and ``<!-- /name -->`` markers (the env module's and
-the position module's docstrings, the README and docs/PROTOCOL.md), and the block of short
-names of ``engine/layout.py``; tests check that they are up to date.
+the position module's docstrings, the guide's pages docs/envs.md and docs/rules.md, and
+docs/PROTOCOL.md), and the block of short names of ``engine/layout.py``; tests check that
+they are up to date.
 """
 
 from __future__ import annotations
@@ -27,7 +28,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 FILES = [
     ROOT / "uno_env" / "env.py",
     ROOT / "uno_env" / "engine" / "position" / "__init__.py",
-    ROOT / "README.md",
+    ROOT / "docs" / "envs.md",
+    ROOT / "docs" / "rules.md",
     ROOT / "docs" / "PROTOCOL.md",
 ]
 

@@ -30,7 +30,7 @@ games reach the default ``max_steps``; why, and the lines each RL library needs:
 | Rewards | ``reward="win"``: +1 / -1 at the end of the game; ``"points"``: round points |
 
 Settings (keywords of ``env()`` / ``raw_env()``; they are the fields of
-``uno_env.RuleConfig``, see the README for the table), plus ``render_mode`` and
+``uno_env.RuleConfig``, see docs/envs.md for the table), plus ``render_mode`` and
 ``render_seat``:
 
 <!-- settings-list -->

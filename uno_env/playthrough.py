@@ -89,7 +89,9 @@ def playthrough(config: RuleConfig, seed: int, max_steps: int = 3000) -> str:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="uno playthrough", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--write", action="store_true", help="rewrite the playthrough files of the test suite")
     parser.add_argument("--dir", type=pathlib.Path, default=DEFAULT_DIR)
     parser.add_argument(

@@ -7,7 +7,7 @@
 # Result: distilled, one pass: 60.5% [59.8, 61.2] against `tactical`, 20,000 hands, seed 1 (the averaged soup it
 #   was fitted to: 61.2% [60.5, 61.9]; the soup alone: 57.1% [56.4, 57.8])
 # Commit: the soup shipped at d89f3b7 (2026-11-30; format 2 at be670fe), the distilled file at f6a86b1 (2026-12-04)
-# Docs: docs/training.md, "How it was trained" (the stages) and "Distilling the averaging into the network"
+# Docs: experiments/history/training.md, "How it was trained" (the stages) and "Distilling the averaging into the network"
 # Stages 1 and 2 were stopped by hand and resumed (at updates 50 and 125); this script stops and resumes at the
 # same updates (a resumed run reseeds from the seed and the update: reproducible, not the same as one unbroken run).
 set -euo pipefail

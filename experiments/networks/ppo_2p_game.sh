@@ -7,7 +7,7 @@
 # Result: 79.9% [79.35, 80.5] of 20,000 whole games (seed 1) against `tactical`, ratio 1.60, `ppo` averaging it over the
 #   colours (the network alone 73.9% [73.3, 74.5]); a distilled file won 78.5% [77.9, 79.0], below, so this one stays averaged
 # Commit: shipped at 1507687 (2026-12-02)
-# Docs: docs/training.md, "The whole-game networks" and "Distilling the averaging into the network"
+# Docs: experiments/history/training.md, "The whole-game networks" and "Distilling the averaging into the network"
 # It starts from the two-player soup shipped at be670fe (ppo_2p.sh's runs/soup_2p.npz rebuilds it), restored from git here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

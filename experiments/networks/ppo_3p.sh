@@ -7,7 +7,7 @@
 # Result: distilled, one pass: 37.9% [37.2, 38.6] against `tactical`, ratio 1.14, 20,000 hands, seed 1 (the averaged
 #   soup: 38.0% [37.35, 38.7]; the soup alone 36.9% [36.3, 37.6]): target 1.15 missed, inside the interval
 # Commit: the soup shipped at 206ee4c (2026-12-03), the distilled file at 0841acd (2026-12-04)
-# Docs: docs/training.md, "The three- and four-player networks" and "Distilling the averaging into the network"
+# Docs: experiments/history/training.md, "The three- and four-player networks" and "Distilling the averaging into the network"
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n=3

@@ -7,7 +7,7 @@
 # Result: distilled, one pass: 27.5% [26.9, 28.15] against `tactical`, ratio 1.10, 20,000 hands, seed 1 (the averaged
 #   soup: 28.0% [27.4, 28.6]; the soup alone 27.2% [26.6, 27.8]): target 1.15 missed
 # Commit: the soup shipped at 206ee4c (2026-12-03), the distilled file at 0841acd (2026-12-04)
-# Docs: docs/training.md, "The three- and four-player networks" and "Distilling the averaging into the network"
+# Docs: experiments/history/training.md, "The three- and four-player networks" and "Distilling the averaging into the network"
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 n=4

@@ -7,7 +7,7 @@
 # Result: distilled, one pass: 29.1% [28.5, 29.75] of 20,000 whole games (seed 1) against `tactical` (the averaged
 #   network: 29.6% [29.0, 30.2]; paired on the same games -0.5 [-1.0, +0.05] points)
 # Commit: the network shipped at 1507687 (2026-12-02), the distilled file at 69676e0 (2026-12-04)
-# Docs: docs/training.md, "The whole-game networks" and "Distilling the averaging into the network"
+# Docs: experiments/history/training.md, "The whole-game networks" and "Distilling the averaging into the network"
 # It starts from the four-player hands network shipped before 2026-12-03 (clockwise, d4bd4c4), restored from git here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -7,7 +7,7 @@
 # Result: distilled, one pass: 54.8% [54.15, 55.5] for a `ppo` team against a `tactical` team, ratio 1.10, 20,000 hands,
 #   seed 1 (the averaged stage-2 soup: 55.1% [54.4, 55.8]): target 55% missed by the point estimate, inside the interval
 # Commit: the stage-1 soup shipped at aefa7bd, the stage-2 soup at 29aaba7 (2026-12-03), the distilled file at 0841acd (2026-12-04)
-# Docs: docs/training.md, "The partners network" and "Distilling the averaging into the network"
+# Docs: experiments/history/training.md, "The partners network" and "Distilling the averaging into the network"
 # It starts from the four-player soup shipped at 206ee4c (ppo_4p.sh's runs/soup_4p.npz rebuilds it), restored from git here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -8,7 +8,7 @@
 # Result: distilled, one pass: 60.85% [60.2, 61.5] of 20,000 whole games (seed 1) for a `ppo` team against a `tactical`
 #   team (the averaged network: 60.9% [60.25, 61.6]; paired -0.1 [-0.7, +0.6] points)
 # Commit: the network shipped at a652bf9 (2026-12-02), the distilled file at 69676e0 (2026-12-04)
-# Docs: docs/training.md, "The whole-game networks" (Partners) and "Distilling the averaging into the network"
+# Docs: experiments/history/training.md, "The whole-game networks" (Partners) and "Distilling the averaging into the network"
 # It starts from the partners hands network shipped before 2026-12-03 (clockwise, dd4d0f2), restored from git here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

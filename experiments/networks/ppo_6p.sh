@@ -6,7 +6,7 @@
 # Result: distilled, one pass: 18.5% [18.0, 19.1] against `tactical`, ratio 1.11, 20,000 hands, seed 1 (the averaged
 #   soup: 18.8% [18.2, 19.3], ratio 1.13 [1.09, 1.16]): target 1.10 met
 # Commit: the soup shipped at a843c71 (2026-12-03), the distilled file at 0841acd (2026-12-04)
-# Docs: docs/training.md, "The six-player network" and "Distilling the averaging into the network"
+# Docs: experiments/history/training.md, "The six-player network" and "Distilling the averaging into the network"
 # It starts from the four-player soup shipped at 206ee4c (ppo_4p.sh's runs/soup_4p.npz rebuilds it), restored from git here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."

@@ -5,7 +5,7 @@ colours (:data:`uno_env.engine.cards.COLOUR_PERMUTATIONS`; the tables of
 each legal action by the mean of its log-probabilities there (:func:`policy_logits`). The
 policy is then exactly the same in every relabelling of a position, which the network alone
 is only approximately; it won 0.5-4 points more of its hands than the network alone
-(docs/training.md, "Averaging over the colours")."""
+(experiments/history/training.md, "Averaging over the colours")."""
 
 from __future__ import annotations
 
