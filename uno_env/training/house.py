@@ -179,12 +179,12 @@ def init_rule_aware(agent: ActorCritic, path: str, num_players: int) -> neural.N
 
 # ---------------------------------------------------------------------------- the warm start of the swap
 def swap_decisions(args, mix: HouseMix, layout: InputLayout) -> dict[str, np.ndarray]:
-    """Up to ``house_bc_decisions`` swap decisions with a choice (two or more targets) of the
-    teacher (``bc_teacher``) playing every seat, under each setting of the mix that has
-    Seven-O: network inputs, masks and the teacher's outputs."""
+    """Up to ``house_bc_decisions`` swap decisions with a choice (two or more targets: three
+    players or more) of the teacher (``bc_teacher``) playing every seat, under each setting of
+    the mix that has Seven-O: network inputs, masks and the teacher's outputs."""
     swap = next(b for b in layout.actions if b.name == "swap")
     rows: dict[str, list[np.ndarray]] = {"obs": [], "mask": [], "action": []}
-    tables = [k for k, game in enumerate(mix.games) if game.config.seven_o]
+    tables = [k for k, game in enumerate(mix.games) if game.config.seven_o and game.num_players > 2]  # a choice
     if not tables:
         return {key: np.zeros(0) for key in rows}
     quota = -(-args.house_bc_decisions // len(tables))
@@ -195,7 +195,7 @@ def swap_decisions(args, mix: HouseMix, layout: InputLayout) -> dict[str, np.nda
         env = UnoVectorEnv(args.num_envs, game.config, seed=hash_seed(args.seed, 213, k))
         step = env.reset(seed=hash_seed(args.seed, 213, k))
         found = 0
-        for _ in range(200 * quota):  # steps at most: a bound for tables that rarely ask
+        for _ in range(max(quota, 1000)):  # steps at most (each asks some of the games): a bound
             chosen = teacher.act_batch(step.obs, step.mask)
             mask = view.outputs(step.mask)
             legal = mask.sum(axis=1)
