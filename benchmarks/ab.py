@@ -14,7 +14,11 @@ with ``random.Random.randrange`` over ``ndarray.nonzero`` of the mask, at two pl
 * ``gym``: :class:`uno_env.UnoGymEnv` with its default opponent (compiled ``random``),
   steps of the learner (``env.step`` calls) per second;
 * ``aec``: ``uno_env.env`` (PettingZoo AEC with its wrappers), ``last()`` then ``step``,
-  decisions per second.
+  decisions per second;
+* ``ppo``, ``ppo_seven_o``, ``ppo_all``: the compiled policy ``ppo`` at every seat of 16,384
+  two-player hands (``UnoVectorEnv.play``, as ``uno bench``'s row), decisions per second, with
+  every house rule off, Seven-O, and all of them: the network ``ppo`` plays there (a tree whose
+  ``ppo`` knows the house rules plays its larger network under them).
 
 Only what every tree of the project has since its first Gym wrapper is used, so that an
 old commit can be the ``--before`` (``git worktree add ../base COMMIT``). This script runs
@@ -33,7 +37,9 @@ import sys
 import time
 from pathlib import Path
 
-PATHS = ("gym", "aec")
+PATHS = ("gym", "aec", "ppo", "ppo_seven_o", "ppo_all")
+PPO_RULES = {"ppo": {}, "ppo_seven_o": {"seven_o": True}}
+"""The settings of the ``ppo*`` paths (``ppo_all``: every house rule on)."""
 
 
 # ---------------------------------------------------------------- the workloads (worker side)
@@ -101,13 +107,39 @@ def aec_loop(seconds: float, seed: int) -> tuple[int, float, float]:
     return run(seconds)
 
 
+def ppo_loop(rules: dict, seconds: float, seed: int) -> tuple[int, float, float]:
+    """(decisions, wall seconds, CPU seconds) of the compiled ``ppo`` at every seat of a batch."""
+    from uno_env.vector import UnoVectorEnv
+
+    env = UnoVectorEnv(16384, num_players=2, episode="round", seed=seed, **rules)
+    policies = ["ppo", "ppo"]
+    env.play(2, policies=policies)  # compile or load, warm
+
+    def run(limit: float) -> tuple[int, float, float]:
+        steps = 0
+        start, cpu = time.perf_counter(), time.process_time()
+        while True:
+            steps += int(env.play(16, policies=policies)["decisions"].sum())
+            elapsed = time.perf_counter() - start
+            if elapsed >= limit:
+                return steps, elapsed, time.process_time() - cpu
+
+    run(min(seconds, 0.5))
+    return run(seconds)
+
+
 def worker(path: str, seconds: float, seed: int) -> None:
     here = Path(__file__).resolve().parent  # run as a script: its folder is no package root
     sys.path[:] = [p for p in sys.path if p and Path(p).resolve() != here]
     import uno_env
 
-    loop = {"gym": gym_loop, "aec": aec_loop}[path]
-    steps, wall, cpu = loop(seconds, seed)
+    if path.startswith("ppo"):
+        from uno_env.engine.config import house_rules_on
+
+        rules = PPO_RULES.get(path, house_rules_on())
+        steps, wall, cpu = ppo_loop(rules, seconds, seed)
+    else:
+        steps, wall, cpu = {"gym": gym_loop, "aec": aec_loop}[path](seconds, seed)
     print(json.dumps({"file": uno_env.__file__, "steps": steps, "wall": wall, "cpu": cpu}))
 
 
