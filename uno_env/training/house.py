@@ -19,6 +19,7 @@ outputs and the input of the swap phase learn, and neither is read outside a swa
 
 from __future__ import annotations
 
+import pathlib
 import sys
 from typing import Any
 
@@ -147,7 +148,10 @@ def rule_aware_start(path: str, num_players: int) -> neural.Network:
 
 def check_rule_aware_start(path: str, num_players: int, hidden: int, seat_order: str) -> None:
     """Refuse a start that cannot become this run's actor: a file that is no network, cannot play
-    ``num_players`` or the house rules, or has other hidden sizes or seat order (ValueError naming it)."""
+    ``num_players`` or the house rules, or has other hidden sizes or seat order (ValueError naming it).
+    A checkpoint (not ``.npz``) is :func:`check_house_checkpoint`'s."""
+    if not path.endswith(".npz"):
+        return
     network = rule_aware_start(path, num_players)
     if network.seat_order != seat_order:
         raise ValueError(
@@ -159,6 +163,20 @@ def check_rule_aware_start(path: str, num_players: int, hidden: int, seat_order:
             f"--init-from {path}: a network of {network.w1.shape[0]} inputs and {network.w1.shape[1]} units, "
             f"this run's has {size} and {hidden} (--hidden)"
         )
+
+
+def check_house_checkpoint(path: str, args) -> None:
+    """A ``--house-mix`` run may start from another one's checkpoint (a new stage): of the same
+    table, hidden sizes and seat order (ValueError naming what differs)."""
+    if not pathlib.Path(path).is_file():
+        raise ValueError(f"--init-from {path}: no such checkpoint")
+    saved = torch.load(path, map_location="cpu", weights_only=False).get("args", {})
+    if not saved.get("house_mix"):
+        raise ValueError(f"--init-from {path}: not the checkpoint of a --house-mix run")
+    for name in ("num_players", "hidden", "seat_order"):
+        if saved.get(name) != getattr(args, name):
+            flag, here = "--" + name.replace("_", "-"), getattr(args, name)
+            raise ValueError(f"--init-from {path}: its {flag} is {saved.get(name)!r}, not {here!r}")
 
 
 def init_rule_aware(agent: ActorCritic, path: str, num_players: int) -> neural.Network:

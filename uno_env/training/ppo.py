@@ -69,6 +69,7 @@ from uno_env.training.evaluate import evaluate
 from uno_env.training.house import (
     HOUSE_SETTINGS,
     HouseMix,
+    check_house_checkpoint,
     check_rule_aware_start,
     init_rule_aware,
     parse_mix,
@@ -180,7 +181,8 @@ class Args:
     """train a network that knows the house rules on a mix of settings (empty: the run's rules
     alone): setting=weight, settings off, stacking, seven_o, jump_in, draw_until_playable,
     force_play and all (uno_env.training.house); needs --init-from (a network file, grown to read
-    the rules when it does not) or --resume, and agents only in --opponents"""
+    the rules when it does not, or the checkpoint of such a run: a new stage) or --resume, and
+    agents only in --opponents"""
     house_bc_decisions: int = 0
     """with --house-mix: Seven-O swap decisions of --bc-teacher that the new swap outputs imitate
     before PPO (0: none)"""
@@ -329,8 +331,6 @@ def check_house(args: Args) -> None:
         raise ValueError(f"--eval-house: unknown setting {unknown[0]!r}; known: {', '.join(HOUSE_SETTINGS)}")
     if not (args.init_from or args.resume):
         raise ValueError("--house-mix starts from a network: pass --init-from FILE.npz (e.g. uno_env/data/ppo_4p.npz)")
-    if args.init_from and not args.init_from.endswith(".npz"):
-        raise ValueError("--house-mix: --init-from takes a network file (.npz); continue a run with --resume")
     if args.privileged_critic or args.hand_guess > 0:
         raise ValueError("--house-mix: no --privileged-critic and no --hand-guess (a network that reads the rules)")
     if args.house_bc_decisions < 0:
@@ -338,8 +338,10 @@ def check_house(args: Args) -> None:
     learners = [kind for kind in parse_pool(args.opponents)[0] if kind in LEARNER_KINDS]
     if learners:
         raise ValueError(f"--house-mix plays agents only: drop {', '.join(learners)} from --opponents")
-    if args.init_from and not args.resume:
+    if args.init_from and not args.resume and args.init_from.endswith(".npz"):
         check_rule_aware_start(args.init_from, args.num_players, args.hidden, args.seat_order)
+    elif args.init_from and not args.resume:
+        check_house_checkpoint(args.init_from, args)
 
 
 def house_evaluations(args: Args) -> list[str]:
@@ -455,7 +457,7 @@ def start_learner(args: Args, game: Game, device, checkpoint: dict | None) -> Le
         learner.update, learner.global_step = checkpoint["update"], checkpoint["global_step"]
         learner.rng.bit_generator.state = checkpoint["rng"]
         torch.set_rng_state(checkpoint["torch_rng"])
-    elif args.init_from and args.house_mix:
+    elif args.init_from and args.house_mix and args.init_from.endswith(".npz"):
         init_rule_aware(agent, args.init_from, game.num_players)
     elif args.init_from:
         init_from(agent, args.init_from, game, device)
