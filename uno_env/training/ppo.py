@@ -603,11 +603,12 @@ def run_updates(run: Run) -> dict:
     bar = tqdm(
         total=args.total_timesteps, initial=learner.global_step, unit="step", disable=not args.progress, file=sys.stderr
     )
-    while learner.global_step < args.total_timesteps:
+    stopped = args.stop_after_update and learner.update >= args.stop_after_update  # a resumed run already there
+    while learner.global_step < args.total_timesteps and not stopped:
         row, decisions = one_update(run, start)
         if run.mix is None and learner.update % args.snapshot_every == 0:  # a mix plays agents only
             run.rollout.pool.add_snapshot({k: v.detach().clone() for k, v in learner.agent.state_dict().items()})
-        last = learner.global_step >= args.total_timesteps or learner.update == args.stop_after_update
+        last = learner.global_step >= args.total_timesteps or learner.update == args.stop_after_update > 0
         if last or (args.eval_every and learner.update % args.eval_every == 0):
             results = export_and_evaluate(run, row)
         if last or learner.update % args.checkpoint_every == 0:
