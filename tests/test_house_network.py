@@ -191,6 +191,13 @@ def test_a_house_mix_run_trains_exports_and_resumes(tmp_path):
     names, weights = H.parse_mix("off=0.2,seven_o=0.4,all=0.4")
     drawn = [H.setting_of_update(1, names, weights, int(r["update"]) - 1) for r in more]
     assert [r["house_setting"] for r in more] == drawn  # by the seed and the update, resumed or not
+    checkpoint = str(folder / "checkpoint.pt")
+    again = P.train(P.Args(**{**TINY, "resume": checkpoint, "stop_after_update": 1}))  # already past it
+    assert again["updates"] == resumed["updates"] and len(read_rows(folder / "progress.csv")) == len(more)
+    stage = P.train(tiny_house_args(tmp_path, checkpoint, run_name="stage2", learning_rate=1e-3, total_timesteps=600))
+    assert stage["updates"] >= 1 and neural.is_rule_aware(neural.load_network(tmp_path / "stage2" / "policy.npz"))
+    with pytest.raises(ValueError, match="its --num-players is 2, not 4"):
+        P.train(tiny_house_args(tmp_path, checkpoint, run_name="bad", num_players=4))
 
 
 @pytest.mark.parametrize(
