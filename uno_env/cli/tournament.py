@@ -198,13 +198,13 @@ def output_folder(out: Path | None, name: str | None, started: time.struct_time)
 
 
 @contextlib.contextmanager
-def failures_in_words():
+def failures_in_words(command: str = "uno tournament"):
     """A program's failure warned of as a line of the command's own, not a source location."""
     plain = warnings.formatwarning
 
     def format_warning(message, category, filename, lineno, line=None):
         if issubclass(category, ProgramFailureWarning):
-            return f"uno tournament: warning: {message}\n"
+            return f"{command}: warning: {message}\n"
         return plain(message, category, filename, lineno, line)
 
     warnings.formatwarning = format_warning
