@@ -9,6 +9,7 @@ import base64
 import html
 import io
 import json
+from pathlib import Path
 
 import numpy as np
 
@@ -154,11 +155,12 @@ def html_page(result: dict) -> str:
     if result["games"]:
         data = base64.b64encode(figure_png(result)).decode("ascii")
         plot = f'<img alt="ratings and win rates with 95% intervals" src="data:image/png;base64,{data}">'
-    title = f"uno ladder: {e(result['file'])}"
+    title = f"uno ladder: {e(Path(result['file']).name)}"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{title}</title>
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;margin:1em 0}}
-td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}img{{max-width:100%}}</style></head>
+td,th{{border:1px solid #ccc;padding:4px 8px;text-align:right}}td:first-child,th:first-child{{text-align:left}}
+img{{max-width:100%}}</style></head>
 <body><h1>{title}</h1>
 <p>{result["games"]} games, {result["players"]} players, episode {e(result["episode"])}, seed {result["seed"]}.
 Ratings: a Luce (Bradley-Terry) model of who wins each game, on the Elo scale (the mean at 1500),

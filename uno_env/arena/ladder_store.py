@@ -147,12 +147,14 @@ class LadderStore:
         path = Path(path)
         if not path.is_file():
             raise ValueError(f"no ladder at {str(path)!r}: make one with uno ladder new {path} --players N")
-        conn = cls.connect(path)
+        conn = sqlite3.connect(str(path), timeout=BUSY_SECONDS, isolation_level=None)
         try:
             row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         except sqlite3.DatabaseError as err:
             conn.close()
             raise ValueError(f"{str(path)!r} is not an uno ladder ({err})") from None
+        conn.close()
+        conn = cls.connect(path)
         if row is None or row[0] != str(SCHEMA_VERSION):
             conn.close()
             found = "none" if row is None else row[0]
