@@ -163,8 +163,8 @@ class RayTables:
     def __init__(self, config, entrants, seed: int, address: str, workers: int | None):
         import ray  # optional: the scale extra (start_ray says so if it is missing)
 
-        resources = start_ray(address, workers if workers and workers > 1 else None)
-        self.in_flight = workers if workers and workers > 1 else max(1, int(resources.get("CPU", 1)))
+        resources = start_ray(address, workers)
+        self.in_flight = workers or max(1, int(resources.get("CPU", 1)))
         self.compiled_task = ray.remote(num_cpus=1)(_play_compiled_chunk)
         self.python_task = ray.remote(num_cpus=1)(_play_python_chunk)
         self.config, self.entrants, self.seed = config, entrants, seed

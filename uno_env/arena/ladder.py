@@ -270,7 +270,7 @@ def play_ladder(
     path,
     games: int | None = None,
     minutes: float | None = None,
-    workers: int = 1,
+    workers: int | None = None,
     ray: str | None = None,
     command: str = "uno ladder play",
     on_game=None,
@@ -292,11 +292,11 @@ def play_ladder(
         play = store.begin_play(command)
         deadline = None if minutes is None else time.monotonic() + 60.0 * minutes
         compiled = all(e.policy_id is not None for e in entrants)
-        per_batch = max(1, COMPILED_BATCH // config.num_players) if compiled else max(1, workers)
         tally = Tally.empty()
         added = 0
         start = time.perf_counter()
         with DealTables(config, entrants, seed, workers, ray) as tables:
+            per_batch = max(1, COMPILED_BATCH // config.num_players) if compiled else tables.parallel
             while (games is None or added < games) and (deadline is None or time.monotonic() < deadline):
                 tally.update(store, config)
                 blocks = choose_tables(tally, active, config.num_players, per_batch)

@@ -191,7 +191,20 @@ class LadderStore:
         rows = self.conn.execute(
             "SELECT id, name, version, spec, identity, identity_of, compiled, added, retired FROM entrants ORDER BY id"
         ).fetchall()
-        return [EntrantRow(*row[:6], bool(row[6]), row[7], bool(row[8])) for row in rows]
+        return [
+            EntrantRow(
+                id=row[0],
+                name=row[1],
+                version=row[2],
+                spec=row[3],
+                identity=row[4],
+                identity_of=row[5],
+                compiled=bool(row[6]),
+                added=row[7],
+                retired=bool(row[8]),
+            )
+            for row in rows
+        ]
 
     def add_entrant(self, name: str, spec: str, identity: str | None, identity_of: str, compiled: bool) -> EntrantRow:
         """A new entrant ``name`` (its next version; the earlier ones are retired)."""

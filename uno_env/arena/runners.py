@@ -127,12 +127,17 @@ class DealTables:
     "local", :mod:`.distributed`). Use it in a ``with`` block: leaving it ends the workers
     and their programs."""
 
-    def __init__(self, config, entrants, seed: int, workers: int = 1, ray: str | None = None):
+    def __init__(self, config, entrants, seed: int, workers: int | None = None, ray: str | None = None):
         self.config, self.entrants, self.seed = config, entrants, seed
-        self.workers, self.ray = workers, ray
+        self.workers, self.ray = workers or 1, ray
         self.player: TablePlayer | None = None
         self.tables: WorkerTables | None = None
-        self.remote = None
+        self.remote = None if ray is None else RayTables(config, entrants, seed, ray, workers)
+
+    @property
+    def parallel(self) -> int:
+        """Games played at once: the workers, or the Ray tasks in flight."""
+        return self.workers if self.remote is None else self.remote.in_flight
 
     def play(self, games: list[tuple[int, tuple[int, ...]]]):
         """(index in ``games``, records of that one game) as each game ends: the compiled ones
@@ -163,8 +168,7 @@ class DealTables:
                 yield i, rec
 
     def ray_games(self, games, compiled: list[int], others: list[int]):
-        if self.remote is None:
-            self.remote = RayTables(self.config, self.entrants, self.seed, self.ray, self.workers)
+        assert self.remote is not None
         yield from self.remote.play(games, compiled, others)
 
     def policy_id(self, entrant: int) -> int | None:

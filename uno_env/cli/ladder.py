@@ -69,8 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--workers",
         type=count_type(1, 4096),
-        default=1,
-        help="processes for agents that are not compiled (default 1); with --ray, tasks in flight",
+        default=None,
+        help="processes for agents that are not compiled (default 1); with --ray, tasks in flight (default: all CPUs)",
     )
     play.add_argument(
         "--ray",
