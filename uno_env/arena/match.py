@@ -49,7 +49,7 @@ def run_match(
     a: str,
     b: str,
     config,
-    hypotheses: Hypotheses,
+    hypotheses: Hypotheses | None,
     max_games: int = 100_000,
     seed: int = 0,
     workers: int = 1,
@@ -59,7 +59,8 @@ def run_match(
     """Play duplicate deals of A against B until the test decides or ``max_games`` would be
     passed; returns the summary (``result``: "H1", "H0" or "inconclusive"; ``games``,
     ``llr``, the Elo estimate and its interval, the counts by category). ``on_update``
-    is called with the summary so far after every batch of games."""
+    is called with the summary so far after every batch of games. ``hypotheses`` None:
+    no test, a fixed-size match of ``max_games`` (rounded down to whole deals)."""
     if model not in MODELS:
         raise ValueError(f"--model must be one of {', '.join(MODELS)}, got {model!r}")
     entrants = match_entrants(a, b, config)
@@ -94,7 +95,7 @@ def run_match(
 class MatchState:
     """The counts so far, the LLR after each unit, and the decision."""
 
-    def __init__(self, entrants, config, hypotheses: Hypotheses, categories: Categories, model: str, seed: int):
+    def __init__(self, entrants, config, hypotheses: Hypotheses | None, categories: Categories, model: str, seed: int):
         self.entrants, self.config, self.hypotheses = entrants, config, hypotheses
         self.categories, self.model, self.seed = categories, model, seed
         self.counts = np.zeros(categories.size, dtype=np.int64)
@@ -111,7 +112,9 @@ class MatchState:
         onehot = np.zeros((len(units), self.categories.size), dtype=np.int64)
         onehot[np.arange(len(units)), units] = 1
         history = self.counts + np.cumsum(onehot, axis=0)
-        stop, llrs = first_decision(history, self.hypotheses, self.categories.sides)
+        stop, llrs = None, np.full(len(units), np.nan)
+        if self.hypotheses is not None:
+            stop, llrs = first_decision(history, self.hypotheses, self.categories.sides)
         used = len(units) if stop is None else stop + 1
         games = used * self.categories.games
         self.counts = history[used - 1]
@@ -120,14 +123,13 @@ class MatchState:
         self.parts.append({key: value[:games] for key, value in records.items()})
         per_deal = len(scores) // deals
         self.deals += -(-games // per_deal)
-        if stop is not None:
+        if stop is not None and self.hypotheses is not None:
             self.result = "H1" if self.llr >= self.hypotheses.upper else "H0"
 
     def records(self) -> dict:
         return concat_records(self.parts, self.config.num_players)
 
     def summary(self) -> dict:
-        h = self.hypotheses
         sides = self.categories.sides
         elo, lo, hi = elo_estimate(self.counts, sides)
         scores = np.array(self.scores)
@@ -137,12 +139,6 @@ class MatchState:
             "result": self.result or "inconclusive",
             "games": len(self.scores),
             "deals": self.deals,
-            "llr": self.llr,
-            "bounds": [h.lower, h.upper],
-            "elo0": h.elo0,
-            "elo1": h.elo1,
-            "alpha": h.alpha,
-            "beta": h.beta,
             "model": self.model,
             "counts": self.counts.tolist(),
             "elo": elo,
@@ -152,11 +148,27 @@ class MatchState:
             "other": int(((scores > 0) & (scores < 1)).sum()),
             "win_share": float(scores.mean()) if len(scores) else None,
             "fair_share": 1.0 / sides,
-            "share_at_elo0": float(score_of_elo(h.elo0, sides)),
-            "share_at_elo1": float(score_of_elo(h.elo1, sides)),
             "players": self.config.num_players,
             "sides": sides,
             "seed": self.seed,
             "settings": self.config.to_dict(),
             "seconds": self.seconds,
+            **self.test(),
+        }
+
+    def test(self) -> dict:
+        """The test's part of the summary (none for a fixed-size match)."""
+        h = self.hypotheses
+        if h is None:
+            return {}
+        sides = self.categories.sides
+        return {
+            "llr": self.llr,
+            "bounds": [h.lower, h.upper],
+            "elo0": h.elo0,
+            "elo1": h.elo1,
+            "alpha": h.alpha,
+            "beta": h.beta,
+            "share_at_elo0": float(score_of_elo(h.elo0, sides)),
+            "share_at_elo1": float(score_of_elo(h.elo1, sides)),
         }
