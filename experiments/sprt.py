@@ -1,7 +1,7 @@
 """Is my bot better? How many games ``uno match --sprt`` needs against a fixed-size test with the
 same errors, and real runs of both workflows (docs/is_my_bot_better.md).
 
-    python -m experiments.sprt --out experiments/results/sprt.jsonl   # every measurement (minutes)
+    python -m experiments.sprt --out experiments/results/sprt.jsonl   # every measurement (under a minute)
     python -m experiments.sprt --smoke                                 # seconds, a throwaway file
 
 One JSON line per measurement (its ``name``), appended to ``--out``; the tables of
@@ -25,19 +25,21 @@ figure ``docs/img/sprt_games.png`` by this script.
 Question: how many games does the sequential test need, against a fixed-size test with the
 same errors, when the true difference is far from, between or at the hypotheses; and what do
 the two workflows say about real agents (``tactical`` against ``tactical_v1`` under Seven-O)?
-Seeds: 0 for the pairs, every match and the ladder; the simulation's generator seeded 1 + the
-index of the difference.
-Machine and time: the shared 2-core machine of 2026-12-06 (load 5 to 7, other jobs running),
-niced: each row's ``seconds`` (the simulation about 4 minutes in all, the matches and the
-ladder seconds each).
-Result: at a true difference of 0 or 20 Elo the SPRT stops after about a third to a half of
-the fixed test's 2,484 games (mean 1,050 at 0, 1,290 at 20), at -10 and 40 after a fifth
-or less; between the hypotheses (10 Elo) its mean, 1,760, is still below the fixed size,
-though a tenth of its runs go past it. Its error rates are alpha and beta within the
-simulation's intervals. The real matches: ``tactical`` is better than ``tactical_v1`` under
-Seven-O at two players (H1 after 78 hands) and at four (H1 after 808); with stacking the
-two are level to within the bounds (H0 after 1,416 hands). The ladder ranks ``tactical``
-first, ``tactical_v1`` and ``ppo`` next.
+Seeds: 0 for the pairs, every match and the ladder; the simulation's generators seeded by the
+index of the difference (1 + k for the SPRT, 100 + k for the fixed-size test).
+Machine and time: the shared 2-core machine of 2026-12-06 (load about 2.4 at the start, other
+jobs running), niced: 19 s in all (each row's ``seconds``: the simulation about 1 s per
+difference, the matches a second or less each, the ladder 3 s).
+Result: the fixed-size test with these errors needs 2,622 hands. At a true difference of 0 or
+20 Elo the SPRT needed about half of that on average (1,364 and 1,285 hands), at -10 or 40
+Elo a fifth to a quarter (740 and 493); between the hypotheses (10 Elo) its mean, 2,088, is
+still below the fixed size, though over a tenth of its runs went past it (90th percentile
+4,244). It accepted H1 in 4.9% [3.7, 6.4] of the runs at elo0 and in 94.7% [93.1, 95.9] at
+elo1 (alpha = beta = 5%). Real matches: ``tactical`` is better than ``tactical_v1`` under
+Seven-O at two players (H1 after 298 hands, +59 [+24, +95] Elo) and at four (H1 after 448,
++50 [+19, +80]); under stacking the two are within the bounds (H0 after 506, -5 [-25, +14]).
+The ladder under Seven-O at four players ranks ``tactical`` first (1555 [1545, 1565]),
+``random_play`` last.
 Commit: each result line's ``commit``.
 """
 
@@ -58,7 +60,7 @@ from experiments.ladders import commit, machine
 from uno_env.arena import LadderStore, add_entrant, play_ladder, run_match, standings
 from uno_env.arena.ladder_report import public
 from uno_env.arena.ratings import wilson_interval
-from uno_env.arena.sprt import Categories, Hypotheses, crossings, score_of_elo, secular_root
+from uno_env.arena.sprt import Hypotheses, crossings, score_of_elo, secular_root
 from uno_env.engine import RuleConfig
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -100,9 +102,13 @@ def settings_text(settings: dict) -> str:
 
 def pairs(deals: int) -> dict:
     start = time.perf_counter()
-    summary = run_match("tactical", "keeper", RuleConfig(num_players=2), None, max_games=2 * deals, seed=0)
+    summary = run_match(
+        "tactical", "keeper", RuleConfig(num_players=2, episode="round"), None, max_games=2 * deals, seed=0
+    )
     row = {"name": "pairs", "counts": summary["counts"], "elo": summary["elo"], "elo_interval": summary["elo_interval"]}
-    row["command"] = f"run_match('tactical', 'keeper', RuleConfig(num_players=2), None, max_games={2 * deals})"
+    row["command"] = (
+        f"run_match('tactical', 'keeper', RuleConfig(num_players=2, episode='round'), None, max_games={2 * deals})"
+    )
     return stamp(row, start)
 
 
@@ -189,7 +195,7 @@ def asn(counts, elo: float, index: int, runs: int) -> dict:
 def match(name: str, max_games: int = 100_000) -> dict:
     a, b, settings, players, sprt = MATCHES[name]
     start = time.perf_counter()
-    config = RuleConfig(num_players=players, **settings)
+    config = RuleConfig(num_players=players, episode="round", **settings)
     summary = run_match(a, b, config, Hypotheses(**parse(sprt)), max_games=max_games, seed=0)
     command = f"uno match {a} {b} --players {players}{settings_text(settings)} --sprt {sprt}"
     keep = ("a", "b", "result", "games", "deals", "llr", "bounds", "elo", "elo_interval", "counts", "win_share")
@@ -202,7 +208,7 @@ def parse(sprt: str) -> dict:
 
 def ladder(games: int) -> dict:
     start = time.perf_counter()
-    config = RuleConfig(num_players=4, seven_o=True)
+    config = RuleConfig(num_players=4, episode="round", seven_o=True)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "seven_o.db"
         LadderStore.create(path, config, seed=0).close()
@@ -224,6 +230,53 @@ def ladder(games: int) -> dict:
     entrants = [{k: e[k] for k in keep} for e in result["entrants"]]
     row = {"name": "ladder_seven_o_4p", "command": " && ".join(commands), "games": result["games"]}
     return stamp({**row, "entrants": entrants, "head_to_head": result["head_to_head"]}, start)
+
+
+def games_table(rows: list[dict]) -> str:
+    """The SPRT's games against the fixed-size test's, by true difference (the ``asn_*`` rows)."""
+    rows = sorted((r for r in rows if r["name"].startswith("asn_")), key=lambda r: r["true_elo"])
+    lines = [
+        "| true difference | SPRT: mean games | median | 90th percentile | accepts H1 [95%] "
+        "| fixed-size test: games | accepts H1 |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lo, hi = r["accept_h1_ci"]
+        lines.append(
+            f"| {r['true_elo']:+g} Elo | {r['mean_games']:,.0f} | {r['median_games']:,.0f} | {r['p90_games']:,.0f} "
+            f"| {100 * r['accept_h1']:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}] | {r['fixed_games']:,} "
+            f"| {100 * r['fixed_accept_h1']:.1f}% |"
+        )
+    return "\n".join(lines)
+
+
+def matches_table(rows: list[dict]) -> str:
+    """The real matches: the command, the decision, the games, the Elo estimate."""
+    lines = ["| command | decision | games | LLR | Elo [95%] |", "|---|---|---|---|---|"]
+    for r in rows:
+        if r["name"].startswith("match_"):
+            s = r["summary"]
+            lo, hi = s["elo_interval"]
+            lines.append(
+                f"| `{r['command']}` | {s['result']} | {s['games']:,} | {s['llr']:.2f} "
+                f"| {s['elo']:+.0f} [{lo:+.0f}, {hi:+.0f}] |"
+            )
+    return "\n".join(lines)
+
+
+def ladder_table(rows: list[dict]) -> str:
+    """The real ladder's standings, best first."""
+    row = next(r for r in rows if r["name"] == "ladder_seven_o_4p")
+    lines = [f"`{row['command'].split(' && ')[-2]}` ({row['games']:,} games in all), then `uno ladder show`:", ""]
+    lines += ["| entrant | games | win rate [95%] | rating [95%] |", "|---|---|---|---|"]
+    for e in row["entrants"]:
+        lo, hi = e["win_rate_interval"]
+        rlo, rhi = e["interval"]
+        lines.append(
+            f"| `{e['name']}` | {e['games']:,} | {e['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] "
+            f"| {e['rating']:.0f} [{rlo:.0f}, {rhi:.0f}] |"
+        )
+    return "\n".join(lines)
 
 
 def figure(rows: list[dict], path: Path) -> None:

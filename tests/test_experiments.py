@@ -104,7 +104,7 @@ def names_an_experiment(text: str) -> bool:
     return False
 
 
-@pytest.mark.parametrize("doc", ["agents.md", "training.md"])
+@pytest.mark.parametrize("doc", ["agents.md", "training.md", "is_my_bot_better.md"])
 def test_every_figure_table_of_the_docs_names_its_experiment(doc):
     lines = (ROOT / "docs" / doc).read_text().split("\n")
     nameless = []

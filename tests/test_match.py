@@ -132,3 +132,17 @@ def test_uno_knows_match_and_ladder():
     from uno_env.cli.main import COMMANDS
 
     assert COMMANDS["match"][0] == "uno_env.cli.match" and COMMANDS["ladder"][0] == "uno_env.cli.ladder"
+
+
+def test_the_docs_show_what_the_command_prints(capsys):
+    """docs/is_my_bot_better.md's example output is the command's (but for the seconds)."""
+    doc = (ROOT / "docs" / "is_my_bot_better.md").read_text()
+    command = "uno match tactical random_play --players 2 --sprt elo0=0,elo1=50"
+    shown = doc.split(f"What it prints, for `{command}`:")[1].split("```text\n")[1].split("```")[0]
+    assert CLI.main([*shlex.split(command)[2:], "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+
+    def without_seconds(text: str) -> list[str]:
+        return [line.rsplit(", ", 1)[0] if line.startswith("Elo") else line for line in text.splitlines()]
+
+    assert without_seconds(printed) == without_seconds(shown)

@@ -137,3 +137,21 @@ def test_the_error_rates_are_at_most_alpha_and_beta_on_outcomes_of_known_elo(sid
     assert at_elo0["H1"][1][0] <= h.alpha, at_elo0
     assert at_elo1["H0"][1][0] <= h.beta, at_elo1
     assert at_elo0["H0"][0] > 0.8 and at_elo1["H1"][0] > 0.75  # and it decides, mostly the right way
+
+
+@pytest.mark.filterwarnings("ignore::uno_env.agents.ppo.TrainingMismatchWarning")  # ppo on the Seven-O ladder
+def test_the_experiment_moves_real_pairs_to_a_true_difference_and_runs_in_seconds(capsys):
+    """experiments/sprt.py: the distribution it draws pairs from has the expected score of the
+    true difference and stays nearest the observed one; its smoke run writes every row."""
+    from experiments import sprt as experiment
+
+    counts = [637, 0, 2387, 0, 976]
+    for elo in (-10, 0, 20):
+        q = experiment.tilted(counts, elo)
+        assert q @ np.linspace(0, 1, 5) == pytest.approx(float(score_of_elo(elo, 2)))
+        assert q[2] == pytest.approx(counts[2] / sum(counts), abs=0.05)
+    pairs, threshold = experiment.fixed_pairs(counts)
+    assert pairs > 100 and 0.5 < threshold < float(score_of_elo(20, 2))
+    assert experiment.main(["--smoke"]) == 0
+    names = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line and line[0].isalpha()]
+    assert names[0] == "pairs" and "asn_0" in names and "match_seven_o_4p" in names and names[-1] == "ladder_seven_o_4p"
