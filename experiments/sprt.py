@@ -71,7 +71,7 @@ RUNS = 1000
 HORIZON = 20_000
 """Pairs at which a simulated test is cut (counted undecided)."""
 PAIRS_DEALS = 4000
-MATCHES = {
+MATCHES: dict[str, tuple[str, str, dict, int, str]] = {
     "match_random_play": ("tactical", "random_play", {}, 2, "elo0=0,elo1=50"),
     "match_itself": ("tactical", "tactical", {}, 2, "elo0=0,elo1=30"),
     "match_seven_o_2p": ("tactical", "tactical_v1", {"seven_o": True}, 2, "elo0=0,elo1=20"),

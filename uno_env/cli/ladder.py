@@ -42,7 +42,7 @@ from tqdm import tqdm
 from uno_env.arena.ladder import add_entrant, play_ladder
 from uno_env.arena.ladder_report import html_page, public, standings, text
 from uno_env.arena.ladder_store import LadderStore
-from uno_env.cli.args import add_rule_arguments, count_type, duration_type, rule_config, seed_type
+from uno_env.cli.args import add_rule_arguments, add_runner_arguments, count_type, duration_type, rule_config, seed_type
 from uno_env.cli.tournament import failures_in_words
 
 MAX_MINUTES = 7 * 24 * 60.0
@@ -66,20 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     amount = play.add_mutually_exclusive_group(required=True)
     amount.add_argument("--games", type=count_type(1, 10**9), help="games to play")
     amount.add_argument("--minutes", type=duration_type(MAX_MINUTES), help="minutes to play for")
-    play.add_argument(
-        "--workers",
-        type=count_type(1, 4096),
-        default=None,
-        help="processes for agents that are not compiled (default 1); with --ray, tasks in flight (default: all CPUs)",
-    )
-    play.add_argument(
-        "--ray",
-        nargs="?",
-        const="local",
-        default=None,
-        metavar="ADDRESS",
-        help="play the games as Ray tasks on the cluster at ADDRESS (default RAY_ADDRESS), else a local Ray",
-    )
+    add_runner_arguments(play, 1, "; the file stays here")
     play.add_argument("--no-progress", action="store_true", help="no progress bar")
     show = commands.add_parser("show", help="ratings, win rates, head to head")
     show.add_argument("file", type=Path)
