@@ -22,6 +22,7 @@ import pytest
 from uno_env import RuleConfig
 from uno_env.arena import DealTables, make_entrants
 from uno_env.arena import ladder as L
+from uno_env.arena.ladder_report import html_page, standings
 from uno_env.arena.ladder_store import LadderStore
 from uno_env.cli.main import main as uno
 
@@ -267,3 +268,15 @@ def test_minutes_plays_until_they_are_over(tmp_path, capsys):
     assert uno(["ladder", "play", str(path), "--minutes", "0.01", "--no-progress"]) == 0
     said = capsys.readouterr().out
     assert len(games(path)) > 0 and f"played {len(games(path))} games" in said
+
+
+def test_the_page_escapes_every_name(tmp_path):
+    path = make_ladder(tmp_path / "l.db", ("keeper",))
+    assert uno(["ladder", "add", str(path), "naive", "--name", "<img src=x onerror=alert(1)>"]) == 0
+    assert uno(["ladder", "play", str(path), "--games", "4", "--no-progress"]) == 0
+    store = LadderStore.open(path)
+    try:
+        page = html_page(standings(store))
+    finally:
+        store.close()
+    assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page

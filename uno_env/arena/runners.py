@@ -1,7 +1,9 @@
 """Running the table games of a schedule: the all-compiled tables in compiled calls of
 :data:`~uno_env.arena.tables.COMPILED_CHUNK` games, the tables with Python agents in this
 process or in ``workers`` processes, or everything as Ray tasks (:mod:`.distributed`).
-Every runner gives the same records, in job order."""
+Every runner gives the same records, in job order. :class:`DealTables` plays games given one
+batch at a time, as (deal, lineup), for the runs that choose what to play next from what was
+played (``uno match``, ``uno ladder``)."""
 
 from __future__ import annotations
 
