@@ -19,13 +19,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from experiments import house_ladder
+from experiments import house_ladder, sprt
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "experiments" / "results"
 DOCS = [
     ROOT / "docs" / "agents.md",
     ROOT / "docs" / "training.md",
+    ROOT / "docs" / "is_my_bot_better.md",
     ROOT / "experiments" / "history" / "agents.md",
     ROOT / "experiments" / "history" / "training.md",
 ]
@@ -222,7 +223,15 @@ def house_table(make: Callable[[list[dict]], str]) -> str:
     return "\n".join([make(rows), "", source_note(rows)])
 
 
+def sprt_table(make: Callable[[list[dict]], str], names: tuple[str, ...]) -> str:
+    """A table of experiments/sprt.py (its own code makes it) from the newest line of each
+    name, with the source line of the lines whose names start with ``names``."""
+    rows = list(read("sprt.jsonl", "name").values())
+    return "\n".join([make(rows), "", source_note([r for r in rows if r["name"].startswith(names)])])
+
+
 LADDERS = "experiments/ladders.py"
+SPRT = "experiments/sprt.py"
 HOUSE = "experiments/house_ladder.py"
 TABLES = {
     "ladder-heuristics-2p": Table(lambda: leaderboard("heuristics_2p"), "ladders.jsonl", LADDERS),
@@ -244,6 +253,9 @@ TABLES = {
     "house-ladder-4p": Table(
         lambda: house_table(lambda rows: house_ladder.ladder_table(rows, 4)), "house_ladder.jsonl", HOUSE
     ),
+    "sprt-games": Table(lambda: sprt_table(sprt.games_table, ("pairs", "asn_")), "sprt.jsonl", SPRT),
+    "sprt-matches": Table(lambda: sprt_table(sprt.matches_table, ("match_",)), "sprt.jsonl", SPRT),
+    "sprt-ladder": Table(lambda: sprt_table(sprt.ladder_table, ("ladder_",)), "sprt.jsonl", SPRT),
 }
 """Marker name -> how its table is made, from which result file, by which experiment."""
 

@@ -106,7 +106,14 @@ def names_an_experiment(text: str) -> bool:
 
 
 @pytest.mark.parametrize(
-    "doc", ["docs/agents.md", "docs/training.md", "experiments/history/agents.md", "experiments/history/training.md"]
+    "doc",
+    [
+        "docs/agents.md",
+        "docs/training.md",
+        "docs/is_my_bot_better.md",
+        "experiments/history/agents.md",
+        "experiments/history/training.md",
+    ],
 )
 def test_every_figure_table_of_the_docs_names_its_experiment(doc):
     lines = (ROOT / doc).read_text().split("\n")

@@ -51,6 +51,27 @@ def test_the_tournament_cli_takes_ray(local_ray, capsys):
     assert "keeper" in capsys.readouterr().out
 
 
+def test_the_ladder_plays_on_ray_the_games_it_plays_here(local_ray, tmp_path):
+    """A ladder of compiled and Python agents played with --ray holds the same games, deal by
+    deal and seating by seating, as the same ladder played in this process (one game in
+    flight each, so that both choose the same tables)."""
+    import sqlite3
+
+    from uno_env.cli.main import main as uno
+
+    results = []
+    for name, extra in (("here", []), ("ray", ["--ray"])):
+        extra += ["--workers", "1"]
+        path = tmp_path / f"{name}.db"
+        assert uno(["ladder", "new", str(path), "--players", "2"]) == 0
+        for spec in ("keeper", "tactical", "ismcts:determinizations=2"):
+            assert uno(["ladder", "add", str(path), spec]) == 0
+        assert uno(["ladder", "play", str(path), "--games", "12", "--no-progress", *extra]) == 0
+        with sqlite3.connect(path) as conn:
+            results.append(sorted(conn.execute("SELECT deal, seating, outcome, steps FROM games").fetchall()))
+    assert len(results[0]) == 12 and results[0] == results[1]
+
+
 def test_seat_modules_agree_within_an_episode_and_vary_between_episodes():
     seats = [train_rllib.seat_modules(f"episode{k}", 4, 0.0, "tactical") for k in range(40)]
     assert all(s.count(train_rllib.MAIN) == 1 for s in seats)

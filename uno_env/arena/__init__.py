@@ -1,7 +1,9 @@
 """The tournament library behind ``uno tournament`` (uno_env/cli/tournament.py): schedules
 and seatings (:mod:`.schedule`), the table loops (:mod:`.tables`), running them here or on
 Ray (:mod:`.runners`, :mod:`.distributed`), ratings and intervals (:mod:`.ratings`), and the
-analysis, files and plot (:mod:`.analysis`).
+analysis, files and plot (:mod:`.analysis`). Beside it, ``uno match --sprt`` (:mod:`.match`,
+the test in :mod:`.sprt`) and ``uno ladder`` (:mod:`.ladder`, its file :mod:`.ladder_store`,
+its report :mod:`.ladder_report`).
 
 >>> from uno_env.arena import run_tournament
 >>> from uno_env import RuleConfig
@@ -16,8 +18,12 @@ from __future__ import annotations
 import time
 
 from .analysis import analyse, format_leaderboard, length_stats, match_results, plot, write_outputs
+from .ladder import add_entrant, play_ladder
+from .ladder_report import standings
+from .ladder_store import LadderStore
+from .match import run_match
 from .ratings import bootstrap_ratings, elo, fit_luce, group_matches, wilson_interval
-from .runners import run_jobs
+from .runners import DealTables, WorkerTables, run_jobs
 from .schedule import (
     Entrant,
     Schedule,
@@ -106,11 +112,15 @@ def check_tables(config, schedule: str, players: int) -> None:
 
 __all__ = [
     "COMPILED_CHUNK",
+    "DealTables",
     "Entrant",
+    "LadderStore",
     "RECORD_FIELDS",
     "Schedule",
     "TablePlayer",
     "TournamentStopped",
+    "WorkerTables",
+    "add_entrant",
     "analyse",
     "bootstrap_ratings",
     "build_schedule",
@@ -127,13 +137,16 @@ __all__ = [
     "match_results",
     "mixed_lineups",
     "play_compiled",
+    "play_ladder",
     "plot",
     "read_results",
     "rotate_hands",
     "run_jobs",
+    "run_match",
     "run_tournament",
     "save_games",
     "seatings",
+    "standings",
     "warm_up",
     "warn_failures",
     "wilson_interval",

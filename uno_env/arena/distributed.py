@@ -23,7 +23,16 @@ from tqdm import tqdm
 
 from uno_env.agents import registered_extras
 
-from .tables import COMPILED_CHUNK, TablePlayer, concat_records, play_compiled, put_records, split_jobs, warm_up
+from .tables import (
+    COMPILED_CHUNK,
+    RECORD_FIELDS,
+    TablePlayer,
+    concat_records,
+    play_compiled,
+    put_records,
+    split_jobs,
+    warm_up,
+)
 
 LOCAL = "local"
 
@@ -87,9 +96,9 @@ def start_ray(address: str | None = None, num_cpus: int | None = None) -> dict:
     return ray.cluster_resources()
 
 
-def _play_compiled_chunk(config, lineups, policy_ids, jobs, seed) -> dict:
+def _play_compiled_chunk(config, lineups, policy_ids, jobs, seed, deals=None) -> dict:
     numba.set_num_threads(1)
-    return play_compiled(config, lineups, policy_ids, jobs, seed)
+    return play_compiled(config, lineups, policy_ids, jobs, seed, deals)
 
 
 def _play_python_chunk(config, entrants, seed, extras, tasks) -> list[dict]:
@@ -144,3 +153,48 @@ def run_jobs_on_ray(
             )
             bar.update(len(rows))
     return records
+
+
+class RayTables:
+    """The Ray runner of :class:`~uno_env.arena.runners.DealTables`: games given as (deal,
+    lineup), the all-compiled ones of a batch as one task, every other game as a task of
+    its own, at most ``workers`` in flight (default: every CPU of the cluster)."""
+
+    def __init__(self, config, entrants, seed: int, address: str, workers: int | None):
+        import ray  # optional: the scale extra (start_ray says so if it is missing)
+
+        resources = start_ray(address, workers)
+        self.in_flight = workers or max(1, int(resources.get("CPU", 1)))
+        self.compiled_task = ray.remote(num_cpus=1)(_play_compiled_chunk)
+        self.python_task = ray.remote(num_cpus=1)(_play_python_chunk)
+        self.config, self.entrants, self.seed = config, entrants, seed
+        self.extras = registered_extras()
+        self.warm = False
+
+    def play(self, games: list[tuple[int, tuple[int, ...]]], compiled: list[int], others: list[int]):
+        """(index in ``games``, records of that game) as the tasks end."""
+        import ray  # optional: the scale extra
+
+        if others and not self.warm:
+            warm_up(self.config, self.entrants, self.seed, [games[i][1] for i in others])  # compile once, here
+            self.warm = True
+        policy_ids = [-1 if e.policy_id is None else e.policy_id for e in self.entrants]
+        work: list[tuple[str, list[int]]] = [("compiled", compiled)] if compiled else []
+        work += [("python", [i]) for i in others]
+        pending: dict = {}
+        while work or pending:
+            while work and len(pending) < self.in_flight:
+                kind, part = work.pop(0)
+                if kind == "compiled":
+                    lineups, deals = [games[i][1] for i in part], [games[i][0] for i in part]
+                    args = (self.config, lineups, policy_ids, list(range(len(part))), self.seed, deals)
+                    pending[self.compiled_task.remote(*args)] = part
+                else:
+                    tasks = [games[i] for i in part]
+                    pending[self.python_task.remote(self.config, self.entrants, self.seed, self.extras, tasks)] = part
+            [ref], _ = ray.wait(list(pending), num_returns=1)
+            part = pending.pop(ref)
+            result = ray.get(ref)
+            rec = result if isinstance(result, dict) else concat_records(result, self.config.num_players)
+            for b, i in enumerate(part):
+                yield i, {key: rec[key][b : b + 1] for key in RECORD_FIELDS}

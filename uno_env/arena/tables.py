@@ -80,15 +80,24 @@ def read_results(game, state, b: int, rec: dict, row: int) -> None:
     rec["truncated"][row] = bool(ints[S_TRUNCATED])
 
 
-def play_compiled(config, lineups: list[tuple[int, ...]], policy_ids: list[int], jobs: list[int], seed: int):
-    """Table games whose seats all play compiled policies, in one call over every numba thread."""
+def play_compiled(
+    config,
+    lineups: list[tuple[int, ...]],
+    policy_ids: list[int],
+    jobs: list[int],
+    seed: int,
+    deals: list[int] | None = None,
+):
+    """Table games whose seats all play compiled policies, in one call over every numba thread.
+    Game ``b`` seats ``lineups[jobs[b]]`` and is seeded by its job, or by ``deals[b]`` where
+    given (a duplicate deal: the same seeds at another seating)."""
     game = Game(config)
     n = game.num_players
     size = len(jobs)
     state = game.new_state(size, events=False)
     prng = np.zeros(size, dtype=np.uint64)
     for b, job in enumerate(jobs):
-        game_seed, policy_seed = job_seeds(seed, job)
+        game_seed, policy_seed = job_seeds(seed, job if deals is None else deals[b])
         state.rng[b] = seed_to_rng(game_seed)
         prng[b] = seed_to_rng(policy_seed)
     K.reset_batch(state.cards, state.ints, state.rng, game.params, np.full(size, n - 1, np.int64), state.ev, state.evn)

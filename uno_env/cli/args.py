@@ -140,6 +140,27 @@ def add_rule_arguments(parser: argparse.ArgumentParser, episode_default: str | N
     )
 
 
+def add_runner_arguments(parser: argparse.ArgumentParser, workers_default: int, ray_note: str = "") -> None:
+    """``--workers N`` (processes for the agents that are not compiled, or with Ray the tasks in
+    flight) and ``--ray [ADDRESS]``; ``ray_note`` ends the latter's help."""
+    parser.add_argument(
+        "--workers",
+        type=count_type(1, 4096),
+        default=None,
+        help=f"processes for non-compiled agents (default {workers_default}); with --ray, tasks in flight "
+        "(default: all CPUs)",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="local",
+        default=None,
+        metavar="ADDRESS",
+        help="play the games as Ray tasks: on the cluster at ADDRESS ('auto', 'ray://host:10001'; "
+        f"default RAY_ADDRESS), else a local Ray{ray_note} (docs/SCALE.md)",
+    )
+
+
 def rule_config(args, default_players: int = 2):
     """The RuleConfig of parsed ``add_rule_arguments`` options (ValueError naming a bad one)."""
     fields = {f.name: f for f in dataclasses.fields(RuleConfig)}

@@ -22,6 +22,8 @@ import sys
 COMMANDS = {
     "playthrough": ("uno_env.playthrough", "print a seeded game as text, or rewrite the test playthroughs"),
     "tournament": ("uno_env.cli.tournament", "agents against each other: leaderboard, ratings, CSV/JSON/PNG"),
+    "match": ("uno_env.cli.match", "is A stronger than B? duplicate deals until a sequential test (SPRT) decides"),
+    "ladder": ("uno_env.cli.ladder", "a standing ladder in one SQLite file: add versions, play, show ratings"),
     "play": ("uno_env.cli.play", "play UNO in the terminal against agents"),
     "train": (
         "uno_env.training.ppo",

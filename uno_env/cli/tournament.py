@@ -82,7 +82,15 @@ from pathlib import Path
 from uno_env.agents import agent_descriptions
 from uno_env.agents.program import ProgramFailureWarning
 from uno_env.arena import TournamentStopped, format_leaderboard, run_tournament, save_games, write_outputs
-from uno_env.cli.args import add_rule_arguments, check_memory, check_output_folder, count_type, rule_config, seed_type
+from uno_env.cli.args import (
+    add_rule_arguments,
+    add_runner_arguments,
+    check_memory,
+    check_output_folder,
+    count_type,
+    rule_config,
+    seed_type,
+)
 
 DEFAULT_AGENTS = "random,keeper,tactical,ppo,ppo_search"
 DEFAULT_PLAYERS = 4
@@ -136,21 +144,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="seatings of each table (default: all orders up to 4 players, rotations above)",
     )
-    parser.add_argument(
-        "--workers",
-        type=count_type(1, 4096),
-        default=None,
-        help="processes for non-compiled agents (default 2); with --ray, tasks in flight (default: all CPUs)",
-    )
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const="local",
-        default=None,
-        metavar="ADDRESS",
-        help="play the games as Ray tasks: on the cluster at ADDRESS ('auto', 'ray://host:10001'; "
-        "default RAY_ADDRESS), else a local Ray; the same results as without (docs/SCALE.md)",
-    )
+    add_runner_arguments(parser, 2, "; the same results as without")
     parser.add_argument(
         "--bootstrap",
         type=count_type(0, MAX_BOOTSTRAP),
@@ -198,13 +192,13 @@ def output_folder(out: Path | None, name: str | None, started: time.struct_time)
 
 
 @contextlib.contextmanager
-def failures_in_words():
+def failures_in_words(command: str = "uno tournament"):
     """A program's failure warned of as a line of the command's own, not a source location."""
     plain = warnings.formatwarning
 
     def format_warning(message, category, filename, lineno, line=None):
         if issubclass(category, ProgramFailureWarning):
-            return f"uno tournament: warning: {message}\n"
+            return f"{command}: warning: {message}\n"
         return plain(message, category, filename, lineno, line)
 
     warnings.formatwarning = format_warning
