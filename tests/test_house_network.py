@@ -198,6 +198,15 @@ def test_a_house_mix_run_trains_exports_and_resumes(tmp_path):
     assert stage["updates"] >= 1 and neural.is_rule_aware(neural.load_network(tmp_path / "stage2" / "policy.npz"))
     with pytest.raises(ValueError, match="its --num-players is 2, not 4"):
         P.train(tiny_house_args(tmp_path, checkpoint, run_name="bad", num_players=4))
+    from experiments import house_distill as D
+
+    summary = D.distil(D.Args(**{**D.SMOKE, "checkpoint": checkpoint, "out_dir": str(tmp_path), "epochs": 2}))
+    assert summary["decisions"] >= 2 * D.SMOKE["decisions"] and summary["changed"] > 0
+    assert set(summary["after"]) == {"changed", "own"} and summary["before"]["own"] == 1.0
+    distilled = tmp_path / D.SMOKE["run_name"]
+    assert neural.is_rule_aware(neural.load_network(distilled / "policy.npz"))
+    third = P.train(tiny_house_args(tmp_path, str(distilled / "checkpoint.pt"), run_name="stage3", total_timesteps=600))
+    assert third["updates"] >= 1
 
 
 @pytest.mark.parametrize(

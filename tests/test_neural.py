@@ -95,6 +95,7 @@ KIND_SETTINGS = {
     "partners": {"partners": True, "episode": "round"},
     "games": {"episode": "game"},
     "partner_games": {"partners": True, "episode": "game"},
+    "house": {"episode": "round", "seven_o": True},
 }
 """The settings of the tables each kind of shipped network (:data:`neural.SHIPPED_KINDS`) is for."""
 
@@ -103,7 +104,8 @@ def case_name(settings: dict) -> str:
     """``4p``, ``4p-partners``, ``2p-game``, ``4p-partners-game``, ... of a table's settings."""
     partners = "-partners" if settings.get("partners") else ""
     game = "-game" if settings["episode"] == "game" else ""
-    return f"{settings['num_players']}p{partners}{game}"
+    house = "-seven_o" if settings.get("seven_o") else ""
+    return f"{settings['num_players']}p{partners}{game}{house}"
 
 
 SHIPPED_TABLES_BY_KIND = [
@@ -571,8 +573,9 @@ def test_the_shipped_file_records_names_and_no_index_into_P():
         assert b["labels"] == [game.action_to_string(a) for a in range(b["first"], b["first"] + b["size"])]
     # the kernels' tables are rebuilt from the current layout
     network = neural.load_network(RECORDED_NETWORK)
-    assert network.gather.tolist() == [
-        [int(ObsSlot[name.upper()]), offset, spec.by_name[name].size, 0] for name, offset in zip(read, offsets)
+    assert network.gather.tolist() == [  # the phase slice read up to its end at the acting table: -1
+        [int(ObsSlot[name.upper()]), offset, spec.by_name[name].size, -(name in neural.PREFIX_SLICES)]
+        for name, offset in zip(read, offsets)
     ]
     assert network.params.shape == (NUM_PARAMS,)  # P's entries before its action table
     for slot in neural.ACTION_SLOTS + (P_NUM_ACTIONS,):
@@ -633,7 +636,10 @@ def test_save_and_load_round_trip_a_fresh_network(tmp_path):
         "color",
     ]
     assert loaded.meta == saved.meta and loaded.meta["config"]["deck"] == "fashion_trend"
-    assert loaded.gather.tolist() == [[int(ObsSlot[s.name.upper()]), s.offset, s.size, 0] for s in game.obs_spec.slices]
+    assert loaded.gather.tolist() == [
+        [int(ObsSlot[s.name.upper()]), s.offset, s.size, -(s.name in neural.PREFIX_SLICES)]
+        for s in game.obs_spec.slices
+    ]
     assert loaded.supports(game) and not loaded.supports(Game(num_players=3))  # no Fashion Trend slices there
     assert "the observation has no slice 'trend_colour'" in loaded.mismatches(Game(num_players=3))
 
@@ -736,7 +742,16 @@ def test_the_kernel_tables_follow_a_changed_layout(monkeypatch):
     for name in ("P_A_W", "P_A_FT", "P_A_PASS", "P_NUM_ACTIONS"):
         patch_everywhere(monkeypatch, name, moved[getattr(neural_forward, name)])
     # the Python functions, which read the patched globals
-    for name in ("block_end", "output_index", "read_inputs", "relabelled_logits", "output_layer", "forward"):
+    patch_everywhere(monkeypatch, "P_O_SIZE", moved[P_O_SIZE])
+    for name in (
+        "block_end",
+        "output_index",
+        "slice_stop",
+        "read_inputs",
+        "relabelled_logits",
+        "output_layer",
+        "forward",
+    ):
         patch_everywhere(monkeypatch, name, getattr(neural_forward, name).py_func)
 
     after = neural.load_network(neural.SHIPPED_PATH)
@@ -928,7 +943,10 @@ def test_ppo_plays_a_tables_own_network_where_one_is_shipped(case, recwarn):
     label, network = neural.shipped_network(game)
     assert network is networks[players]
     assert label == f"ppo ({paths[players].name})"
-    assert all(network.meta["config"][key] == value for key, value in settings.items())
+    trained = dict(network.meta["config"])
+    if neural.trained_house_rules(network, game.config):  # a network trained on a mix of house rules
+        trained.update(neural.house_rules_of(game.config))
+    assert all(trained[key] == value for key, value in settings.items())
     neural_network._WARNED.clear()
     compiled = make_agent("ppo", game)
     assert not [w for w in recwarn.list if issubclass(w.category, agent_neural.TrainingMismatchWarning)]

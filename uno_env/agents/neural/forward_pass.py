@@ -70,21 +70,23 @@ def output_index(P, PT, a):
 
 
 @kernel
-def slice_stop(P, slot):
-    """Where the observation slice whose offset is at ``P[slot]`` ends in the acting
-    configuration: at the next slice it has, or at the end of the observation."""
-    for k in range(slot + 1, NUM_PARAMS):
-        if P[k] >= 0:
-            return P[k]
-    return P[P_O_SIZE]
+def slice_stop(P, source):
+    """Where the observation slice that starts at ``source`` ends in the acting configuration:
+    at the next offset of a slice it has, or at the end of the observation."""
+    stop = P[P_O_SIZE]
+    for k in range(P_O_FIRST, NUM_PARAMS):
+        if source < P[k] < stop:
+            stop = P[k]
+    return stop
 
 
 @kernel
 def read_inputs(obs, P, gather, inputs, values):
     """The network's non-zero inputs: their indices into ``inputs``, their values into
-    ``values`` (unscaled); returns how many. A slice is read up to its size in the acting
-    configuration (a shorter phase slice: the phases it cannot reach read 0); a row of the
-    rule settings (``gather[s, 0] < 0``) gives 1 while its setting has its code."""
+    ``values`` (unscaled); returns how many. A slice the network may read longer than the
+    acting configuration has it (``gather[s, 3] < 0``, the phase slice of a network that knows
+    the house rules) is read up to its end there; a row of the rule settings
+    (``gather[s, 0] < 0``) gives 1 while its setting has its code."""
     n = P[P_NUM_PLAYERS]
     mirrored = obs[P[_O_DIRECTION]] < 0  # read in the order of play: counter-clockwise seats mirrored
     count = 0
@@ -101,7 +103,11 @@ def read_inputs(obs, P, gather, inputs, values):
             continue
         start = gather[s, 1]
         width = gather[s, 3]
-        for k in range(min(gather[s, 2], slice_stop(P, slot) - source)):
+        size = gather[s, 2]
+        if width < 0:
+            size = min(size, slice_stop(P, source) - source)
+            width = 0
+        for k in range(size):
             entry = k
             if mirrored and width > 0:
                 seat = k // width

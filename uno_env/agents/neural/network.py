@@ -23,6 +23,7 @@ from .fileformat import (
     FORMAT_VERSION,
     PLAY_BLOCK,
     PREFIX_SLICES,
+    RULE_INPUTS,
     RULES_SLICE,
     WEIGHTS,
     ActionBlock,
@@ -200,7 +201,8 @@ def action_mismatches(actions: Sequence[ActionBlock], game: Game) -> list[str]:
 def kernel_gather(inputs: Sequence[InputSlice], seat_order: str = "clockwise") -> np.ndarray:
     """The kernels' ``gather`` table for the current layout: per slice, the index in ``P``
     of its offset (``P_O_FIRST`` + its place in ``SLICE_NAMES``), its offset in the network
-    input, its size and, read in the order of play, its entries per seat (0: as given).
+    input, its size and, read in the order of play, its entries per seat (0: as given; -1: a
+    slice of :data:`PREFIX_SLICES`, read up to its end in the acting configuration).
     The :data:`RULES_SLICE` gives a row per entry: ``-1 -`` the index in ``P`` of its
     setting, its offset in the network input, 1, and the code that makes it 1."""
     play = seat_order == "play"
@@ -211,7 +213,8 @@ def kernel_gather(inputs: Sequence[InputSlice], seat_order: str = "clockwise") -
                 slot, code = rule_input_slot(label)
                 rows.append([-1 - slot, s.offset + k, 1, code])
         else:
-            rows.append([P_O_FIRST + SLICE_NAMES.index(s.name), s.offset, s.size, seat_width(s.labels) if play else 0])
+            width = -1 if s.name in PREFIX_SLICES else seat_width(s.labels) if play else 0
+            rows.append([P_O_FIRST + SLICE_NAMES.index(s.name), s.offset, s.size, width])
     return np.array(rows, dtype=np.int64).reshape(len(rows), 4)
 
 
@@ -298,12 +301,26 @@ def transplant(network: Network, game: Game) -> list[tuple[np.ndarray, np.ndarra
         raise ValueError(f"the network cannot play this configuration: {'; '.join(problems)}")
     scale = input_scale(game)
     w1 = np.zeros((network.w1.shape[1], game.observation_size), dtype=np.float32)
+    b1 = network.b1.copy()
     for s in network.inputs:
-        here = game.obs_spec.by_name[s.name].offset
         source = network.w1[s.offset : s.offset + s.size] * network.scale[s.offset : s.offset + s.size, None]
-        w1[:, here : here + s.size] = (source / scale[here : here + s.size, None]).T
+        if s.name == RULES_SLICE:  # constant at a table: into the bias
+            b1 += rule_input_values(s.labels or (), game.config) @ source
+            continue
+        have = game.obs_spec.by_name.get(s.name)
+        if have is None:  # a house rule's slice, its rule off here
+            continue
+        k = min(s.size, have.size)  # a shorter phase slice: the phases it has
+        w1[:, have.offset : have.offset + k] = (source[:k] / scale[have.offset : have.offset + k, None]).T
     rows = np.array([output_index(game.params, network.params, a) for a in range(game.num_actions)], dtype=np.int64)
-    return [(w1, network.b1.copy()), (network.w2.T.copy(), network.b2.copy()), (network.w3[rows], network.b3[rows])]
+    return [(w1, b1), (network.w2.T.copy(), network.b2.copy()), (network.w3[rows], network.b3[rows])]
+
+
+def rule_input_values(labels: Sequence[str], config: RuleConfig) -> np.ndarray:
+    """The values of the rule inputs of these labels (:data:`RULES_SLICE`) at a configuration:
+    1 where it has the entry's setting at its value (float32)."""
+    codes = config.codes()
+    return np.array([codes[RULE_INPUTS[label][0]] == RULE_INPUTS[label][1] for label in labels], dtype=np.float32)
 
 
 def distilled_meta(teacher: Network, teacher_name: str, fit: dict) -> dict:
