@@ -17,7 +17,8 @@ every learner decision is kept with the teacher's action as its target (cross-en
 Seven-O decided, weighted ``--changed-weight``). The actor is fitted to them (cross-entropy,
 ``--changed-weight`` on the first kind), and written as a checkpoint a new ``uno train
 --house-mix`` stage starts from (``--init-from``), with its ``policy.npz`` and ``summary.json``
-(the held-out agreement with each kind of target, before and after).
+(the held-out agreement with each kind of target, before and after, and the teacher's own win
+rate in the hands it played while collecting).
 
 Record (docs/training.md, "The networks that know the house rules"):
 
@@ -45,6 +46,7 @@ import torch
 from torch import nn
 
 from uno_env.agents import hash_seed, make_agent, neural
+from uno_env.arena.ratings import wilson_interval
 from uno_env.engine import Game, RuleConfig
 from uno_env.training.house import HOUSE_SETTINGS, TableView, table_config
 from uno_env.training.json_script import run_json_script
@@ -132,7 +134,7 @@ def collect(args: Args, agent: ActorCritic, game: Game, k: int) -> dict[str, np.
     n = game.num_players
     seat = np.arange(args.num_envs) % n
     episodes = np.zeros(args.num_envs, dtype=np.int64)
-    rows: dict[str, list] = {"obs": [], "mask": [], "changed": [], "own": []}
+    rows: dict[str, list] = {"obs": [], "mask": [], "changed": [], "own": [], "won": []}
     found = 0
     while found < args.decisions:
         chosen = tactical.act_batch(step.obs, step.mask)
@@ -151,6 +153,7 @@ def collect(args: Args, agent: ActorCritic, game: Game, k: int) -> dict[str, np.
             found += len(mine)
         step = env.step(chosen)
         for g in np.flatnonzero(step.terminated | step.truncated):
+            rows["won"].append(np.array([step.info["final_outcome"][g, seat[g]] > 0]))
             episodes[g] += 1
             seat[g] = (g + episodes[g]) % n
     return {key: np.concatenate(value) for key, value in rows.items()}
@@ -199,8 +202,9 @@ def distil(args: Args) -> dict:
     if unknown:
         raise ValueError(f"--tables: unknown setting {unknown[0]!r}; known: {', '.join(HOUSE_SETTINGS)}")
     parts = [collect(args, agent, Game(table_config(base.config, name)), k) for k, name in enumerate(names)]
-    data = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    data = {key: np.concatenate([p[key] for p in parts]) for key in parts[0] if key != "won"}
     summary = fit(args, agent, data)
+    summary["teacher"] = {name: wins_of(part["won"]) for name, part in zip(names, parts)}
     folder = pathlib.Path(args.out_dir) / args.run_name
     folder.mkdir(parents=True, exist_ok=True)
     optimizer = torch.optim.Adam(agent.parameters(), lr=saved["learning_rate"], eps=1e-5)
@@ -214,6 +218,11 @@ def distil(args: Args) -> dict:
     summary.update(seconds=time.perf_counter() - start, args=dataclasses.asdict(args), folder=str(folder))
     (folder / "summary.json").write_text(json.dumps(summary, indent=2))
     return summary
+
+
+def wins_of(won: np.ndarray) -> dict:
+    """The teacher's hands won against `tactical` while collecting, with its 95% Wilson interval."""
+    return {"hands": len(won), "win_rate": float(won.mean()), "ci": list(wilson_interval(int(won.sum()), len(won)))}
 
 
 def neural_rules(base: Game, part: str) -> dict:
