@@ -56,9 +56,12 @@ SETTINGS = {
     "all": {"stacking": "mixed", "seven_o": True, "jump_in": True, "draw_until_playable": True, "force_play": True},
 }
 """The rule settings by name (stacking: ``mixed``); ``off`` only for the first measurement."""
-HANDS = {"tactical": 4000, "ppo": 4000, "tactical_v1": 4000, "ismcts": 48, "ppo_search": 24}
+BLIND_PPO = "ppo:weights=uno_env/data/ppo_{players}p.npz"
+"""``ppo`` before it knew the house rules: the shipped network of the table, which ``ppo`` plays
+with every house rule off (``{players}``: the table's size)."""
+HANDS = {"tactical": 4000, "ppo": 4000, BLIND_PPO: 4000, "tactical_v1": 4000, "ismcts": 48, "ppo_search": 24}
 """Hands per setting and table for each agent in the one seat."""
-LADDER = ("ppo", "tactical_v1", "ismcts", "ppo_search")
+LADDER = ("ppo", BLIND_PPO, "tactical_v1", "ismcts", "ppo_search")
 SLOW = ("ismcts", "ppo_search")
 SEED = 49
 PLAYERS = (2, 4)
@@ -77,11 +80,12 @@ def jobs(players, settings):
 
 
 def play(agent, field, setting, players, hands):
-    """One field tournament: the row of the results file."""
+    """One field tournament: the row of the results file (``agent`` as :data:`LADDER` names it;
+    the row's command names it at its table)."""
     config = RuleConfig(num_players=players, episode="round", **SETTINGS[setting])
     start = time.perf_counter()
     summary, _, _, _ = run_tournament(
-        [agent, field], config, hands, seed=SEED, schedule="field", workers=1, bootstrap=0
+        [agent.format(players=players), field], config, hands, seed=SEED, schedule="field", workers=1, bootstrap=0
     )
     result = summary["field"][field]
     return {
@@ -96,7 +100,7 @@ def play(agent, field, setting, players, hands):
         "ratio": result["ratio"],
         "ratio_ci": result["ratio_ci"],
         "seconds": round(time.perf_counter() - start, 1),
-        "command": command(agent, field, setting, players, result["games"]),
+        "command": command(agent.format(players=players), field, setting, players, result["games"]),
         "source": "measured by python -m experiments.house_ladder",
         "commit": commit(),
         "date": datetime.date.today().isoformat(),
@@ -160,7 +164,8 @@ def ladder_table(rows: list[dict], players: int) -> str:
         row = [found.get((a, "tactical", s, players)) for s in settings]
         if any(row):
             hands = sorted({r["hands"] for r in row if r})
-            lines.append(f"| `{a}` ({', '.join(map(str, hands))}) | " + " | ".join(cell(r) for r in row) + " |")
+            name = "`ppo` before it knew the house rules" if a == BLIND_PPO else f"`{a}`"
+            lines.append(f"| {name} ({', '.join(map(str, hands))}) | " + " | ".join(cell(r) for r in row) + " |")
     return "\n".join(lines)
 
 

@@ -37,6 +37,8 @@ def test_the_tables_show_each_measurement_and_leave_missing_cells_empty():
     text = L.tables(rows)
     assert "| seven_o | 60.0% [58.5, 61.5] (1.20) |" in text
     assert "| `ppo` (4000) | - | - | 1.20 [1.17, 1.23] | - | - | - |" in text
+    blind = L.tables([{**rows[1], "agent": L.BLIND_PPO}])
+    assert "| `ppo` before it knew the house rules (4000) | - | - | 1.20 [1.17, 1.23] |" in blind
     assert "ismcts" not in text  # no row of it
 
 
@@ -48,9 +50,10 @@ def test_a_run_writes_a_row_per_tournament_and_a_rerun_plays_only_what_is_missin
     L.main(argv)
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert [(r["agent"], r["field"]) for r in rows] == [("tactical", "tactical_v1")] + [
-        (a, "tactical") for a in ("ppo", "tactical_v1", "ismcts", "ppo_search")
+        (a, "tactical") for a in ("ppo", L.BLIND_PPO, "tactical_v1", "ismcts", "ppo_search")
     ]
-    assert [r["hands"] for r in rows] == [40, 40, 40, 2, 2]
+    assert [r["hands"] for r in rows] == [40, 40, 40, 40, 2, 2]
+    assert "--agents ppo:weights=uno_env/data/ppo_2p.npz,tactical" in rows[2]["command"]
     L.main(argv)
     assert [json.loads(line) for line in out.read_text().splitlines()] == rows
     assert "`ppo_search` (2)" in capsys.readouterr().out
