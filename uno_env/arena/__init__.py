@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 
-from .analysis import analyse, format_leaderboard, length_stats, match_results, plot, write_outputs
+from .analysis import analyse, format_leaderboard, length_stats, match_results, output_names, plot, write_outputs
 from .ratings import bootstrap_ratings, elo, fit_luce, group_matches, wilson_interval
 from .runners import run_jobs
 from .schedule import (
@@ -137,5 +137,6 @@ __all__ = [
     "warm_up",
     "warn_failures",
     "wilson_interval",
+    "output_names",
     "write_outputs",
 ]
