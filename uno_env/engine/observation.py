@@ -105,12 +105,13 @@ SLICE_WORDS: dict[str, str] = {
         " your hand size"
     ),
     "top_card": (
-        "the face on top of the discard pile, one-hot; a Wild stays `W` or `W+4` there (the colour it named "
-        "is `colour`)"
+        "the face on top of the discard pile, one-hot; a Wild stays `W`, `W+4` or `FT` there (the colour it "
+        "named is `colour`)"
     ),
     "colour": (
-        "the colour a card must match now, one-hot: the top card's, or the one its Wild named; all 0 only "
-        "while a starting Wild waits for its colour (phase `color`)"
+        "the colour a card must match now, one-hot: the top card's, or the one its Wild, Wild Draw Four or "
+        "Fashion Trend named (while `FT` is on top: the trend's colour, the one the other seats were asked to "
+        "show); all 0 only while a starting Wild waits for its colour (phase `color`)"
     ),
     "previous_colour": (
         "the colour in force before the top card was played, one-hot (all 0 before the first play of a "
