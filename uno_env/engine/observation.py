@@ -14,7 +14,7 @@ import numpy as np
 
 from .cards import CARD_VALUES, COLOURS, NUM_COLOURS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces, recolour_faces
 from .config import HOUSE_PHASES, RuleConfig
-from .named import PHASE_DECISIONS, PHASE_NAMES, Phase
+from .named import NEXT_TURN_PHASES, PHASE_DECISIONS, PHASE_NAMES, Phase
 
 
 def phases_of(config: RuleConfig) -> tuple[str, ...]:
@@ -381,7 +381,7 @@ def _variant_slices(config: RuleConfig, z: _Sizes) -> list[tuple]:
                 z.seat_labels,
             )
         )
-    if config.jump_in or config.seven_o:
+    if any(config.asks(phase) for phase in NEXT_TURN_PHASES):  # a decision whose seat knows the next turn
         spec.append(
             (
                 "next_turn",
