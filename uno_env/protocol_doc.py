@@ -16,7 +16,7 @@ from .agents.following import FollowingAgent
 from .agents.protocol import Messages
 from .engine import Game, RuleConfig
 from .engine.cards import COLOURS, DECKS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces
-from .engine.config import HOUSE_PHASES, house_rules_on
+from .engine.config import HOUSE_PHASES, HOUSE_SWITCHES, house_rules_on
 from .engine.events import EVENT_DOCS, EVENT_NAMES, FIELDS, REASON_DOCS, REASON_NAMES, seen_by
 from .engine.named import PHASE_NAMES
 from .engine.observation import COUNT_SLICES, SLICE_WORDS, ObservationSpec, phases_of
@@ -27,11 +27,13 @@ EVERY_SLICE = RuleConfig(num_players=3, deck="fashion_trend").replace(**house_ru
 
 SWITCHES = {
     '`deck="fashion_trend"`': RuleConfig(num_players=3, deck="fashion_trend"),
-    "`stacking` on": RuleConfig(num_players=3, stacking="same"),
-    "`seven_o`": RuleConfig(num_players=3, seven_o=True),
-    "`jump_in`": RuleConfig(num_players=3, jump_in=True),
+    **{
+        f"`{name}`" if name in HOUSE_SWITCHES else f"`{name}` on": RuleConfig(num_players=3, **{name: value})
+        for name, value in house_rules_on().items()
+    },
 }
-"""The settings that add slices, as the table names them, and a configuration with each."""
+"""The settings that may add slices, as the table names them, and a configuration with each:
+the Fashion Trend deck and each house rule."""
 
 
 def _present(name: str) -> str:
