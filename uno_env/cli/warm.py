@@ -25,11 +25,10 @@ import threading
 import time
 from collections.abc import Callable
 
-from tqdm import tqdm
-
 import uno_env
 from uno_env.arena import run_tournament
 from uno_env.engine import RuleConfig, compile_notice
+from uno_env.progress import progress_bar
 from uno_env.vector import UnoVectorEnv
 
 SEARCH = "ismcts:determinizations=8"
@@ -158,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
 def run_with_bar(names: list[str], jobs: int) -> dict[str, float]:
     """The parts under a progress bar: in this process one after the other (``jobs`` 1), or the
     engine here first and the others in ``jobs`` processes at once; seconds per part."""
-    with tqdm(total=len(names), desc="uno warm", unit="part", file=sys.stderr) as bar, ticking(bar):
+    with progress_bar(total=len(names), desc="uno warm", unit="part") as bar, ticking(bar):
         seconds: dict[str, float] = {}
         serial = names if jobs == 1 else names[:1] if names[0] == "engine" else []
         for name in serial:

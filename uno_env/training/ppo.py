@@ -65,6 +65,7 @@ from tqdm import tqdm
 
 from uno_env.agents import hash_seed, neural, parse_agent_spec
 from uno_env.engine import Game
+from uno_env.progress import progress_bar
 from uno_env.training.evaluate import evaluate
 from uno_env.training.imitation import behaviour_cloning
 from uno_env.training.network import ActorCritic, check_init_from, init_from
@@ -519,9 +520,7 @@ def run_updates(run: Run) -> dict:
     args, learner = run.args, run.learner
     start = time.perf_counter()
     results: dict = {}
-    bar = tqdm(
-        total=args.total_timesteps, initial=learner.global_step, unit="step", disable=not args.progress, file=sys.stderr
-    )
+    bar = progress_bar(total=args.total_timesteps, initial=learner.global_step, unit="step", disable=not args.progress)
     while learner.global_step < args.total_timesteps:
         row, decisions = one_update(run, start)
         if learner.update % args.snapshot_every == 0:
