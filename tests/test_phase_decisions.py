@@ -171,7 +171,8 @@ def test_the_per_phase_facts_are_derived_from_the_declaration():
     for mask, phases in (*masks, (PRIVATE_PHASE_MASK, PRIVATE_PHASES)):
         assert [p for p in Phase if (mask >> p) & 1] == list(phases)
     for phase, choice in CHOICE_PHASES.items():
-        assert phase in HOUSE_PHASES and choice.card == " or ".join(RANK_NAMES[rank] for rank in choice.ranks)
+        named = choice.words or " or ".join(RANK_NAMES[rank] for rank in choice.ranks or ())
+        assert phase in HOUSE_PHASES and choice.card == named
         assert choice.min_players == (2 if choice.alone is None else 3)
     assert CHOICE_PHASES[Phase.SWAP].ranks == (RANK_SEVEN,) and NEXT_TURN_PHASES[:2] == (Phase.SWAP, Phase.JUMP)
     assert phase_list(UNO_CALL_PHASES[:4]) == "'play', 'drawn', 'penalty' or 'jump'"  # and any new one
@@ -227,8 +228,10 @@ def test_a_seven_o_position_is_refused_in_the_words_of_its_declared_choice():
         SEVEN_O, {**SWAP, "uno_called": True}
     )
     play = {**SWAP, "phase": "play", "next_turn": 2}
-    assert "only set in phase 'swap' or 'jump'" in _refusal(SEVEN_O, play)
-    assert "needs seven_o or jump_in (phase 'swap' or 'jump')" in _refusal({"num_players": 4}, play)
+    shown = phase_list(NEXT_TURN_PHASES)  # 'swap' or 'jump', and any decision added that shows it
+    assert f"only set in phase {shown}" in _refusal(SEVEN_O, play)
+    settings = " or ".join(HOUSE_PHASES[p] for p in NEXT_TURN_PHASES)
+    assert f"needs {settings} (phase {shown})" in _refusal({"num_players": 4}, play)
 
 
 def test_a_declared_choice_reaches_the_positions_and_the_invariants(monkeypatch):
