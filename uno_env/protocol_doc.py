@@ -28,7 +28,7 @@ EVERY_SLICE = RuleConfig(num_players=3, deck="fashion_trend").replace(**house_ru
 SWITCHES = {
     '`deck="fashion_trend"`': RuleConfig(num_players=3, deck="fashion_trend"),
     **{
-        f"`{name}`" if name in HOUSE_SWITCHES else f"`{name}` on": RuleConfig(num_players=3, **{name: value})
+        f"`{name}`" if name in HOUSE_SWITCHES else f"`{name}` on": RuleConfig(num_players=3).replace(**{name: value})
         for name, value in house_rules_on().items()
     },
 }

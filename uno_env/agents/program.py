@@ -222,25 +222,22 @@ class _Process:
         however the two processes were scheduled."""
         end = time.perf_counter() + seconds
         while self.running() and time.perf_counter() < end:
-            if select.select([self.stdout], [], [], SETTLE_TICK)[0]:
-                chunk = os.read(self.stdout, 1 << 16)
-                if not chunk:
-                    return
-                self.buffer += chunk
-                if len(self.buffer) > MAX_LINE:
-                    return
+            if select.select([self.stdout], [], [], SETTLE_TICK)[0] and not self.take_output():
+                return
+
+    def take_output(self) -> bool:
+        """Read what it has written (there is some) into the buffer; False once its output has
+        ended or the buffer holds more than a line may."""
+        chunk = os.read(self.stdout, 1 << 16)
+        self.buffer += chunk
+        return bool(chunk) and len(self.buffer) <= MAX_LINE
 
     def unasked(self) -> bytes:
         """What it wrote that no question asked for: once it has settled, the rest of its
         buffer and whatever it has written since (read without waiting), blank lines left out."""
         self.settle()
-        while self.poll.poll(0):
-            chunk = os.read(self.stdout, 1 << 16)
-            if not chunk:
-                break
-            self.buffer += chunk
-            if len(self.buffer) > MAX_LINE:
-                break
+        while self.poll.poll(0) and self.take_output():
+            pass
         extra = self.buffer.strip()
         self.buffer = b""
         return extra

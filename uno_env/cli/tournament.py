@@ -165,6 +165,26 @@ def build_parser() -> argparse.ArgumentParser:
         default=200,
         help=f"bootstrap samples for rating intervals (default 200, 0 for none, at most {MAX_BOOTSTRAP})",
     )
+    add_output_arguments(parser)
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="stop at the first failure of an agent (debugging a bot); by default it forfeits that game",
+    )
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--no-files", action="store_true", help="print the leaderboard only")
+    parser.add_argument(
+        "--save-games",
+        type=count_type(0, 10_000),
+        default=0,
+        metavar="K",
+        help="write the game records and HTML replays of the first K games of each pairing to OUT/games/",
+    )
+    return parser
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--out``, ``--overwrite`` and ``--name``: where a run's files go."""
     parser.add_argument(
         "--out",
         type=Path,
@@ -181,21 +201,6 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--name", default=None, help="the run's name: its files go to results/NAME/ (default: the start time)"
     )
-    parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="stop at the first failure of an agent (debugging a bot); by default it forfeits that game",
-    )
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
-    parser.add_argument("--no-files", action="store_true", help="print the leaderboard only")
-    parser.add_argument(
-        "--save-games",
-        type=count_type(0, 10_000),
-        default=0,
-        metavar="K",
-        help="write the game records and HTML replays of the first K games of each pairing to OUT/games/",
-    )
-    return parser
 
 
 def output_folder(out: Path | None, name: str | None, started: time.struct_time) -> Path:
