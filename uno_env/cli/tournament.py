@@ -53,7 +53,9 @@ tasks on a cluster (or a local Ray): see ``uno_env/arena/distributed.py`` and
 docs/SCALE.md. One seed gives the same results in any process, with any number of
 workers, locally or on Ray.
 
-The leaderboard: win rate with a 95% Wilson interval, mean points per hand, a
+The leaderboard: win rate per seat held (an agent with one seat a game: its games won;
+the field of ``--schedule field``, holding the other seats: the share of them that won,
+for one seat's fair share) with a 95% Wilson interval, mean points per hand, a
 Bradley-Terry rating on the Elo scale (a Luce choice model of who wins each game,
 400 points = 10:1 odds, the field's mean at 1500) with a 95% bootstrap interval,
 per-seat win rates and the distribution of hand lengths (decisions per hand).
