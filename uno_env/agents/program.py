@@ -73,8 +73,10 @@ MAX_PROGRAMS = 256
 SETTLE_SECONDS = 0.05
 """How long the host waits, before its next message, for a program still running after its
 answer to stop (Linux), so that what it writes with or after the answer is there to be read."""
-SETTLE_TICK = 0.0005
-"""How often that wait looks whether the program still runs."""
+SETTLE_TICKS = (0.00002, 0.001)
+"""How often that wait looks whether the program still runs: first after 20 us (a program
+that answered is usually a few microseconds from waiting for its next line), then twice as
+long each time, up to 1 ms (a program that works on)."""
 EXIT_CHECK_SECONDS = 0.05
 """How often a wait for an answer looks whether the program has exited."""
 GRACE_SECONDS = 0.5
@@ -221,9 +223,11 @@ class _Process:
         writes meanwhile: what it writes right after its answer is then there to be read,
         however the two processes were scheduled."""
         end = time.perf_counter() + seconds
+        tick, longest = SETTLE_TICKS
         while self.running() and time.perf_counter() < end:
-            if select.select([self.stdout], [], [], SETTLE_TICK)[0] and not self.take_output():
+            if select.select([self.stdout], [], [], tick)[0] and not self.take_output():
                 return
+            tick = min(2 * tick, longest)
 
     def take_output(self) -> bool:
         """Read what it has written (there is some) into the buffer; False once its output has
