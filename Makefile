@@ -8,15 +8,20 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-stamp
+INSTALLED := $(VENV)/.installed-stamp
+STAMP := $(VENV)/.warm-stamp
 NOTEBOOK_STAMP := $(VENV)/.notebooks-stamp
+BOUNDSCHECK := .numba-boundscheck
 SHARED_RULES_TOOL := $(wildcard ../shared/tools/rule_coverage.py)
 # the tests run in two processes (pytest-xdist, the dev extra): `make test XDIST=` runs them in one
 XDIST ?= -n 2
+# `make test` prepares with make's own jobs: the venv beside Chromium, then the two compilations
+# beside the checks (ruff, mypy): `make test PREPARE_JOBS=1` one after the other
+PREPARE_JOBS ?= 4
 
-.PHONY: test test-fast typecheck demo lint format bench notebook notebooks clean browser docs docs-serve
+.PHONY: test test-prepared checks checked-kernels test-fast typecheck demo lint format bench notebook notebooks clean browser docs docs-serve
 
-$(STAMP): pyproject.toml constraints.txt
+$(INSTALLED): pyproject.toml constraints.txt
 	@echo "make: creating $(VENV) with $(PYTHON) (seconds)"
 	$(PYTHON) -m venv $(VENV)
 	@echo "make: upgrading pip in $(VENV) (seconds)"
@@ -25,6 +30,9 @@ $(STAMP): pyproject.toml constraints.txt
 	@echo "      about 1-3 minutes the first time, seconds once pip's cache holds them; its last step,"
 	@echo "      'Installing collected packages', prints nothing for about a minute"
 	$(PY) -m pip install -c constraints.txt -e ".[dev,train,bench,scale,web,docs]"
+	touch $(INSTALLED)
+
+$(STAMP): $(INSTALLED)
 	@echo "make: compiling the engine, the policies, the network and the search into numba's cache"
 	@echo "      (uno warm: about 1.5 minutes once, so that the first game starts in seconds)"
 	$(VENV)/bin/uno warm --jobs 2
@@ -46,7 +54,7 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	else echo "no chromium/chromedriver and no apt-get as root: the browser tests will be skipped"; fi
 
-test: $(STAMP) browser
+checks: $(INSTALLED)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy
@@ -54,9 +62,23 @@ ifneq ($(SHARED_RULES_TOOL),)
 	$(PY) $(SHARED_RULES_TOOL) tests
 	$(PY) $(SHARED_RULES_TOOL) tests ../shared/HOUSE_RULES.md
 endif
-	@echo "make: compiling the bounds-checked kernels once (uno warm), so that the two test processes load them"
-	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=.numba-boundscheck $(VENV)/bin/uno warm --jobs 2
-	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=.numba-boundscheck $(PY) -m pytest -q -m invariants $(XDIST)
+
+# what the invariants' tests run, bounds-checked (NUMBA_BOUNDSCHECK=1, in a cache of its own),
+# compiled once so that their two processes load it; every `make test` runs it (seconds when
+# cached), beside `uno warm`: its output goes to a log, its last line here
+checked-kernels: $(INSTALLED)
+	@echo "make: compiling the bounds-checked kernels the invariants run (uno warm --checked), beside the rest;"
+	@echo "      its log: $(BOUNDSCHECK)/warm.log"
+	@mkdir -p $(BOUNDSCHECK)
+	@NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(BOUNDSCHECK) $(VENV)/bin/uno warm --checked --jobs 1 \
+		> $(BOUNDSCHECK)/warm.log 2>&1 || { cat $(BOUNDSCHECK)/warm.log; exit 1; }
+	@tail -n 1 $(BOUNDSCHECK)/warm.log
+
+test-prepared: $(STAMP) checked-kernels checks browser
+
+test:
+	@$(MAKE) --no-print-directory -j$(PREPARE_JOBS) test-prepared
+	NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=$(BOUNDSCHECK) $(PY) -m pytest -q -m invariants $(XDIST)
 	$(PY) -m pytest -q -m "not invariants" $(XDIST) --dist loadfile --durations=15
 
 test-fast: $(STAMP)
@@ -64,7 +86,7 @@ test-fast: $(STAMP)
 	$(VENV)/bin/ruff format --check .
 	$(PY) -m pytest -q -m "not slow and not invariants" $(XDIST) --dist loadfile
 
-typecheck: $(STAMP)
+typecheck: $(INSTALLED)
 	$(VENV)/bin/mypy
 
 demo: $(STAMP)
@@ -112,11 +134,11 @@ docs-serve: docs
 	@echo "make: serving $(DOCS_OUT) on http://127.0.0.1:$(DOCS_PORT)/ (Ctrl-C stops it)"
 	$(PY) -m http.server --bind 127.0.0.1 --directory $(DOCS_OUT) $(DOCS_PORT)
 
-lint: $(STAMP)
+lint: $(INSTALLED)
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-format: $(STAMP)
+format: $(INSTALLED)
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 

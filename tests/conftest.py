@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -110,6 +111,18 @@ def engine_in_the_cache():
 
     compiled_entry_points()
     assert all_cached()
+
+
+@pytest.fixture(autouse=True)
+def one_torch_thread():
+    """One torch thread in each test process, where torch is loaded: the tests' networks are
+    small and run on small batches, and ``make test`` runs two test processes on two cores,
+    where a second thread of each (OpenMP's, waiting for a core) made every small operation
+    wait: a seeded training run of the tests took 7-11 s with two threads, 0.5-0.7 s with one.
+    The training scripts set their own (``threads``): the tests give them 1."""
+    torch = sys.modules.get("torch")
+    if torch is not None and torch.get_num_threads() != 1:
+        torch.set_num_threads(1)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -263,6 +263,41 @@ def test_uno_warm_lists_its_parts_and_warms_them(capsys):
     assert warm.main(["--part", "engine"]) == 0
     err = capsys.readouterr().err
     assert "uno warm: done in" in err and "engine" in err and "everything was in the cache already" in err
+    assert "\r" not in err and "uno warm: 100%" in err  # not a terminal: the bar's frames are lines
+
+
+def test_a_progress_bar_in_a_log_writes_a_line_at_most_every_ten_seconds():
+    """Where standard error is not a terminal (CI's log), a bar writes a line of its own, at
+    most one every LOG_SECONDS (the frames between wait, the newest replacing the older),
+    and its last state when it closes; on a terminal it is tqdm's bar as it is."""
+    import io
+
+    from tqdm import tqdm
+
+    from uno_env.progress import LOG_SECONDS, LogLines, progress_bar
+
+    now = [0.0]
+    log = io.StringIO()
+    stream = LogLines(log, clock=lambda: now[0])
+    with tqdm(total=32, file=stream, mininterval=0, bar_format="{n}") as bar:
+        for _ in range(32):
+            now[0] += 1.0
+            bar.update(1)
+    assert log.getvalue().splitlines() == ["0", "10", "20", "30", "32"]  # at 0 s, 10 s, 20 s, 30 s, the end
+    assert LOG_SECONDS == 10.0 and "\r" not in log.getvalue()
+    plain = io.StringIO()  # not a terminal: progress_bar writes lines
+    with progress_bar(total=2, file=plain) as bar:
+        bar.update(2)
+    assert "\r" not in plain.getvalue() and plain.getvalue().splitlines()[-1].startswith("100%")
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    terminal = Terminal()
+    with progress_bar(total=2, file=terminal) as bar:
+        bar.update(2)
+    assert "\r" in terminal.getvalue()
 
 
 def test_uno_warm_runs_the_parts_after_the_engine_in_processes_of_their_own(tmp_path):

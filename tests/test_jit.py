@@ -141,3 +141,21 @@ def test_compiled_play_frees_every_array_it_allocates():
     assert counts["alloc"] > 0  # the network and the search did allocate
     assert counts["alloc"] == counts["free"]
     assert counts["mi_alloc"] == counts["mi_free"]
+
+
+def test_no_kernel_is_compiled_again_for_a_literal_game_index():
+    """A compiled caller passes a typed game index (``np.int64(0)``), not a literal ``0``:
+    numba compiles a callee anew for each literal argument, and the Gymnasium wrapper's
+    kernel once compiled every engine kernel, the policies and the network a second time
+    (docs/DECISIONS.md, decision 41). Read from numba's cache index, once that kernel ran."""
+    from numba.core import types
+
+    import uno_env
+
+    env = uno_env.UnoGymEnv(num_players=2)
+    _, info = env.reset(seed=0)
+    env.step(int(info["action_mask"].argmax()))
+    for kernel in (kernels.step_game, kernels.observe, kernels.legal_mask, dispatch.policy_act):
+        signatures = [key[0] for key in kernel._cache._cache_file._load_index()]
+        literal = [sig for sig in signatures if any(isinstance(arg, types.Literal) for arg in sig)]
+        assert signatures and literal == [], (kernel.__name__, literal)

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from uno_env.engine import Game, IllegalActionError, interpreted
+from uno_env.engine import Game, IllegalActionError, interpreted, named
 from uno_env.engine import kernels as K
 from uno_env.engine.cards import RANK_SKIP, RANKS_PER_COLOUR, WILD, WILD_DRAW_FOUR
 from uno_env.engine.layout import (
@@ -51,8 +51,9 @@ NAMES = (
     "5p-challenge-seven-o-draw-force",
 )
 STEPS = 250
-CARD_PHASES = (PH_PLAY, PH_DRAWN, PH_PENALTY, PH_JUMP)
-"""The decisions in which a card can be played; in the others ``may_play`` allows none."""
+CARD_PHASES = named.CARD_PHASES
+"""The decisions in which a card can be played (declared: ``plays_cards``); in the others
+``may_play`` allows none."""
 
 
 def play_actions(P, face) -> list[int]:

@@ -5,6 +5,7 @@ import pytest
 
 from uno_env.engine import Game, ObservationSpec, RuleConfig
 from uno_env.engine.cards import card_to_str, parse_card
+from uno_env.engine.named import PHASE_NAMES, PRIVATE_PHASES
 
 from . import variants
 from .conftest import act, make_game, setup
@@ -64,7 +65,8 @@ def permute_hidden(game, position, observer, rng):
     pinned = None  # a card that the decision says its player holds
     if position["phase"] == "drawn" and position["current_player"] != observer:
         pinned = (position["current_player"], position["drawn_card"])
-    if position["phase"] == "jump" and position["current_player"] != observer:  # asked: holds the top card
+    private = [PHASE_NAMES[p] for p in PRIVATE_PHASES]  # a jump-in: its seat holds the card on top
+    if position["phase"] in private and position["current_player"] != observer:
         pinned = (position["current_player"], position["discard_pile"][-1])
     pools = []
     for seat in range(n):

@@ -12,21 +12,28 @@ import pytest
 from uno_env import protocol_doc
 from uno_env.agents.human import PHASE_PROMPTS, HumanAgent
 from uno_env.engine import Game, IllegalActionError, RuleConfig, readers
-from uno_env.engine.cards import RANK_NAMES, RANK_SEVEN, RANK_SKIP
+from uno_env.engine.cards import RANK_NAMES, RANK_SEVEN, RANK_SKIP, parse_card
 from uno_env.engine.checks import invariant_violations
 from uno_env.engine.config import CHOICES, HOUSE_PHASES, HOUSE_RULE_SETTINGS, house_rules_on
 from uno_env.engine.layout import S_FOLLOWING, S_PHASE, S_TOP_PLAYER
 from uno_env.engine.named import (
+    ALWAYS_ASKED_PHASES,
+    CARD_PHASES,
     CHOICE_PHASE_MASK,
     CHOICE_PHASES,
     NEXT_TURN_PHASE_MASK,
     NEXT_TURN_PHASES,
     PHASE_DECISIONS,
     PHASE_NAMES,
+    PRIVATE_EVENTS,
+    PRIVATE_PHASE_MASK,
+    PRIVATE_PHASES,
     UNO_CALL_PHASES,
     Choice,
+    Decision,
     Phase,
     phase_list,
+    uno_call_fits,
 )
 from uno_env.engine.observation import SLICE_WORDS, phases_of
 from uno_env.engine.position import PositionError
@@ -145,20 +152,48 @@ def test_each_decision_reached_in_play_has_its_refusal_prompt_and_one_hot_entry(
 
 
 def test_the_per_phase_facts_are_derived_from_the_declaration():
-    """The UNO call's phases, the choices after a card and the phases that show ``next_turn``
-    (and their bits, which the compiled readers test) are the declared ones; a choice is a
-    house rule's, names its card and needs three players where two decide nothing."""
+    """The UNO call's phases, the choices after a card, the phases that show ``next_turn``,
+    those where a card may be played, those asked always or privately (and their bits, which
+    the compiled code tests) are the declared ones; a choice is a house rule's, names its
+    card and needs three players where two decide nothing."""
     decided = PHASE_DECISIONS.items()
-    assert tuple(p for p, d in decided if d.uno_call_hand is not None) == UNO_CALL_PHASES
+    assert tuple(p for p, d in decided if d.uno_call_hands) == UNO_CALL_PHASES
     assert {p: d.choice for p, d in decided if d.choice is not None} == CHOICE_PHASES
     assert tuple(p for p, d in decided if d.shows_next_turn) == NEXT_TURN_PHASES
-    for mask, phases in ((CHOICE_PHASE_MASK, CHOICE_PHASES), (NEXT_TURN_PHASE_MASK, NEXT_TURN_PHASES)):
+    assert tuple(p for p, d in decided if d.plays_cards) == CARD_PHASES
+    assert tuple(p for p, d in decided if d.asked == "always") == ALWAYS_ASKED_PHASES
+    assert tuple(p for p, d in decided if d.asked == "privately") == PRIVATE_PHASES
+    assert tuple(PHASE_DECISIONS[Phase(p)].declined for p in PRIVATE_PHASES) == PRIVATE_EVENTS
+    # today's, and any new one after them
+    assert CARD_PHASES[:4] == (Phase.PLAY, Phase.DRAWN, Phase.PENALTY, Phase.JUMP)
+    assert ALWAYS_ASKED_PHASES[:2] == (Phase.PLAY, Phase.PENALTY) and PRIVATE_EVENTS[:1] == ("jump_pass",)
+    masks = ((CHOICE_PHASE_MASK, CHOICE_PHASES), (NEXT_TURN_PHASE_MASK, NEXT_TURN_PHASES))
+    for mask, phases in (*masks, (PRIVATE_PHASE_MASK, PRIVATE_PHASES)):
         assert [p for p in Phase if (mask >> p) & 1] == list(phases)
     for phase, choice in CHOICE_PHASES.items():
-        assert phase in HOUSE_PHASES and choice.card == RANK_NAMES[choice.rank]
+        named = choice.words or " or ".join(RANK_NAMES[rank] for rank in choice.ranks or ())
+        assert phase in HOUSE_PHASES and choice.card == named
         assert choice.min_players == (2 if choice.alone is None else 3)
-    assert CHOICE_PHASES[Phase.SWAP].rank == RANK_SEVEN and NEXT_TURN_PHASES == (Phase.SWAP, Phase.JUMP)
+    assert CHOICE_PHASES[Phase.SWAP].ranks == (RANK_SEVEN,) and NEXT_TURN_PHASES[:2] == (Phase.SWAP, Phase.JUMP)
     assert phase_list(UNO_CALL_PHASES[:4]) == "'play', 'drawn', 'penalty' or 'jump'"  # and any new one
+    assert set(PRIVATE_PHASES) <= set(NEXT_TURN_PHASES)  # the others are shown the turn that follows
+    with pytest.raises(ValueError, match="names its declining event"):
+        Decision(True, "a rule", "asked", "a decision", asked="privately")
+
+
+def test_a_choice_after_several_ranks_or_any_card_and_the_uno_call_hands():
+    """A choice declared after several ranks (or any card) follows each of them and names
+    them in words; the UNO call's hands are the declared ones, more under ``uno_call_more``."""
+    several = Choice((RANK_SKIP, RANK_SEVEN), "R-TEST-1", alone=None)
+    assert several.card == "Skip or 7" and several.min_players == 2
+    assert [several.follows(parse_card(c)) for c in ("RS", "G7", "B7", "R8", "W", "W+4")] == [1, 1, 1, 0, 0, 0]
+    anything = Choice(None, "R-TEST-2", alone="does it", words="any card")
+    assert anything.card == "any card" and all(anything.follows(parse_card(c)) for c in ("R0", "W", "W+4"))
+    classic, until = RuleConfig(), RuleConfig(draw_until_playable=True)
+    assert [uno_call_fits(Phase.PLAY, size, classic) for size in (1, 2, 3)] == [False, True, False]
+    assert [uno_call_fits(Phase.DRAWN, size, classic) for size in (1, 2, 3, 4)] == [False, True, True, False]
+    assert [uno_call_fits(Phase.DRAWN, size, until) for size in (1, 2, 3, 4)] == [False, True, True, True]
+    assert not any(uno_call_fits(Phase.SWAP, size, until) for size in range(6))
 
 
 SEVEN_O = {"num_players": 4, "seven_o": True}
@@ -193,8 +228,10 @@ def test_a_seven_o_position_is_refused_in_the_words_of_its_declared_choice():
         SEVEN_O, {**SWAP, "uno_called": True}
     )
     play = {**SWAP, "phase": "play", "next_turn": 2}
-    assert "only set in phase 'swap' or 'jump'" in _refusal(SEVEN_O, play)
-    assert "needs seven_o or jump_in (phase 'swap' or 'jump')" in _refusal({"num_players": 4}, play)
+    shown = phase_list(NEXT_TURN_PHASES)  # 'swap' or 'jump', and any decision added that shows it
+    assert f"only set in phase {shown}" in _refusal(SEVEN_O, play)
+    settings = " or ".join(HOUSE_PHASES[p] for p in NEXT_TURN_PHASES)
+    assert f"needs {settings} (phase {shown})" in _refusal({"num_players": 4}, play)
 
 
 def test_a_declared_choice_reaches_the_positions_and_the_invariants(monkeypatch):
@@ -202,7 +239,7 @@ def test_a_declared_choice_reaches_the_positions_and_the_invariants(monkeypatch)
     what a position and the state's invariants ask of it, with no other edit."""
     game = Game(**SEVEN_O)
     seven = game.from_position(SWAP, seed=0)
-    monkeypatch.setitem(CHOICE_PHASES, Phase.SWAP, Choice(RANK_SKIP, "R-TEST-1", alone="skips the other"))
+    monkeypatch.setitem(CHOICE_PHASES, Phase.SWAP, Choice((RANK_SKIP,), "R-TEST-1", alone="skips the other"))
     assert "'swap' needs the Skip just played on top, not R7 (R-TEST-1)" in _refusal(SEVEN_O, SWAP)
     skip = game.from_position({**SWAP, "discard_pile": ["R3", "RS"]}, seed=0)
     assert invariant_violations(game, skip) == []

@@ -43,7 +43,7 @@ def test_every_observation_field_is_explained():
         assert row[2] != "one number" or spec.by_name[name].size == 1, name
     assert "copies you hold" in rows["hand"][4] and "-1 or +1" in rows["direction"][2]
     assert rows["trend_shown"][3] == 'with `deck="fashion_trend"`'
-    assert rows["next_turn"][3] == "with `seven_o` or `jump_in`"
+    assert rows["next_turn"][3].startswith("with `seven_o` or `jump_in`")  # or a rule added since
 
 
 def test_every_event_and_its_fields_are_explained():

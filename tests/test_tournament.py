@@ -126,7 +126,21 @@ def test_field_tournament_reports_the_first_agent_against_each_field(partners):
         assert cell["ratio"] == pytest.approx(cell["win_rate"] / fair)
         assert cell["win_rate_ci"][0] <= cell["win_rate"] <= cell["win_rate_ci"][1]
     assert summary["field"]["random_play"]["win_rate"] > fair  # tactical beats a table of random_play
+    board = {row["agent"]: row for row in summary["leaderboard"]}
+    lineups = np.array(schedule.jobs)
+    for e, label in enumerate(agents):  # the leaderboard's win rate is per seat held: the field's seats
+        seated = lineups == e  # are not one player, and their summed wins no strength
+        wins = int((seated & (records["outcome"] > 0)).sum())
+        row = board[label]
+        assert (row["seats"], row["wins"], row["win_rate"]) == (int(seated.sum()), wins, wins / seated.sum())
+        assert row["win_rate_ci"][0] <= row["win_rate"] <= row["win_rate_ci"][1]
+    assert board["random_play"]["seats"] == board["random_play"]["games"] * (2 if partners else 3)
+    assert board["random_play"]["win_rate"] < fair < board["tactical"]["win_rate"]
+    both = summary["field"]["random_play"]["games"] + summary["field"]["naive"]["games"]
+    team_wins = summary["field"]["random_play"]["wins"] + summary["field"]["naive"]["wins"]
+    assert board["tactical"]["win_rate"] == pytest.approx(team_wins / both)  # one seat, or one team
     text = T.format_leaderboard(summary)
+    assert "win rate: the share of the agent's seats that won" in text
     assert "against the field" in text and f"over {summary['field']['naive']['games']} games;" in text  # whole games
 
 
@@ -320,7 +334,7 @@ def test_command_line_writes_the_leaderboard_files(tmp_path, capsys):
     assert board["random"]["win_rate_ci"][1] < board["keeper"]["win_rate_ci"][0]
     assert board["random"]["rating_ci"][1] < board["keeper"]["rating_ci"][0]
     lines = (out / "tournament_leaderboard.csv").read_text().splitlines()
-    assert lines[0].startswith("agent,games,wins,win_rate") and len(lines) == 4
+    assert lines[0].startswith("agent,games,seats,wins,win_rate") and len(lines) == 4
     games = (out / "tournament_games.csv").read_text().splitlines()
     assert len(games) == 301
     assert (out / "tournament.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -409,3 +423,27 @@ def test_uno_tournament_save_games_writes_records_and_replays(tmp_path):
     with pytest.raises(SystemExit) as refused:
         CLI.main([*argv, "--save-games", "-1", "--no-progress"])
     assert refused.value.code == 2
+
+
+def test_out_refuses_a_folder_holding_a_previous_run_unless_overwrite(tmp_path, capsys):
+    """`--out DIR` into a folder that holds a run's files stops before playing, naming them;
+    `--overwrite` replaces them, and the old run's game records go; --help says so."""
+    argv = ["--agents", "tactical,keeper", "--games", "4", "--bootstrap", "0", "--no-progress", "--out", str(tmp_path)]
+    assert CLI.main([*argv, "--save-games", "1"]) == 0
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()}
+    capsys.readouterr()
+    assert CLI.main([*argv, "--seed", "9"]) == 2
+    said = capsys.readouterr()
+    assert "holds a previous run's files (tournament.json, tournament_leaderboard.csv" in said.err
+    assert "--overwrite" in said.err and said.out == ""  # refused before any game
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.is_file()} == before
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")  # a folder holding other files only takes a run
+    assert CLI.main([*argv[:-1], str(other)]) == 0 and (other / "tournament.json").is_file()
+    (tmp_path / "notes.txt").write_text("mine")
+    assert CLI.main([*argv, "--seed", "9", "--overwrite"]) == 0
+    data = json.loads((tmp_path / "tournament.json").read_text())
+    assert data["seed"] == 9 and list((tmp_path / "games").iterdir()) == []
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+    assert "--overwrite" in CLI.build_parser().format_help()

@@ -116,13 +116,53 @@ def test_a_misbehaving_program_forfeits_and_the_tournament_goes_on(mode, word, w
     no_process_left(marker)
 
 
+STRAY = [  # mode, the failure's kind, what its detail quotes
+    ("debug_before", "bad line", "'debug: decision 1,"),  # the first line after a question is the answer
+    ("debug_after", "framing", "after its answer to the decision at step"),  # found before the next message
+    ("hello_junk", "bad line", "'hello to you too'"),  # the first line a program writes answers hello
+]
+
+
+@pytest.mark.parametrize(("mode", "what", "quoted"), STRAY, ids=[s[0] for s in STRAY])
+def test_stray_output_is_named_the_same_way_in_every_run(mode, what, quoted, tmp_path):
+    """A program that writes a line before each answer, one after each answer, or a line
+    before its ``ready``: two runs of one seed give the same games CSV and the same
+    leaderboard CSV (its measured ``seconds_per_hand`` aside), the failure of the kind
+    docs/PROTOCOL.md names for it, with the line quoted."""
+    from uno_env.arena.analysis import write_games_csv, write_leaderboard_csv
+
+    spec = program(mode, "1", f"stray-{mode}")
+    rules = RuleConfig(num_players=2, episode="round")
+    texts = []
+    for run in range(2):
+        summary, plan, entrants, records = run_tournament([spec, "tactical"], rules, 6, seed=5, workers=1, bootstrap=20)
+        games = write_games_csv(tmp_path / f"games_{run}.csv", plan, entrants, records).read_bytes()
+        with write_leaderboard_csv(tmp_path / f"board_{run}.csv", summary["leaderboard"]).open() as fh:
+            board = [{k: v for k, v in row.items() if k != "seconds_per_hand"} for row in csv.DictReader(fh)]
+        notes = [note for row in records["notes"] if row for note in row]
+        assert {note["what"] for note in notes} == {what} and all(quoted in note["detail"] for note in notes)
+        texts.append((games, board, [(note["job"], note["decision"]) for note in notes]))
+    assert texts[0] == texts[1]
+    row = next(r for r in summary["leaderboard"] if r["agent"] == spec)
+    assert row["failures"][what] == len(notes) == len(plan.jobs)  # one in every game
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "PROTOCOL.md").read_text()
+    assert f"{what}` | {DOC_ROWS[what]}" in doc
+
+
+DOC_ROWS = {  # how docs/PROTOCOL.md's table of failures begins each kind's row
+    "bad line": "the first line written after a question, when it is not the answer due",
+    "framing": "a line no question asked for",
+}
+
+
 def test_strict_stops_at_the_first_failure_with_a_clear_message(tmp_path, capsys):
     from uno_env.cli.tournament import main
 
     marker = f"strict-{uuid.uuid4().hex}"
     spec = program("two_lines", "1", marker)
     rules = RuleConfig(num_players=2, episode="round")
-    with pytest.raises(TournamentStopped, match=r"table game 0, hand 1, decision \d+: .* framing: a second line"):
+    stopped = r"table game 0, hand 1, decision \d+: .* framing: a line it was not asked for, after its answer to"
+    with pytest.raises(TournamentStopped, match=stopped):
         run_tournament([spec, "tactical"], rules, 2, workers=1, bootstrap=0, strict=True)
     argv = ["--agents", f"{spec},tactical", "--players", "2", "--games", "2", "--strict", "--no-progress"]
     assert main(argv + ["--workers", "1", "--out", str(tmp_path / "run")]) == 1
@@ -155,7 +195,7 @@ def test_a_forfeit_at_a_partner_table_is_lost_by_the_team():
     assert (records["forfeit"] >= 0).all()  # the program's first decision, in every game
     rows = {r["agent"]: r for r in summary["leaderboard"]}
     assert rows[spec]["wins"] == 0 and rows[spec]["forfeits"] == len(records["forfeit"]) == 4
-    assert rows["tactical"]["wins"] == 4  # its team wins each game (both its seats)
+    assert rows["tactical"]["wins"] == 8 and rows["tactical"]["win_rate"] == 1.0  # its team (both seats) each game
 
 
 def counted(spec: str, starts: Path) -> str:

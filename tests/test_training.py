@@ -35,6 +35,7 @@ TINY = dict(
     bc_epochs=1,
     progress=False,
     opponents="tactical=0.3,random_play=0.2,snapshot=0.3,latest=0.2",
+    threads=1,  # small networks on two shared cores: two torch threads ran each run 10x slower
 )
 
 
@@ -407,6 +408,9 @@ def test_bad_settings_are_refused():
 def test_uno_train_smoke_from_the_command_line(tmp_path, capsys):
     from uno_env.cli.main import main
 
-    assert main(["train", "--smoke", "--out-dir", str(tmp_path), "--run-name", "cli", "--no-progress"]) == 0
+    assert (
+        main(["train", "--smoke", "--out-dir", str(tmp_path), "--run-name", "cli", "--no-progress", "--threads", "1"])
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     assert out["global_step"] >= P.SMOKE["total_timesteps"] and (tmp_path / "cli" / "policy.npz").is_file()

@@ -57,28 +57,29 @@ def learner_turn(cards, ints, rng, P, action, learner, policies, slots, generato
     ``mask`` (zeros unless it is to act). Returns (status, the learner's reward of its own
     step, its rewards of the opponents' steps): a status below 0 is a refused learner action
     (nothing changed) or, below :data:`OPPONENT_REFUSED`, an opponent's."""
+    b = np.int64(0)  # game 0 typed as any game index: a literal 0 compiles every kernel it reaches anew
     status = 0
     own = 0.0
     others = 0.0
     if action >= 0:
-        status = K.step_game(cards, ints, rng, P, 0, action, rewards, ev, evn)
+        status = K.step_game(cards, ints, rng, P, b, action, rewards, ev, evn)
         if status < 0:
             return status, own, others
-        own = np.float64(rewards[0, learner])
-    while ints[0, S_PHASE] != PH_OVER:
-        seat = np.int64(ints[0, S_CURRENT])
-        if seat == learner or not is_alive(ints, P, 0, learner):
+        own = np.float64(rewards[b, learner])
+    while ints[b, S_PHASE] != PH_OVER:
+        seat = np.int64(ints[b, S_CURRENT])
+        if seat == learner or not is_alive(ints, P, b, learner):
             break
         slot = slots[seat]
-        generators[0] = generators[slot]
-        choice = policy_decision(policies[seat], cards, ints, P, 0, seat, obs, mask, generators)
-        generators[slot] = generators[0]
-        if K.step_game(cards, ints, rng, P, 0, choice, rewards, ev, evn) < 0:
+        generators[b] = generators[slot]
+        choice = policy_decision(policies[seat], cards, ints, P, b, seat, obs, mask, generators)
+        generators[slot] = generators[b]
+        if K.step_game(cards, ints, rng, P, b, choice, rewards, ev, evn) < 0:
             return OPPONENT_REFUSED - seat, own, others
-        others += rewards[0, learner]
-    K.observe(cards, ints, P, 0, learner, obs)
-    if ints[0, S_PHASE] != PH_OVER and ints[0, S_CURRENT] == learner:
-        K.legal_mask(cards, ints, P, 0, mask)
+        others += rewards[b, learner]
+    K.observe(cards, ints, P, b, learner, obs)
+    if ints[b, S_PHASE] != PH_OVER and ints[b, S_CURRENT] == learner:
+        K.legal_mask(cards, ints, P, b, mask)
     else:
         mask[:] = 0
     return status, own, others

@@ -16,7 +16,7 @@ from .agents.following import FollowingAgent
 from .agents.protocol import Messages
 from .engine import Game, RuleConfig
 from .engine.cards import COLOURS, DECKS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces
-from .engine.config import HOUSE_PHASES, house_rules_on
+from .engine.config import HOUSE_PHASES, HOUSE_SWITCHES, house_rules_on
 from .engine.events import EVENT_DOCS, EVENT_NAMES, FIELDS, REASON_DOCS, REASON_NAMES, seen_by
 from .engine.named import PHASE_NAMES
 from .engine.observation import COUNT_SLICES, SLICE_WORDS, ObservationSpec, phases_of
@@ -27,11 +27,13 @@ EVERY_SLICE = RuleConfig(num_players=3, deck="fashion_trend").replace(**house_ru
 
 SWITCHES = {
     '`deck="fashion_trend"`': RuleConfig(num_players=3, deck="fashion_trend"),
-    "`stacking` on": RuleConfig(num_players=3, stacking="same"),
-    "`seven_o`": RuleConfig(num_players=3, seven_o=True),
-    "`jump_in`": RuleConfig(num_players=3, jump_in=True),
+    **{
+        f"`{name}`" if name in HOUSE_SWITCHES else f"`{name}` on": RuleConfig(num_players=3).replace(**{name: value})
+        for name, value in house_rules_on().items()
+    },
 }
-"""The settings that add slices, as the table names them, and a configuration with each."""
+"""The settings that may add slices, as the table names them, and a configuration with each:
+the Fashion Trend deck and each house rule."""
 
 
 def _present(name: str) -> str:
@@ -205,7 +207,11 @@ SCENARIOS = (
     Scenario(
         "challenge: a Wild Draw Four caught as a bluff",
         "The seat after a Wild Draw Four is asked to `accept` (it draws 4 and is skipped) or to "
-        "`challenge`. A Wild Draw Four is honest only when its player held no card of "
+        "`challenge`. Its player, the offender, is the seat that played the top card: the seat before "
+        "you in the order of play (the one still in the game), named by the last `play` event you were "
+        "sent (with stacking a catch window on it may ask you first: then in that decision's events), by "
+        "`top_card_player` with `jump_in`, and as `offender` in the `challenge` or `accept` event that "
+        "follows. A Wild Draw Four is honest only when its player held no card of "
         "`previous_colour`. Challenged, its player's hand is shown to the challenger (its "
         "`challenge_reveal` from then on, as the challenger's next decision shows); "
         "a bluff (`bluff: true`) costs the offender 4 cards and the "
@@ -277,7 +283,11 @@ SCENARIOS = (
         "penalty: a stack (stacking)",
         "With `stacking` on, the target of a Draw Two (or Wild Draw Four) is asked in phase `penalty`: "
         'stack a draw card on it (with `"same"` a Draw Two on a Draw Two) to pass the growing '
-        "penalty on, or `accept` and draw `pending_penalty` cards (reason `penalty`) and lose the turn.",
+        "penalty on, or `accept` and draw `pending_penalty` cards (reason `penalty`) and lose the turn. "
+        "On a Wild Draw Four this is also where to `challenge` it (there is no phase `challenge` with "
+        "stacking on): a bluff makes its player draw the whole pending penalty and you play your turn; an "
+        "honest card costs you the pending penalty plus 2 and your turn. So with P cards pending, "
+        "challenging pays when the chance of a bluff is above 2 / (P + 2) (1/3 for a lone Wild Draw Four).",
         {"num_players": 2, "stacking": "same"},
         {"hands": _hands(2, "R+2 G5 G6", "B+2 B2 Y3"), "discard_pile": ["R7"], "current_player": 0},
         ("play R+2", "play B+2", "accept"),
@@ -287,7 +297,8 @@ SCENARIOS = (
         "swap: Seven-O",
         "With `seven_o`, the player of a 7 is asked in phase `swap` whom to swap hands with: "
         "`swap k` takes the hand of the seat k places clockwise (a `swap` event, public). "
-        "A 0 passes every hand on without a decision (a `rotate` event).",
+        "A 0 passes every hand on without a decision (a `rotate` event): each seat takes the hand of the "
+        "seat before it in the direction of play (with `direction` +1, yours comes from `seat-1`).",
         {"num_players": 3, "seven_o": True},
         {"hands": _hands(3, "R7 G5 G6", "B1", "Y3 Y4"), "discard_pile": ["R2"], "current_player": 0},
         ("play R7", "swap 1"),

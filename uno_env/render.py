@@ -14,7 +14,8 @@ import numpy as np
 
 from .engine.cards import COLOUR_NAMES, COLOURS, parse_card
 from .engine.events import summarize
-from .engine.layout import PH_JUMP, S_FOLLOWING, S_PENDING, S_PHASE, S_SWAP_FROM, S_SWAP_TO
+from .engine.layout import S_FOLLOWING, S_PENDING, S_PHASE, S_SWAP_FROM, S_SWAP_TO
+from .engine.named import PRIVATE_PHASES
 
 CARD_RGB = {
     "R": (214, 40, 57),
@@ -33,11 +34,11 @@ def _seat_label(seat: int) -> str:
 
 
 def shown_turn(game, state, viewer: int | None) -> tuple[int, str]:
-    """(acting seat, phase) as ``viewer`` may see them: a jump-in window is the next
-    player's turn to every seat not asked (R-HOUSE-JUMP-2)."""
+    """(acting seat, phase) as ``viewer`` may see them: a privately asked decision (a jump-in
+    window) is the next player's turn to every seat not asked (R-HOUSE-JUMP-2)."""
     ints = state.ints[0]
     current = game.current_player(state)
-    if ints[S_PHASE] == PH_JUMP and viewer is not None and viewer != current:
+    if ints[S_PHASE] in PRIVATE_PHASES and viewer is not None and viewer != current:
         return int(ints[S_FOLLOWING]), "play"
     return current, game.phase(state)
 

@@ -16,6 +16,10 @@ Until its K-th decision (default 1) of a game it plays the first legal action; f
 * ``huge_line``: writes a line of 5 MB;
 * ``two_lines``: answers twice (two lines for one decision);
 * ``before_hello``: writes a line as it starts, before it is asked anything;
+* ``hello_junk``: answers hello with a line that is not JSON, then with ``ready``;
+* ``debug_before``: writes a debug line (not JSON) before each answer, in a write of its own;
+* ``debug_after``: writes a debug line (not JSON, made from the decision: it takes a moment)
+  after each answer, in a write of its own;
 * ``close_output``: closes its output and keeps running;
 * ``setsid``: first starts a child that leaves its process group and session
   (``setsid``) and sleeps (K is a word that marks the child's command line), then dies
@@ -116,6 +120,8 @@ def main() -> None:
         if message["type"] == "hello":
             labels = message["observation_labels"]
             decisions = 0
+            if mode == "hello_junk":
+                say("hello to you too")
             say("ready? no" if mode == "bad_ready" else json.dumps({"type": "ready"}))
             continue
         if message["type"] != "decision":
@@ -130,7 +136,11 @@ def main() -> None:
             answer = misbehave(mode, message, labels, answer)
             if answer is None:
                 continue
+        if mode == "debug_before" and decisions >= at:
+            say(f"debug: decision {decisions}, {len(message['legal'])} legal actions")
         say(json.dumps({"action": answer}))
+        if mode == "debug_after" and decisions >= at:
+            say(f"debug: answered {answer!r} to {json.dumps(message)[:200]}")
     if mode == "stubborn":
         while True:
             time.sleep(1)

@@ -17,9 +17,13 @@ its end is quoted when the program fails.
 
 A program *fails* when it dies, stalls (no answer within the deadline; it is then ended),
 writes a bad line (not the answer due, or over :data:`~.protocol.MAX_LINE` bytes) or breaks
-the framing (a line before ``hello``, a second line for one question): the kinds of
-:data:`FAILURE_KINDS`. A failed program has not answered, and the game's ``illegal_action``
-setting decides what that costs, as for an unavailable action: ``"lose"``, the seat
+the framing (a line no question asked for): the kinds of :data:`FAILURE_KINDS`. The answer
+to a question is the first line the program writes after it (for the first ``hello``, the
+first line it writes at all), judged alone; whatever comes with or after the answer is
+found before the host's next message, once the program has stopped running
+(:meth:`_Process.settle`), so that a program is named the same way in every run. A failed
+program has not answered, and the game's ``illegal_action`` setting decides what that
+costs, as for an unavailable action: ``"lose"``, the seat
 forfeits the game (the agent answers an unavailable action: the engine ends the game, -1 to
 the seat) and a :class:`ProgramFailureWarning` says what happened; ``"penalty"`` and
 ``"raise"``, a :class:`ProgramFailure` (an :class:`~uno_env.engine.IllegalActionError`)
@@ -66,9 +70,13 @@ OPTIONS = {"decision_seconds": 5.0, "game_seconds": 600.0, "start_seconds": 10.0
 """The options of a ``cmd:`` agent and their defaults (seconds)."""
 MAX_PROGRAMS = 256
 """The most programs one Python process runs at a time."""
-HELLO_FOLLOW_SECONDS = 1.0
-"""How long a first answer to ``hello`` that is not ``ready`` waits for a ``ready`` behind it
-(which makes it a line written before ``hello``: a framing failure)."""
+SETTLE_SECONDS = 0.05
+"""How long the host waits, before its next message, for a program still running after its
+answer to stop (Linux), so that what it writes with or after the answer is there to be read."""
+SETTLE_TICKS = (0.00002, 0.001)
+"""How often that wait looks whether the program still runs: first after 20 us (a program
+that answered is usually a few microseconds from waiting for its next line), then twice as
+long each time, up to 1 ms (a program that works on)."""
 EXIT_CHECK_SECONDS = 0.05
 """How often a wait for an answer looks whether the program has exited."""
 GRACE_SECONDS = 0.5
@@ -78,8 +86,8 @@ STDERR_TAIL = 600
 FAILURE_KINDS = ("died", "stalled", "bad line", "framing", "illegal action")
 """What a program's failure is: it ``died`` (exited, was killed, closed its output, or could
 not start), ``stalled`` (no answer in time), wrote a ``bad line`` (not the answer due, or
-too long), broke the ``framing`` (a line before ``hello``, a second line for one question),
-or played an ``illegal action`` (one the game refused, or forfeited by)."""
+too long), broke the ``framing`` (a line no question asked for: with or after an answer, or
+a second ``ready``), or played an ``illegal action`` (one the game refused, or forfeited by)."""
 
 _OPTION = re.compile(r"(" + "|".join(OPTIONS) + r")=([^:]*):")
 
@@ -152,6 +160,10 @@ class _Process:
         os.set_blocking(self.stdin, False)
         self.poll = select.poll()
         self.poll.register(self.stdout, select.POLLIN)
+        try:  # its state, read at each settle (Linux; elsewhere the host does not wait)
+            self.stat: int | None = os.open(f"/proc/{self.popen.pid}/stat", os.O_RDONLY)
+        except OSError:
+            self.stat = None
         self.buffer = b""
         self.closed = False
         with _LOCK:
@@ -195,16 +207,41 @@ class _Process:
                 raise _Failed("died", self.exit_text())
             self.buffer += chunk
 
+    def running(self) -> bool:
+        """Whether its process is running or waiting for a processor (Linux: state ``R``), not
+        waiting for input, a timer or anything else; False where that cannot be read."""
+        if self.stat is None:
+            return False
+        try:
+            data = os.pread(self.stat, 512, 0)
+        except OSError:  # reaped
+            return False
+        return data.rpartition(b")")[2].split(b" ", 2)[1] == b"R"
+
+    def settle(self, seconds: float = SETTLE_SECONDS) -> None:
+        """Wait, at most ``seconds``, until the program is no longer running, reading what it
+        writes meanwhile: what it writes right after its answer is then there to be read,
+        however the two processes were scheduled."""
+        end = time.perf_counter() + seconds
+        tick, longest = SETTLE_TICKS
+        while self.running() and time.perf_counter() < end:
+            if select.select([self.stdout], [], [], tick)[0] and not self.take_output():
+                return
+            tick = min(2 * tick, longest)
+
+    def take_output(self) -> bool:
+        """Read what it has written (there is some) into the buffer; False once its output has
+        ended or the buffer holds more than a line may."""
+        chunk = os.read(self.stdout, 1 << 16)
+        self.buffer += chunk
+        return bool(chunk) and len(self.buffer) <= MAX_LINE
+
     def unasked(self) -> bytes:
-        """What it wrote that no question asked for: the rest of its buffer and whatever it has
-        written since (read without waiting), blank lines left out."""
-        while self.poll.poll(0):
-            chunk = os.read(self.stdout, 1 << 16)
-            if not chunk:
-                break
-            self.buffer += chunk
-            if len(self.buffer) > MAX_LINE:
-                break
+        """What it wrote that no question asked for: once it has settled, the rest of its
+        buffer and whatever it has written since (read without waiting), blank lines left out."""
+        self.settle()
+        while self.poll.poll(0) and self.take_output():
+            pass
         extra = self.buffer.strip()
         self.buffer = b""
         return extra
@@ -260,6 +297,8 @@ class _Process:
         reap(killed)  # re-parented here (a subreaper) once the program is gone
         self.popen.stdout.close()  # type: ignore[union-attr]
         self.stderr.close()
+        if self.stat is not None:
+            os.close(self.stat)
         with _LOCK:
             _RUNNING.pop(self.popen.pid, None)
 
@@ -384,33 +423,15 @@ class ProgramAgent(FollowingAgent):
             if first:
                 self.close()
                 self.process = _Process(self.argv)
+                self._asked = None  # its first line, whenever written, answers the first hello
             seat, seed = self.seat, self.game_seed()
-            if first:
-                self._asked = None
             answer = self._ask(dumps(self.messages.hello(seat, seed)), self.start_seconds if first else None, "hello")
-            ready = self._ready(answer, first)
-            self._one_line()
+            ready = parse_ready(answer)
         except (_Failed, ProtocolError) as why:
             self._fail(why, None)
             return
         self.program_name = ready.get("name") or self.program_name
         self._text = bool(ready.get("text", False))
-
-    def _ready(self, answer: bytes, first: bool) -> dict:
-        """The ``ready`` of ``answer``; a first answer that is not one but is followed at once
-        by one was written before ``hello``: a framing failure."""
-        try:
-            return parse_ready(answer)
-        except ProtocolError:
-            assert self.process is not None
-            if first:
-                try:
-                    parse_ready(self.process.read_line(min(HELLO_FOLLOW_SECONDS, self.start_seconds)))
-                except (_Failed, ProtocolError):
-                    pass
-                else:
-                    raise _Failed("framing", f"a line before hello: {shorten(answer)}") from None
-            raise
 
     def round_ended(self, events: list[dict]) -> None:
         self._tell(Messages.round_end(self.take_events()))
@@ -438,19 +459,15 @@ class ProgramAgent(FollowingAgent):
                 self._fail(why, None)
             self.close()
 
-    def _one_line(self) -> None:
-        """Fail with ``framing`` if more than the answer came with it."""
-        assert self.process is not None
-        extra = self.process.buffer.strip()
-        if extra:
-            raise _Failed("framing", f"a second line for {self._asked}: {shorten(extra)}")
-
     def _check_framing(self) -> None:
-        """Fail with ``framing`` if the program wrote what no question asked for."""
+        """Fail with ``framing`` if the program wrote what no question asked for (with or after
+        its last answer); nothing is asked of a program that has just started."""
         assert self.process is not None
+        if self._asked is None:
+            return
         extra = self.process.unasked()
         if extra:
-            after = "before hello" if self._asked is None else f"after its answer to {self._asked}"
+            after = f"after its answer to {self._asked}"
             raise _Failed("framing", f"a line it was not asked for, {after}: {shorten(extra)}")
 
     # ------------------------------------------------------------------ decisions
@@ -465,7 +482,6 @@ class ProgramAgent(FollowingAgent):
             try:
                 asked = f"the decision at step {self.step}"
                 answer = self._ask(self.messages.decision(obs, legal, events, text), None, asked)
-                self._one_line()
                 if _is_ready(answer):  # late, or one of two: it answered hello more than once
                     raise _Failed("framing", f"a second answer to hello, for {asked}: {shorten(answer)}")
                 return parse_action(answer, self.game)
@@ -477,9 +493,10 @@ class ProgramAgent(FollowingAgent):
         return min(self.decision_seconds, max(self.game_seconds - self._spent, 0.0))
 
     def _ask(self, line: str, seconds: float | None, question: str) -> bytes:
-        """Send ``line`` (``question``: what it asks, for the failures) and read the answer:
-        within ``seconds`` (not counted in the game's time), else within the decision's and
-        the game's deadlines. Anything written before it breaks the framing."""
+        """Send ``line`` (``question``: what it asks, for the failures) and read the answer, the
+        first line written after it: within ``seconds`` (not counted in the game's time), else
+        within the decision's and the game's deadlines. Anything written before it, with or
+        after the last answer, breaks the framing."""
         assert self.process is not None
         counted = seconds is None
         limit = self._deadline() if seconds is None else seconds

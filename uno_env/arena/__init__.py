@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import time
 
-from .analysis import analyse, format_leaderboard, length_stats, match_results, plot, write_outputs
+from .analysis import analyse, format_leaderboard, length_stats, match_results, output_names, plot, write_outputs
 from .ladder import add_entrant, play_ladder
 from .ladder_report import standings
 from .ladder_store import LadderStore
@@ -150,5 +150,6 @@ __all__ = [
     "warm_up",
     "warn_failures",
     "wilson_interval",
+    "output_names",
     "write_outputs",
 ]

@@ -21,17 +21,19 @@ def match_results(schedule: Schedule, records: dict, num_agents: int, teams: lis
     that a seat forfeited is lost by that seat (its team: ``teams``, the team of each seat)
     and won by the other seats still in it (outcome not -1), who share the credit; with
     ``rotate``, a player who forfeited a hand cannot win the game."""
-    count = schedule.num_matches
-    multiplicity = np.zeros((count, num_agents))
-    credit = np.zeros((count, num_agents))
-    won = np.zeros((count, num_agents), dtype=bool)
-    decided = np.zeros(count, dtype=bool)
+    winners, totals = match_winners(schedule, records, teams)
+    multiplicity, credit, won, decided, _ = tally_matches(schedule, winners, num_agents)
+    return multiplicity, credit, won, decided, totals
+
+
+def match_winners(schedule: Schedule, records: dict, teams: list[int] | None = None) -> tuple[list, list]:
+    """Per game of the tournament, its winners (indices into ``schedule.match_players[m]``,
+    as :func:`match_results` credits them), and with ``rotate`` each player's total."""
     totals = []
+    winners_of = []
     forfeit = records.get("forfeit")
     for m, entries in enumerate(schedule.matches):
         who = schedule.match_players[m]
-        for e in who:
-            multiplicity[m, e] += 1
         if schedule.kind == "rotate":
             points = np.zeros(len(who))
             truncated = False
@@ -52,12 +54,28 @@ def match_results(schedule: Schedule, records: dict, num_agents: int, teams: lis
                     [s for s, o in enumerate(records["outcome"][job]) if o >= 0 and team[s] != team[forfeit[job]]],
                     dtype=int,
                 )
-        if len(winners):
-            decided[m] = True
-            for p in winners:
-                credit[m, who[p]] += 1.0 / len(winners)
-                won[m, who[p]] = True
-    return multiplicity, credit, won, decided, totals
+        winners_of.append(winners)
+    return winners_of, totals
+
+
+def tally_matches(schedule: Schedule, winners: list, num_agents: int):
+    """From each game's winners (:func:`match_winners`): per game and entrant its
+    multiplicity (seats held), win credit, whether it won (with any seat), the games with a
+    winner, and how many of its seats won."""
+    count = schedule.num_matches
+    multiplicity = np.zeros((count, num_agents))
+    credit = np.zeros((count, num_agents))
+    won = np.zeros((count, num_agents), dtype=bool)
+    seats_won = np.zeros((count, num_agents))
+    decided = np.array([len(w) > 0 for w in winners], dtype=bool)
+    for m, who in enumerate(schedule.match_players):
+        for e in who:
+            multiplicity[m, e] += 1
+        for p in winners[m]:
+            credit[m, who[p]] += 1.0 / len(winners[m])
+            won[m, who[p]] = True
+            seats_won[m, who[p]] += 1
+    return multiplicity, credit, won, decided, seats_won
 
 
 def length_stats(values: np.ndarray) -> dict:
@@ -81,10 +99,11 @@ def analyse(config, entrants, schedule: Schedule, records: dict, seed: int, boot
     k = len(entrants)
     n = config.num_players
     teams = [s % config.num_teams for s in range(n)] if config.partners else list(range(n))
-    multiplicity, credit, won, decided, _ = match_results(schedule, records, k, teams)
+    winners, _ = match_winners(schedule, records, teams)
+    multiplicity, credit, won, decided, seats_won = tally_matches(schedule, winners, k)
     present = multiplicity > 0
     ratings = fit_ratings(multiplicity[decided], credit[decided], seed, bootstrap) if k > 1 else None
-    leaderboard = leaderboard_rows(entrants, schedule, records, multiplicity, won, ratings)
+    leaderboard = leaderboard_rows(entrants, schedule, records, multiplicity, seats_won, ratings)
     result = {
         "leaderboard": leaderboard,
         "seats": seat_results(records, len(schedule.jobs), n, teams),
@@ -115,10 +134,14 @@ def fit_ratings(
     return rating, np.minimum(lo, rating), np.maximum(hi, rating)
 
 
-def leaderboard_rows(entrants, schedule: Schedule, records: dict, multiplicity, won, ratings) -> list[dict]:
-    """One row per entrant (games, wins, win rate and interval, share of the table, points and
-    decisions per hand, rating and interval, seconds per hand of a Python agent), best first:
-    by rating, then win rate, then label."""
+def leaderboard_rows(entrants, schedule: Schedule, records: dict, multiplicity, seats_won, ratings) -> list[dict]:
+    """One row per entrant (games, seats held, wins, win rate per seat held and interval, share
+    of the table, points and decisions per hand, rating and interval, seconds per hand of a
+    Python agent), best first: by rating, then win rate, then label. ``wins`` counts its seats
+    that won, so that an agent holding several seats of a table (the field of ``field``, or a
+    schedule of fewer agents than seats) is not credited with the wins of all of them: its
+    win rate compares with one seat's fair share. The interval counts games (an agent's
+    seats at one table win together or exclude each other: counting seats would narrow it)."""
     present = multiplicity > 0
     hands = records["rounds"]
     per_hand_steps = records["steps"] / np.maximum(hands, 1)
@@ -128,7 +151,9 @@ def leaderboard_rows(entrants, schedule: Schedule, records: dict, multiplicity, 
     for i, entrant in enumerate(entrants):
         here = present[:, i]
         games = int(here.sum())
-        wins = int(won[here, i].sum())
+        seats = int(multiplicity[here, i].sum())
+        wins = int(seats_won[here, i].sum())
+        rate = wins / seats if seats else 0.0
         seated = lineups == i  # [jobs, seats]
         seat_hands = int((seated * hands[:, None]).sum())
         seconds = float(records["agent_seconds"][seated].sum())
@@ -137,9 +162,10 @@ def leaderboard_rows(entrants, schedule: Schedule, records: dict, multiplicity, 
             {
                 "agent": entrant.label,
                 "games": games,
+                "seats": seats,
                 "wins": wins,
-                "win_rate": wins / games if games else 0.0,
-                "win_rate_ci": list(wilson_interval(wins, games)),
+                "win_rate": rate,
+                "win_rate_ci": list(wilson_interval(wins if seats == games else rate * games, games)),
                 "table_share": float(np.mean(multiplicity[here, i] / multiplicity[here].sum(axis=1))) if games else 0.0,
                 "points_per_hand": float(records["scores"][seated].sum()) / max(seat_hands, 1),
                 "mean_hand_length": float(np.mean(seat_steps)) if len(seat_steps) else 0.0,
@@ -251,7 +277,7 @@ def format_leaderboard(summary: dict) -> str:
     the results against the field or head to head where the schedule has them."""
     rows = summary["leaderboard"]
     width = max([len(r["agent"]) for r in rows] + [5])
-    lines = leaderboard_lines(rows, width)
+    lines = leaderboard_lines(rows, width) + several_seats_lines(rows)
     seats = "  ".join(
         f"seat {s['seat']}: {s['win_rate']:.3f} [{s['win_rate_ci'][0]:.3f}, {s['win_rate_ci'][1]:.3f}]"
         for s in summary["seats"]
@@ -265,6 +291,14 @@ def format_leaderboard(summary: dict) -> str:
         lines += head_to_head_lines(summary["head_to_head"], [r["agent"] for r in rows], width)
     lines += failure_lines(rows)
     return "\n".join(lines)
+
+
+def several_seats_lines(rows: list[dict]) -> list[str]:
+    """Where an agent held several seats of a table: a line saying that its win rate is per seat held."""
+    several = [f"{r['agent']} {r['seats']} seats in {r['games']} games" for r in rows if r["seats"] != r["games"]]
+    if not several:
+        return []
+    return [f"win rate: the share of the agent's seats that won, for one seat's fair share ({'; '.join(several)})"]
 
 
 def failure_lines(rows: list[dict]) -> list[str]:
@@ -334,22 +368,30 @@ def head_to_head_lines(h2h: dict, labels: list[str], width: int) -> list[str]:
 
 def write_outputs(out: Path, name: str, summary: dict, schedule: Schedule, entrants, records) -> list[Path]:
     """The tournament's files in ``out``: ``NAME.json`` (the summary), ``NAME_leaderboard.csv``,
-    ``NAME_games.csv`` (a row per table game) and ``NAME.png`` (:func:`plot`)."""
+    ``NAME_games.csv`` (a row per table game) and ``NAME.png`` (:func:`plot`): :func:`output_names`."""
     out.mkdir(parents=True, exist_ok=True)
-    path = out / f"{name}.json"
+    summary_name, leaderboard_name, games_name, plot_name = output_names(name)
+    path = out / summary_name
     path.write_text(json.dumps(summary, indent=2) + "\n")
     paths = [path]
-    paths.append(write_leaderboard_csv(out / f"{name}_leaderboard.csv", summary["leaderboard"]))
-    paths.append(write_games_csv(out / f"{name}_games.csv", schedule, entrants, records))
-    path = out / f"{name}.png"
+    paths.append(write_leaderboard_csv(out / leaderboard_name, summary["leaderboard"]))
+    paths.append(write_games_csv(out / games_name, schedule, entrants, records))
+    path = out / plot_name
     plot(path, summary, records)
     paths.append(path)
     return paths
 
 
+def output_names(name: str) -> tuple[str, str, str, str]:
+    """The names of the files :func:`write_outputs` writes: the summary, the leaderboard CSV,
+    the games CSV and the plot."""
+    return f"{name}.json", f"{name}_leaderboard.csv", f"{name}_games.csv", f"{name}.png"
+
+
 LEADERBOARD_COLUMNS = (
     "agent",
     "games",
+    "seats",
     "wins",
     "win_rate",
     "win_rate_lo",
@@ -375,6 +417,7 @@ def write_leaderboard_csv(path: Path, leaderboard: list[dict]) -> Path:
                 [
                     r["agent"],
                     r["games"],
+                    r["seats"],
                     r["wins"],
                     f"{r['win_rate']:.6f}",
                     f"{r['win_rate_ci'][0]:.6f}",

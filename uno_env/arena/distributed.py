@@ -16,12 +16,11 @@ from __future__ import annotations
 
 import os
 import socket
-import sys
 
 import numba
-from tqdm import tqdm
 
 from uno_env.agents import registered_extras
+from uno_env.progress import progress_bar
 
 from .tables import (
     COMPILED_CHUNK,
@@ -139,7 +138,7 @@ def run_jobs_on_ray(
         else:
             pending[python_task.remote(config, entrants, seed, extras, part)] = part
 
-    with tqdm(total=len(jobs), unit="game", disable=not progress, file=sys.stderr, smoothing=0.05) as bar:
+    with progress_bar(total=len(jobs), unit="game", disable=not progress, smoothing=0.05) as bar:
         queue = list(work)
         while queue or pending:
             while queue and len(pending) < in_flight:

@@ -10,13 +10,11 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
-import sys
 import warnings
-
-from tqdm import tqdm
 
 from uno_env.agents import registered_extras
 from uno_env.agents.ppo import TrainingMismatchWarning
+from uno_env.progress import progress_bar
 
 from .distributed import RayTables, run_jobs_on_ray
 from .schedule import Schedule
@@ -52,7 +50,7 @@ def run_jobs(
     workers = workers or 2
     compiled, tasks, policy_ids = split_jobs(schedule, entrants)
     records = empty_records(total, n)
-    with tqdm(total=total, unit="game", disable=not progress, file=sys.stderr, smoothing=0.05) as bar:
+    with progress_bar(total=total, unit="game", disable=not progress, smoothing=0.05) as bar:
         for start in range(0, len(compiled), COMPILED_CHUNK):
             chunk = compiled[start : start + COMPILED_CHUNK]
             put_records(records, chunk, play_compiled(config, schedule.jobs, policy_ids, chunk, seed))

@@ -53,12 +53,15 @@ tasks on a cluster (or a local Ray): see ``uno_env/arena/distributed.py`` and
 docs/SCALE.md. One seed gives the same results in any process, with any number of
 workers, locally or on Ray.
 
-The leaderboard: win rate with a 95% Wilson interval, mean points per hand, a
+The leaderboard: win rate per seat held (an agent with one seat a game: its games won;
+the field of ``--schedule field``, holding the other seats: the share of them that won,
+for one seat's fair share) with a 95% Wilson interval, mean points per hand, a
 Bradley-Terry rating on the Elo scale (a Luce choice model of who wins each game,
 400 points = 10:1 odds, the field's mean at 1500) with a 95% bootstrap interval,
 per-seat win rates and the distribution of hand lengths (decisions per hand).
 Files: each run has its own folder, ``results/<name>/`` (``--name``; by default the
-date and time the run started, so that no run overwrites another), or ``--out DIR``:
+date and time the run started, so that no run overwrites another), or ``--out DIR``
+(a folder that holds a previous run's files is refused, unless ``--overwrite``):
 ``tournament.json``, ``tournament_leaderboard.csv``, ``tournament_games.csv`` and
 ``tournament.png`` (ratings and win rates with intervals, hand lengths).
 ``--save-games K`` adds ``games/game_<job>.json`` (game records, see
@@ -81,7 +84,14 @@ from pathlib import Path
 
 from uno_env.agents import agent_descriptions
 from uno_env.agents.program import ProgramFailureWarning
-from uno_env.arena import TournamentStopped, format_leaderboard, run_tournament, save_games, write_outputs
+from uno_env.arena import (
+    TournamentStopped,
+    format_leaderboard,
+    output_names,
+    run_tournament,
+    save_games,
+    write_outputs,
+)
 from uno_env.cli.args import (
     add_rule_arguments,
     add_runner_arguments,
@@ -151,12 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=200,
         help=f"bootstrap samples for rating intervals (default 200, 0 for none, at most {MAX_BOOTSTRAP})",
     )
-    parser.add_argument(
-        "--out", type=Path, default=None, help="folder of this run's files (default results/NAME/, see --name)"
-    )
-    parser.add_argument(
-        "--name", default=None, help="the run's name: its files go to results/NAME/ (default: the start time)"
-    )
+    add_output_arguments(parser)
     parser.add_argument(
         "--strict",
         action="store_true",
@@ -172,6 +177,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="write the game records and HTML replays of the first K games of each pairing to OUT/games/",
     )
     return parser
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--out``, ``--overwrite`` and ``--name``: where a run's files go."""
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="folder of this run's files (default results/NAME/, see --name); a folder that holds a previous "
+        "run's files is refused unless --overwrite",
+    )
+    parser.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="write into a folder that holds a previous run's files: they are replaced, its game records "
+        "(games/game_*) removed",
+    )
+    parser.add_argument(
+        "--name", default=None, help="the run's name: its files go to results/NAME/ (default: the start time)"
+    )
 
 
 def output_folder(out: Path | None, name: str | None, started: time.struct_time) -> Path:
@@ -224,6 +249,7 @@ def run(argv: list[str] | None) -> int:
         games = games_of(args, players)
         if not args.no_files:
             check_output_folder("--out" if args.out is not None else "--name", out)
+            check_previous_run("--out" if args.out is not None else "--name", out, args.overwrite)
         summary, plan, entrants, records = run_tournament(
             specs,
             config,
@@ -251,12 +277,38 @@ def run(argv: list[str] | None) -> int:
     )
     print(format_leaderboard(summary))
     if not args.no_files:
+        remove_previous_records(out)
         paths = write_outputs(out, STEM, summary, plan, entrants, records)
         print(f"wrote {out}/: " + ", ".join(p.name for p in paths))
     if not args.no_files and args.save_games:
         saved = save_games(config, entrants, plan, args.seed, args.save_games, out / "games")
         print(f"wrote {len(saved)} game records and replays to {out / 'games'}/ (uno replay RECORD.json)")
     return 0
+
+
+def previous_run(out: Path) -> list[Path]:
+    """The files of a run already in ``out``: its outputs and its game records (``games/game_*``)."""
+    found = [out / name for name in output_names(STEM) if (out / name).exists()]
+    return found + sorted((out / "games").glob("game_*")) if out.is_dir() else found
+
+
+def check_previous_run(option: str, out: Path, overwrite: bool) -> None:
+    """Refuse a folder holding a previous run's files (ValueError naming them), unless ``overwrite``."""
+    found = previous_run(out)
+    if found and not overwrite:
+        names = ", ".join(str(path.relative_to(out)) for path in found[:4]) + (", ..." if len(found) > 4 else "")
+        raise ValueError(
+            f"{option} {str(out)!r} holds a previous run's files ({names}): choose another folder, "
+            "or add --overwrite to replace them"
+        )
+
+
+def remove_previous_records(out: Path) -> None:
+    """Before a run writes (``--overwrite``): the game records of the run before it go, so that the
+    folder holds one run's files only (its other files are written over)."""
+    for path in previous_run(out):
+        if path.parent.name == "games":
+            path.unlink()
 
 
 def games_of(args, players: int) -> int:

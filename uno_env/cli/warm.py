@@ -1,8 +1,8 @@
 """``uno warm``: compile everything a first use needs, once, into numba's cache.
 
 numba compiles the engine, the vector env's kernels, the compiled policies, the policy
-network and the search the first time each runs (about two minutes in all on two
-idle cores), then loads them from its cache in about a second. ``make`` runs this
+network, the search and the Gymnasium wrapper's kernel the first time each runs (about
+two minutes in all on two idle cores), then loads them from its cache in about a second. ``make`` runs this
 command right after it installs the project, so that ``make demo`` and the first
 ``env.reset()`` start from a warm cache; after a plain ``pip install`` it is the
 command the first compilation's line points to. Each part runs the code a newcomer
@@ -12,6 +12,7 @@ engine in two processes at once. A part already in the cache takes about a secon
     uno warm              # everything, one part after the other, with a progress bar
     uno warm --jobs 2     # the engine first, then the other parts two at a time
     uno warm --list       # the parts and what each compiles
+    NUMBA_BOUNDSCHECK=1 NUMBA_CACHE_DIR=.numba-boundscheck uno warm --checked   # make test's second
 """
 
 from __future__ import annotations
@@ -25,11 +26,10 @@ import threading
 import time
 from collections.abc import Callable
 
-from tqdm import tqdm
-
 import uno_env
 from uno_env.arena import run_tournament
 from uno_env.engine import RuleConfig, compile_notice
+from uno_env.progress import progress_bar
 from uno_env.vector import UnoVectorEnv
 
 SEARCH = "ismcts:determinizations=8"
@@ -53,16 +53,23 @@ def vector() -> None:
 
 
 def policies() -> None:
-    """The compiled policies (random, naive, ...) as a tournament and the Gym wrapper's opponents play them."""
+    """The compiled policies (random, naive, ...) as a tournament plays them (its compiled loop)."""
     one_tournament(["random", "naive", "keeper", "tactical", "random_play"], players=4)
+
+
+def gym() -> None:
+    """The Gymnasium wrapper's one kernel call: the learner's step and its compiled opponents' turns."""
     env = uno_env.UnoGymEnv(num_players=2)
     _, info = env.reset(seed=0)
     env.step(int(info["action_mask"].argmax()))
 
 
 def network() -> None:
-    """The shipped policy network's forward pass (``ppo``), as a tournament plays it."""
+    """The shipped policy network's forward pass (``ppo``), as a tournament and the vector env's play loop run it."""
     one_tournament(["ppo", "random"], players=2)
+    env = UnoVectorEnv(64, num_players=2, seed=0)
+    env.reset()
+    env.play(max_decisions=1, policies=["ppo", "ppo"])
 
 
 def search() -> None:
@@ -79,11 +86,16 @@ PARTS: dict[str, Callable[[], None]] = {
     "engine": engine,
     "policies": policies,
     "search": search,
+    "gym": gym,
     "vector": vector,
     "network": network,
 }
 """What ``uno warm`` compiles, in order: the engine first (every other part calls it), the
 network after the policies (its games run in their loop)."""
+CHECKED_PARTS = ("engine", "policies", "search", "network")
+"""What the tests of the invariants run under ``NUMBA_BOUNDSCHECK=1`` (``make test`` compiles
+these bounds-checked, ``uno warm --checked``): not the Gymnasium wrapper's kernel nor the
+vector env's step."""
 
 
 def run_part(name: str) -> float:
@@ -123,11 +135,17 @@ def run_in_processes(names: list[str], jobs: int, bar) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="uno warm",
-        description="compile the engine, the vector env, the compiled policies, the network and the "
-        "search into numba's cache (about two minutes once; seconds when cached)",
+        description="compile the engine, the vector env, the compiled policies, the network, the "
+        "search and the Gymnasium wrapper's kernel into numba's cache (about two minutes once; seconds when cached)",
     )
     parser.add_argument("--jobs", type=int, default=1, help="processes for the parts after the engine (default 1)")
     parser.add_argument("--part", choices=list(PARTS), action="append", help="only this part (repeatable)")
+    parser.add_argument(
+        "--checked",
+        action="store_true",
+        help=f"only what the invariants' tests run bounds-checked ({', '.join(CHECKED_PARTS)}): make test's "
+        "second compilation, under NUMBA_BOUNDSCHECK=1",
+    )
     parser.add_argument("--list", action="store_true", help="list the parts and what each compiles")
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no summary")
     args = parser.parse_args(argv)
@@ -136,7 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.jobs < 1:
         parser.error(f"--jobs must be a positive integer, got {args.jobs}")
-    names = args.part or list(PARTS)
+    names = args.part or (list(CHECKED_PARTS) if args.checked else list(PARTS))
     os.environ["UNO_BACKGROUND_COMPILE"] = "0"  # compile here (and in the parts' processes), not in a third
     if args.quiet:
         for name in names:
@@ -158,7 +176,7 @@ def main(argv: list[str] | None = None) -> int:
 def run_with_bar(names: list[str], jobs: int) -> dict[str, float]:
     """The parts under a progress bar: in this process one after the other (``jobs`` 1), or the
     engine here first and the others in ``jobs`` processes at once; seconds per part."""
-    with tqdm(total=len(names), desc="uno warm", unit="part", file=sys.stderr) as bar, ticking(bar):
+    with progress_bar(total=len(names), desc="uno warm", unit="part") as bar, ticking(bar):
         seconds: dict[str, float] = {}
         serial = names if jobs == 1 else names[:1] if names[0] == "engine" else []
         for name in serial:

@@ -9,7 +9,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .cards import WILD, deck_counts, face_rank, is_draw_card
+from .cards import WILD, deck_counts, is_draw_card
 from .config import HOUSE_PHASES
 from .layout import (
     P_DECK_SIZE,
@@ -19,7 +19,6 @@ from .layout import (
     PH_JUMP,
     PH_OVER,
     PH_PENALTY,
-    PH_PLAY,
     S_COLOUR,
     S_CURRENT,
     S_DISCARD_COUNT,
@@ -31,7 +30,7 @@ from .layout import (
     S_PHASE,
     S_TOP_PLAYER,
 )
-from .named import CHOICE_PHASES, PHASE_DECISIONS, PHASE_NAMES, Phase
+from .named import ALWAYS_ASKED_PHASES, CHOICE_PHASES, PHASE_DECISIONS, PHASE_NAMES, Phase
 from .state import alive, discard_counts, discard_pile, draw_pile, hand_sizes, hands
 
 
@@ -123,10 +122,11 @@ def asked_violations(game, state, index: int, phase) -> list[Violation]:
     mask = game.legal_mask(state, index)
     if mask.sum() == 0:
         return [Violation("current_player", "the acting player has no legal action")]
-    if mask.sum() == 1 and phase not in (PH_PLAY, PH_PENALTY):
-        # only a turn with nothing to play but `draw` and a penalty decision with only
-        # `accept` (D-HOUSE-STACK-ASKED) are asked; every other one-action decision is
-        # made without asking (D-DRAWN, R-HOUSE-FORCE-1, R-HOUSE-JUMP-2, R-HOUSE-SEVENO-1)
+    if mask.sum() == 1 and phase not in ALWAYS_ASKED_PHASES:
+        # only the decisions declared asked "always" are (a turn with nothing to play but
+        # `draw`, a penalty decision with only `accept`, D-HOUSE-STACK-ASKED); every other
+        # one-action decision is made without asking (D-DRAWN, R-HOUSE-FORCE-1,
+        # R-HOUSE-JUMP-2, R-HOUSE-SEVENO-1)
         action = game.action_to_string(int(mask.argmax()))
         return [Violation("phase", f"a decision with one action ({action}) is asked")]
     return []
@@ -173,7 +173,7 @@ def choice_violations(hands, ints, phase, current, top: int) -> list[Violation]:
     holder of the card on top."""
     problems: list[Violation] = []
     choice = CHOICE_PHASES.get(int(phase))
-    if choice and (top >= WILD or face_rank(top) != choice.rank or ints[S_TOP_PLAYER] != current):
+    if choice and (not choice.follows(top) or ints[S_TOP_PLAYER] != current):
         words = PHASE_DECISIONS[Phase(int(phase))].words
         problems.append(Violation("phase", f"a {words} choice that does not follow its player's {choice.card}"))
     if phase == PH_JUMP and (

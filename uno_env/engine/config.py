@@ -50,7 +50,8 @@ class RuleConfig:
     deck: str = setting("classic", choices=DECKS)
     """``"classic"`` (108 cards) or ``"fashion_trend"`` (112 cards, R-VAR-FASHION)."""
     partners: bool = setting(False)
-    """Partners sit across the table and score as a team (R-VAR-PARTNERS); even n >= 4."""
+    """Partners sit across the table and score as a team (R-VAR-PARTNERS); even n >= 4. Seat s's
+    partner is seat (s + n/2) % n: entry n/2 of the per-seat observation fields."""
     scoring: str = setting("standard", choices=SCORINGS)
     """``"standard"`` (R-SCORE), ``"alternative"`` (R-VAR-ALT) or ``"challenge"`` (R-VAR-CHALLENGE)."""
     target_score: int = setting(500, low=1, high=MAX_TARGET_SCORE)

@@ -12,6 +12,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .cards import COLOURS, card_to_str
+from .named import PRIVATE_EVENTS
 
 EVENT_WIDTH = 4
 MAX_EVENTS = 64
@@ -215,8 +216,9 @@ EVENT_DOCS: dict[str, tuple[str, dict[str, str]]] = {
             "bluff": (
                 "`true`: the offender held a card of the colour in force when it played (the "
                 "challenger's `previous_colour`), so the play was illegal: the "
-                "offender draws 4 (reason `bluff_caught`) and the challenger plays its turn; `false`: the "
-                "play was legal: the challenger draws 6 (reason `challenge_lost`) and is skipped"
+                "offender draws 4 (reason `bluff_caught`; with stacking, the whole pending penalty) and the "
+                "challenger plays its turn; `false`: the play was legal: the challenger draws 6 (reason "
+                "`challenge_lost`; with stacking, the pending penalty plus 2) and is skipped"
             ),
         },
     ),
@@ -296,7 +298,14 @@ EVENT_DOCS: dict[str, tuple[str, dict[str, str]]] = {
     ),
     "rotate": (
         "Seven-O: a 0 was played and every hand passes on to the next seat in play",
-        {"seat": "who played the 0", "direction": "the way the hands pass: +1 clockwise, -1 counter-clockwise"},
+        {
+            "seat": "who played the 0",
+            "direction": (
+                "the way the hands pass: +1 clockwise, -1 counter-clockwise (the direction of play); each seat "
+                "still in the game takes the hand of the seat before it that way: with +1 yours comes from "
+                "`seat-1`, the last entry of the per-seat observation fields, with -1 from entry 1"
+            ),
+        },
     ),
     "jump_in": (
         "Jump-In: the seat plays out of turn a card identical to the top card; its `play` event follows",
@@ -312,8 +321,8 @@ REASON_DOCS = {
     "choice": "the action `draw`",
     "draw_two": "a Draw Two played on the seat",
     "wild_draw_four": "a Wild Draw Four accepted",
-    "challenge_lost": "a challenge of a legal Wild Draw Four: 6 cards",
-    "bluff_caught": "a Wild Draw Four found to be a bluff: its player draws 4",
+    "challenge_lost": "a challenge of a legal Wild Draw Four: 6 cards (with stacking, the pending penalty plus 2)",
+    "bluff_caught": "a Wild Draw Four found to be a bluff: its player draws 4 (with stacking, the pending penalty)",
     "uno_caught": "caught with one card and no UNO call: 2 cards",
     "wrong_card": "a wrong card taken back: 2 cards",
     "fashion_trend": "Fashion Trend: a seat that cannot show the colour, 2 cards",
@@ -345,7 +354,7 @@ def visible_to(event: dict, seat: int) -> dict | None:
         return {**event, "card": None}
     if kind == "trend_show" and seat not in (event["seat"], event["viewer"]):
         return {**event, "card": None}
-    if kind == "jump_pass" and event["seat"] != seat:
+    if kind in PRIVATE_EVENTS and event["seat"] != seat:  # declining a privately asked decision
         return None
     return event
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from .cards import CARD_VALUES, COLOURS, NUM_COLOURS, RANK_SYMBOLS, card_to_str, deck_counts, num_faces, recolour_faces
 from .config import HOUSE_PHASES, RuleConfig
-from .named import PHASE_DECISIONS, PHASE_NAMES, Phase
+from .named import NEXT_TURN_PHASES, PHASE_DECISIONS, PHASE_NAMES, Phase
 
 
 def phases_of(config: RuleConfig) -> tuple[str, ...]:
@@ -105,12 +105,13 @@ SLICE_WORDS: dict[str, str] = {
         " your hand size"
     ),
     "top_card": (
-        "the face on top of the discard pile, one-hot; a Wild stays `W` or `W+4` there (the colour it named "
-        "is `colour`)"
+        "the face on top of the discard pile, one-hot; a Wild stays `W`, `W+4` or `FT` there (the colour it "
+        "named is `colour`)"
     ),
     "colour": (
-        "the colour a card must match now, one-hot: the top card's, or the one its Wild named; all 0 only "
-        "while a starting Wild waits for its colour (phase `color`)"
+        "the colour a card must match now, one-hot: the top card's, or the one its Wild, Wild Draw Four or "
+        "Fashion Trend named (while `FT` is on top: the trend's colour, the one the other seats were asked to "
+        "show); all 0 only while a starting Wild waits for its colour (phase `color`)"
     ),
     "previous_colour": (
         "the colour in force before the top card was played, one-hot (all 0 before the first play of a "
@@ -380,7 +381,7 @@ def _variant_slices(config: RuleConfig, z: _Sizes) -> list[tuple]:
                 z.seat_labels,
             )
         )
-    if config.jump_in or config.seven_o:
+    if any(config.asks(phase) for phase in NEXT_TURN_PHASES):  # a decision whose seat knows the next turn
         spec.append(
             (
                 "next_turn",

@@ -65,6 +65,7 @@ from tqdm import tqdm
 
 from uno_env.agents import hash_seed, neural, parse_agent_spec
 from uno_env.engine import Game
+from uno_env.progress import progress_bar
 from uno_env.training.evaluate import evaluate
 from uno_env.training.house import (
     HOUSE_SETTINGS,
@@ -600,9 +601,7 @@ def run_updates(run: Run) -> dict:
     args, learner = run.args, run.learner
     start = time.perf_counter()
     results: dict = {}
-    bar = tqdm(
-        total=args.total_timesteps, initial=learner.global_step, unit="step", disable=not args.progress, file=sys.stderr
-    )
+    bar = progress_bar(total=args.total_timesteps, initial=learner.global_step, unit="step", disable=not args.progress)
     stopped = args.stop_after_update and learner.update >= args.stop_after_update  # a resumed run already there
     while learner.global_step < args.total_timesteps and not stopped:
         row, decisions = one_update(run, start)

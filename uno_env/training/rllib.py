@@ -48,7 +48,6 @@ from typing import Any
 
 import numpy as np
 import tyro
-from tqdm import tqdm
 
 import uno_env
 from uno_env.agents import neural, parse_agent_spec, policies
@@ -56,6 +55,7 @@ from uno_env.arena.distributed import cluster_address
 from uno_env.arena.distributed import start_ray as connect
 from uno_env.engine import Game, RuleConfig
 from uno_env.learner import CompiledPolicy
+from uno_env.progress import progress_bar
 from uno_env.training.evaluate import evaluate
 from uno_env.training.plot import plot_curve
 from uno_env.training.progress import ProgressCsv
@@ -378,7 +378,7 @@ def run_iterations(args: Args, algo, folder: pathlib.Path, progress: ProgressCsv
     returns the last evaluation and the env steps sampled (``start``: when the run started)."""
     evaluation: dict = {}
     steps = 0
-    bar = tqdm(range(1, args.iterations + 1), disable=not args.progress, unit="it", file=sys.stderr)
+    bar = progress_bar(range(1, args.iterations + 1), disable=not args.progress, unit="it")
     for iteration in bar:
         tick = time.perf_counter()
         result = algo.train()

@@ -70,6 +70,7 @@ from tqdm import tqdm
 from uno_env.agents import register_agent
 from uno_env.arena import run_tournament
 from uno_env.engine import RuleConfig
+from uno_env.progress import progress_bar
 from uno_env.training.rules import TEAM_NEEDS_PARTNERS, make_game
 from uno_env.training.sb3_env import PoolVecEnv
 from uno_env.training.sb3_pool import EVAL_AGENT, OpponentPool, make_policy_agent, one_torch_thread, parse_weights
@@ -311,7 +312,7 @@ class ProgressBar(BaseCallback):
         rollout = model.n_steps * self.training_env.num_envs
         remaining = self.locals["total_timesteps"] - self.model.num_timesteps
         total = -(-remaining // rollout) * rollout  # SB3 finishes the rollout it started
-        self.bar = tqdm(total=total, unit="step", unit_scale=True, dynamic_ncols=True, smoothing=0.1)
+        self.bar = progress_bar(total=total, unit="step", unit_scale=True, dynamic_ncols=True, smoothing=0.1)
 
     def _on_step(self) -> bool:
         self.bar.update(self.training_env.num_envs)

@@ -39,7 +39,6 @@ from ..layout import (
     P_O_SIZE,
     PH_CHALLENGE,
     PH_DRAWN,
-    PH_JUMP,
     PH_PLAY,
     S_AFTER_WINDOW,
     S_COLOUR,
@@ -65,7 +64,7 @@ from ..layout import (
     S_WD4_EXPOSED,
     S_WD4_OFFENDER,
 )
-from ..named import NEXT_TURN_PHASE_MASK
+from ..named import NEXT_TURN_PHASE_MASK, PRIVATE_PHASE_MASK
 from ..state import (
     alive,
     discard_counts,
@@ -137,13 +136,13 @@ def observe_cards(cards, ints, P, b, observer, out):
 @kernel(inline="always")
 def observe_decision(ints, P, b, observer, out):
     """The decision under way: its phase, who acts, the dealer, the observer's drawn card,
-    the UNO call and the catch window's seats. A jump-in decision is shown only to the seat
-    asked; the others see the turn that follows (R-HOUSE-JUMP-2)."""
+    the UNO call and the catch window's seats. A privately asked decision (a jump-in) is shown
+    only to the seat asked; the others see the turn that follows (R-HOUSE-JUMP-2)."""
     n = P[P_NUM_PLAYERS]
     phase = ints[b, S_PHASE]
     current = ints[b, S_CURRENT]
     uno_called = ints[b, S_UNO_CALLED]
-    if phase == PH_JUMP and current != observer:  # R-HOUSE-JUMP-2: who is asked stays private
+    if (PRIVATE_PHASE_MASK >> phase) & 1 and current != observer:  # who is asked stays private (R-HOUSE-JUMP-2)
         phase = PH_PLAY
         current = ints[b, S_FOLLOWING]
         uno_called = 0

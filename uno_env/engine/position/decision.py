@@ -31,11 +31,10 @@ from ..layout import (
 from ..named import (
     CHOICE_PHASES,
     NEXT_TURN_PHASES,
-    PHASE_DECISIONS,
     PHASE_NAMES,
     UNO_CALL_PHASES,
-    Phase,
     phase_list,
+    uno_call_fits,
 )
 from .loader import MISSING, Loader, PositionError, parse_cards, rules
 
@@ -52,13 +51,9 @@ def read_uno_called(L: Loader, value) -> None:
             )
         # D-UNO: called with two cards; a player who called and then drew (drawing is always
         # legal) holds three while deciding on the drawn card, or more after drawing until a
-        # card could be played (R-HOUSE-DRAW-1).
+        # card could be played (R-HOUSE-DRAW-1): the phase's declared hands
         size = len(L.hands[L.current])
-        if L.phase != PH_DRAWN:
-            fits = size == PHASE_DECISIONS[Phase(L.phase)].uno_call_hand
-        else:
-            fits = size >= 2 if L.config.draw_until_playable else size in (2, 3)
-        if not fits:
+        if not uno_call_fits(L.phase, size, L.config):
             raise PositionError(
                 "uno_called",
                 f"UNO is called with two cards (three after drawing); player {L.current} holds "

@@ -12,7 +12,6 @@ from ..cards import (
     card_to_str,
     deck_counts,
     face_colour,
-    face_rank,
     is_draw_card,
 )
 from ..config import HOUSE_PHASES
@@ -75,7 +74,7 @@ def check_phase_on_top(L: Loader, top: int) -> None:
             f"'penalty' needs a Draw Two or Wild Draw Four on top, not {card_to_str(top)}",
         )
     choice = CHOICE_PHASES.get(L.phase)
-    if choice and (top >= WILD or face_rank(top) != choice.rank):
+    if choice and not choice.follows(top):
         raise PositionError(
             "phase",
             f"{PHASE_NAMES[L.phase]!r} needs the {choice.card} just played on top, not {card_to_str(top)} "
