@@ -182,9 +182,9 @@ def check_house_checkpoint(path: str, args) -> None:
 def init_rule_aware(agent: ActorCritic, path: str, num_players: int) -> neural.Network:
     """Start the actor from a network file: one that reads the rules as it is, any other grown
     (:func:`uno_env.agents.neural.grow`); its input scale is kept. Returns the network."""
-    check_rule_aware_start(path, num_players, agent.actor[0].out_features, agent.seat_order)
+    check_rule_aware_start(path, num_players, agent.hidden, agent.seat_order)
     network = rule_aware_start(path, num_players)
-    linears = [m for m in agent.actor if isinstance(m, nn.Linear)]
+    linears = agent.linears()
     with torch.no_grad():
         for linear, (weight, bias) in zip(linears, ((network.w1.T, network.b1), (network.w2.T, network.b2))):
             linear.weight.copy_(torch.as_tensor(weight))
@@ -239,13 +239,14 @@ def swap_warm_start(args, agent: ActorCritic, mix: HouseMix, device) -> dict:
     swap = next(b for b in layout.actions if b.name == "swap")
     phase = next(s for s in layout.inputs if s.name == "phase")
     swap_input = phase.offset + list(phase.labels or ()).index("swap")
-    first, last = agent.actor[0], agent.actor[4]
-    masks = {
-        first.weight: _rows_mask(first.weight, columns=[swap_input]),
-        last.weight: _rows_mask(last.weight, rows=range(swap.first, swap.first + swap.size)),
-        last.bias: _rows_mask(last.bias, rows=range(swap.first, swap.first + swap.size)),
-    }
-    optimizer = torch.optim.Adam(list(masks), lr=1e-3)
+    first, last = agent.linears()[0], agent.linears()[2]
+    outputs = range(swap.first, swap.first + swap.size)
+    masks = [
+        (first.weight, _rows_mask(first.weight, columns=[swap_input])),
+        (last.weight, _rows_mask(last.weight, rows=outputs)),
+        (last.bias, _rows_mask(last.bias, rows=outputs)),
+    ]
+    optimizer = torch.optim.Adam([parameter for parameter, _ in masks], lr=1e-3)
     o, m, a = (torch.as_tensor(data[key], device=device) for key in ("obs", "mask", "action"))
     rng = np.random.default_rng(hash_seed(args.seed, 214))
     stats: dict = {"swap_decisions": len(o)}
@@ -257,8 +258,9 @@ def swap_warm_start(args, agent: ActorCritic, mix: HouseMix, device) -> dict:
             loss = nn.functional.cross_entropy(logits, a[mb])
             optimizer.zero_grad()
             loss.backward()
-            for parameter, keep in masks.items():
-                parameter.grad *= keep
+            for parameter, keep in masks:
+                if parameter.grad is not None:
+                    parameter.grad *= keep
             optimizer.step()
             correct += float((logits.argmax(1) == a[mb]).sum())
         stats.update(swap_epoch=epoch, swap_accuracy=correct / len(o))

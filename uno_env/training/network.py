@@ -49,6 +49,7 @@ class ActorCritic(nn.Module):
         layout: InputLayout | None = None,
     ):
         super().__init__()
+        self.hidden = hidden
         self.layout = layout or InputLayout.of_game(game)
         if layout is not None and (privileged or guess):
             raise ValueError("a network that reads the rules has no privileged critic and no guess head")
@@ -117,6 +118,10 @@ class ActorCritic(nn.Module):
         """Log-probabilities of ``action``, entropies and values (for the update)."""
         dist = torch.distributions.Categorical(logits=self.masked_logits(obs, mask), validate_args=False)
         return dist.log_prob(action), dist.entropy(), self.value(obs, hidden)
+
+    def linears(self) -> list[nn.Linear]:
+        """The actor's three layers."""
+        return [m for m in self.actor if isinstance(m, nn.Linear)]
 
     def export(self, path, game: Game, meta: dict | None = None) -> neural.Network:
         """Write the actor as a numpy network file (:func:`uno_env.agents.neural.save_network`;

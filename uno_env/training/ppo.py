@@ -560,7 +560,8 @@ def export_and_evaluate(run: Run, row: dict) -> dict:
     (folder / "policies").mkdir(exist_ok=True)
     (folder / "policies" / f"policy_{learner.update:05d}.npz").write_bytes(path.read_bytes())
     results = {}
-    for setting in house_evaluations(args) or [None]:
+    settings: list[str | None] = [*house_evaluations(args)] or [None]  # None: the run's own rules
+    for setting in settings:
         game = run.game if setting is None else Game(table_config(run.game.config, setting))
         cells = evaluate(path, game, eval_opponents(args), args.eval_games, seed=hash_seed(args.seed, 9))
         results.update({opp if setting is None else f"{setting}_{opp}": r for opp, r in cells.items()})

@@ -29,7 +29,7 @@ from .network import ONE_PASS, Network, action_blocks, input_scale, input_slices
 def house_table(num_players: int) -> Game:
     """Single hands at ``num_players`` with every house rule on: the observation and action
     table a rule-aware network is laid out on."""
-    return Game(RuleConfig(num_players=num_players, episode="round", **house_rules_on()))
+    return Game(RuleConfig.from_kwargs(num_players=num_players, episode="round", **house_rules_on()))
 
 
 def rule_aware_inputs(table: Game) -> tuple[InputSlice, ...]:
