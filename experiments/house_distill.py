@@ -48,9 +48,10 @@ from torch import nn
 from uno_env.agents import hash_seed, make_agent, neural
 from uno_env.arena.ratings import wilson_interval
 from uno_env.engine import Game, RuleConfig
-from uno_env.training.house import HOUSE_SETTINGS, TableView, table_config
+from uno_env.training.house import HOUSE_SETTINGS, table_config
 from uno_env.training.json_script import run_json_script
 from uno_env.training.network import ActorCritic, InputLayout
+from uno_env.training.table_view import TableView
 from uno_env.vector import UnoVectorEnv
 
 

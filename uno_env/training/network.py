@@ -141,7 +141,7 @@ class InputLayout:
     with their scale, and action blocks. ``game_layout``: a game's whole observation and action
     table (:meth:`of_game`); otherwise the layout of a network that knows the house rules
     (:meth:`rule_aware`), whose inputs each table's observation is mapped into
-    (:class:`uno_env.training.house.TableView`)."""
+    (:class:`uno_env.training.table_view.TableView`)."""
 
     inputs: tuple[neural.InputSlice, ...]
     actions: tuple[neural.ActionBlock, ...]

@@ -13,7 +13,7 @@ full wait for the next batch."""
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 import numpy as np
 import torch
@@ -23,10 +23,8 @@ from uno_env.engine import Game
 from uno_env.training.network import ActorCritic, HiddenHands
 from uno_env.training.opponents import OpponentPool
 from uno_env.training.rules import TEAM_NEEDS_PARTNERS
+from uno_env.training.table_view import TableView
 from uno_env.vector import UnoVectorEnv
-
-if TYPE_CHECKING:
-    from uno_env.training.house import TableView
 
 
 class Transitions:

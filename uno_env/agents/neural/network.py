@@ -15,7 +15,7 @@ import numpy as np
 from ...engine.config import HOUSE_RULE_SETTINGS, RuleConfig, house_rules_on
 from ...engine.game import Game
 from ...engine.layout import NUM_PARAMS, P_NUM_ACTIONS, P_O_FIRST
-from ...engine.observation import SLICE_NAMES
+from ...engine.observation import SLICE_NAMES, ObservationSpec
 from .colours import colour_relabellings
 from .fileformat import (
     ACTION_BLOCKS,
@@ -180,7 +180,7 @@ def rule_slices(game: Game) -> tuple[str, ...]:
     """The slices a house rule brings to ``game``'s observation: those the observation has with
     every house rule on and lacks with its own settings (a network that reads the rules,
     :data:`RULES_SLICE`, reads them as 0 while their rule is off)."""
-    every = Game(game.config.replace(**house_rules_on())).obs_spec.by_name
+    every = ObservationSpec(game.config.replace(**house_rules_on())).by_name
     return tuple(name for name in every if name not in game.obs_spec.by_name)
 
 
