@@ -249,3 +249,27 @@ def test_ppo_plays_the_house_network_wherever_a_house_rule_is_on(monkeypatch):
     assert neural.shipped_entry(4, False, "round", False) == ("hands", 4)
     label, network = neural.shipped_network(table(4, "seven_o"))
     assert network is neural_shipped.SHIPPED_HOUSE_NETWORKS[4] and "ppo_4p_house.npz" in label
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_ppo_plays_its_house_network_under_seven_o_with_no_training_mismatch_warning(n, tmp_path, capsys):
+    """`uno tournament --agents ppo,tactical --players N --schedule field --set seven_o=true`:
+    the network that knows the house rules, trained under Seven-O alone, plays without a warning;
+    with every house rule off `ppo` chooses as the table's classic network at every decision."""
+    from uno_env.cli.main import main as uno
+
+    neural.network._WARNED.clear()
+    seven_o = table(n, "seven_o")
+    assert neural.shipped_network(seven_o)[1] is neural_shipped.SHIPPED_HOUSE_NETWORKS[n]
+    command = ["tournament", "--agents", "ppo,tactical", "--players", str(n), "--schedule", "field"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", neural.TrainingMismatchWarning)
+        assert uno([*command, "--set", "seven_o=true", "--games", str(2 * n), "--out", str(tmp_path / "a")]) == 0
+    assert "outside the tables" not in capsys.readouterr().err
+    with pytest.warns(neural.TrainingMismatchWarning, match="partners"):  # a partner table keeps its network
+        make_agent("ppo", Game(RuleConfig(num_players=4, partners=True, episode="round", seven_o=True)))
+    classic = Game(RuleConfig(num_players=n, episode="round"))
+    obs, masks = random_decisions(classic, steps=30)
+    compiled = make_agent("ppo", classic)
+    plain = make_agent(f"ppo:weights={neural.SHIPPED_PATHS[n]}", classic)
+    assert [compiled(o, m) for o, m in zip(obs, masks)] == plain.act_batch(obs, masks).tolist()
