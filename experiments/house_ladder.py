@@ -13,7 +13,8 @@ agent's win rate, the fair share ``1 / players`` and their ratio, with 95% Wilso
 
 * ``tactical`` against ``tactical_v1`` (the tactical policy before it weighed the house
   rules), with every house rule off too: does weighing them pay?
-* the ladder: ``ppo``, ``tactical_v1``, ``ismcts`` and ``ppo_search`` against ``tactical``.
+* the ladder: ``ppo`` (under Seven-O the networks that know the house rules), ``ppo`` before it
+  knew them (:data:`BLIND_PPO`), ``tactical_v1``, ``ismcts`` and ``ppo_search`` against ``tactical``.
 
 Each agent plays :data:`HANDS` hands per setting and table (times ``--hands-scale``): the
 compiled ones 4,000 (seconds), ``ismcts`` and ``ppo_search`` far fewer (their search takes
@@ -31,7 +32,9 @@ Result: ``tactical`` against ``tactical_v1``: 1.22 [1.19, 1.25] of the fair shar
 and 1.17 [1.12, 1.23] at four under Seven-O, 1.28 and 1.24 with all five rules, level (0.97 to
 1.01, intervals around 1) under each other rule and with the rules off.
 Commit: each result line's ``commit`` (527d069 for the rows of 2026-12-05: the policies as
-merged).
+merged; the rows of ``ppo`` and of ``ppo`` before it knew the house rules, 2026-12-06: ``ppo``
+under Seven-O 1.17 and 0.99 of the fair share at two and four players, 1.37 and 1.01 with all
+five rules).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import pathlib
 import sys
 
@@ -50,19 +51,34 @@ def same_records(a: tuple, b: tuple) -> bool:
     )
 
 
+def meta_entry(item: str) -> tuple[str, object]:
+    """``KEY=JSON`` -> (key, value); ValueError naming a bad one."""
+    key, sep, value = item.partition("=")
+    try:
+        if not sep or not key:
+            raise ValueError
+        return key, json.loads(value)
+    except ValueError:
+        raise ValueError(f"--meta {item!r}: expected KEY=JSON, e.g. plays_under='[\"seven_o\"]'") from None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m experiments.soup", description=__doc__.split("\n\n")[0])
     parser.add_argument("out", type=pathlib.Path, help="network file to write (.npz)")
     parser.add_argument("policies", nargs="+", type=pathlib.Path, help="network files to average")
+    parser.add_argument(
+        "--meta", action="append", default=[], metavar="KEY=JSON", help="an entry of the file's meta (repeatable)"
+    )
     args = parser.parse_args(argv)
     try:
+        extra = dict(meta_entry(item) for item in args.meta)
         networks = [neural.load_network(p) for p in args.policies]
         arrays = average_networks(networks)
     except ValueError as err:
         print(f"average_policies: error: {err}", file=sys.stderr)
         return 2
     first = networks[0]
-    meta = {**first.meta, "averaged_from": [str(p) for p in args.policies]}
+    meta = {**first.meta, "averaged_from": [str(p) for p in args.policies], **extra}
     neural.write_network(args.out, neural.Network(arrays, first.inputs, first.actions, meta, first.seat_order))
     print(f"wrote {args.out}: the mean of {len(networks)} networks")
     return 0

@@ -10,6 +10,7 @@ import pytest
 from uno_env.agents import make_agent, neural
 from uno_env.agents.neural import shipped as neural_shipped
 from uno_env.engine import Game, RuleConfig
+from uno_env.engine.config import HOUSE_RULE_SETTINGS
 from uno_env.vector import UnoVectorEnv
 
 torch = pytest.importorskip("torch")
@@ -237,6 +238,13 @@ def test_the_training_mismatch_names_house_rules_outside_the_mix():
     assert "num_players" in (neural.training_mismatch(grown, table(4, "seven_o")) or "")
 
 
+def test_the_house_rules_a_network_plays_under_are_those_its_file_names():
+    grown = neural.grow(neural.SHIPPED_NETWORKS[2], 2)
+    assert neural_shipped._house_rules_played({2: grown}) == HOUSE_RULE_SETTINGS  # none named: every one
+    grown.meta["plays_under"] = ["force_play", "seven_o"]
+    assert neural_shipped._house_rules_played({2: grown}) == ("seven_o", "force_play")  # declaration order
+
+
 def test_ppo_plays_the_house_network_wherever_a_house_rule_is_on(monkeypatch):
     """The rule: a table with a house rule on and no partners plays the network of its size that
     knows them, hands or whole games; partners keep theirs; a table of another size falls back
@@ -266,6 +274,10 @@ def test_ppo_plays_its_house_network_under_seven_o_with_no_training_mismatch_war
         warnings.simplefilter("error", neural.TrainingMismatchWarning)
         assert uno([*command, "--set", "seven_o=true", "--games", str(2 * n), "--out", str(tmp_path / "a")]) == 0
     assert "outside the tables" not in capsys.readouterr().err
+    assert neural.HOUSE_RULES_PLAYED == ("seven_o",)  # where the files were measured to beat the old networks
+    for name in ("stacking", "jump_in", "draw_until_playable", "force_play"):
+        assert neural.shipped_network(table(n, name))[1] is neural.SHIPPED_NETWORKS[n], name
+    assert neural.shipped_network(table(n, "all"))[1] is neural_shipped.SHIPPED_HOUSE_NETWORKS[n]
     with pytest.warns(neural.TrainingMismatchWarning, match="partners"):  # a partner table keeps its network
         make_agent("ppo", Game(RuleConfig(num_players=4, partners=True, episode="round", seven_o=True)))
     classic = Game(RuleConfig(num_players=n, episode="round"))

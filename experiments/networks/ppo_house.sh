@@ -9,12 +9,18 @@
 #   one core to the training); each stretch resumes from the checkpoints committed in experiments/networks/house/.
 # Result: see docs/training.md and experiments/networks/house/*_progress.csv (the learning curves).
 # Commit: see experiments/README.md.
-# Usage: experiments/networks/ppo_house.sh PLAYERS [UPDATES]: train PLAYERS (2 or 4): stage 1 to update 240, stage 2
+# Usage: experiments/networks/ppo_house.sh [PLAYERS [UPDATES]] (none: 4 to 780, then 2 to 720, the shipped files'
+#   updates): train PLAYERS (2 or 4): stage 1 to update 240, stage 2
 #   to update 400, the distillation of `tactical`'s Seven-O choices into the network (experiments/house_distill.py),
 #   then stage 3 until its update UPDATES (default 4000); each stage resumed from runs/houseNp[_s2|_d|_s3] where it
 #   is, else from the checkpoint committed in experiments/networks/house/, else started from the stage before
 #   (stage 1 from the shipped network).
 set -euo pipefail
+if [ $# -eq 0 ]; then  # both tables, to the updates of the shipped files
+  bash "$0" 4 780
+  bash "$0" 2 720
+  exit 0
+fi
 cd "$(dirname "$0")/../.."
 n=${1:-4}
 stop=${2:-4000}
@@ -63,3 +69,14 @@ has $s3 || fetch $distilled
 mix3=off=0.05,stacking=0.05,seven_o=0.35,jump_in=0.05,draw_until_playable=0.05,force_play=0.05,all=0.4
 run $s3 "$stop" --num-players $n --seat-order $order --seed $((seed + 20)) \
   --init-from runs/$distilled/checkpoint.pt --learning-rate 2e-4 --ent-coef 0.005 --house-mix $mix3 "${common[@]}"
+# the shipped file: the soup of stage 3's evaluated policies (this stretch: two players updates 600-720, four
+# 560-780), played under Seven-O (alone or with other house rules): measured below the networks trained without the
+# house rules under the four others alone (docs/training.md)
+first=$([ "$n" = 4 ] && echo 560 || echo 600)
+last=$([ "$n" = 4 ] && echo 780 || echo 720)
+target=uno_env/data/ppo_2p_house.npz
+[ "$n" = 4 ] && target=uno_env/data/ppo_4p_house.npz
+if [ -f runs/$s3/policies/policy_$(printf %05d $last).npz ]; then
+  python -m experiments.soup $target --meta 'plays_under=["seven_o"]' \
+    $(for u in $(seq $first 20 $last); do printf "runs/$s3/policies/policy_%05d.npz " $u; done)
+fi

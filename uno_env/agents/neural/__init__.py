@@ -144,6 +144,7 @@ from .network import (
     warn_outside_training,
 )
 from .shipped import (
+    HOUSE_RULES_PLAYED,
     SHIPPED,
     SHIPPED_GAME_NETWORKS,
     SHIPPED_GAME_PATHS,
@@ -158,6 +159,7 @@ from .shipped import (
     SHIPPED_PATH,
     SHIPPED_PATHS,
     check_shipped,
+    plays_house_network,
     shipped_entry,
     shipped_network,
     shipped_path,
@@ -167,6 +169,7 @@ from .shipped import (
 from .version1 import read_version_1
 
 __all__ = [
+    "HOUSE_RULES_PLAYED",
     "ACTION_BLOCKS",
     "ACTION_SLOTS",
     "ARRAYS",
@@ -228,6 +231,7 @@ __all__ = [
     "open_archive",
     "output_index",
     "play_order_index",
+    "plays_house_network",
     "play_order_inputs",
     "rule_input_values",
     "rule_slices",

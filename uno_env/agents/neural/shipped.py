@@ -62,6 +62,30 @@ SHIPPED_PARTNER_GAME_NETWORKS = _load_shipped(SHIPPED_PARTNER_GAME_PATHS)
 """The shipped networks of whole games at partner tables, by number of players."""
 SHIPPED_HOUSE_NETWORKS = _load_shipped(SHIPPED_HOUSE_PATHS)
 """The shipped networks that know the house rules, by number of players."""
+
+
+def _house_rules_played(networks: dict[int, Network]) -> tuple[str, ...]:
+    """The house rules under which ``ppo`` plays the networks that know them: those their files
+    name (``meta["plays_under"]``, where they were measured to beat the networks trained without
+    them; every house rule where a file names none), in declaration order."""
+    named = {name for network in networks.values() for name in network.meta.get("plays_under", HOUSE_RULE_SETTINGS)}
+    unknown = sorted(named - set(HOUSE_RULE_SETTINGS))
+    if unknown:  # pragma: no cover - a file written for another engine
+        raise ValueError(f"a shipped house network names unknown house rules: {', '.join(unknown)}")
+    return tuple(name for name in HOUSE_RULE_SETTINGS if name in named)
+
+
+HOUSE_RULES_PLAYED = _house_rules_played(SHIPPED_HOUSE_NETWORKS)
+"""The house rules under which ``ppo`` plays a network that knows them (:func:`plays_house_network`)."""
+
+
+def plays_house_network(config: RuleConfig) -> bool:
+    """Whether ``ppo`` plays a network that knows the house rules at a table of ``config`` (its
+    size and partners aside): one of :data:`HOUSE_RULES_PLAYED` is on."""
+    default = RuleConfig()
+    return any(getattr(config, name) != getattr(default, name) for name in HOUSE_RULES_PLAYED)
+
+
 SHIPPED_KINDS: dict[str, tuple[dict[int, pathlib.Path], dict[int, Network]]] = {
     "hands": (SHIPPED_PATHS, SHIPPED_NETWORKS),
     "partners": (SHIPPED_PARTNER_PATHS, SHIPPED_PARTNER_NETWORKS),
@@ -88,9 +112,10 @@ def shipped_entry(
     num_players: int, partners: bool, episode: str = "round", house: bool = False
 ) -> tuple[str, int] | None:
     """Which shipped network ``ppo`` plays at a table, as (its kind in :data:`SHIPPED_KINDS`, its
-    number of players): with a house rule on (``house``) and no partners, the network of its size
-    that knows them; else the table's own where one is shipped (by partners and whole game: a
-    partner table's whole game, else its hands; without partners a whole game's), else the
+    number of players): with one of :data:`HOUSE_RULES_PLAYED` on (``house``) and no partners,
+    the network of its size that knows the house rules; else the table's own where one is shipped
+    (by partners and whole game: a partner table's whole game, else its hands; without partners
+    a whole game's), else the
     hands network of :func:`shipped_table`; None when there is none. The one rule of both
     :func:`shipped_network` and the compiled policy's slots."""
     own: tuple[str, ...]  # the kinds of the table's own networks, by preference
@@ -110,7 +135,8 @@ def shipped_entry(
 def _shipped_choice(game: Game) -> tuple[dict[int, pathlib.Path], Network, int]:
     """The paths of the kind ``ppo`` plays at ``game``'s table, its network there and the
     table it was trained for; ValueError when none can play it."""
-    entry = shipped_entry(game.num_players, game.config.partners, game.config.episode, game.config.house_rules)
+    config = game.config
+    entry = shipped_entry(game.num_players, config.partners, config.episode, plays_house_network(config))
     if entry is None:
         raise ValueError(
             f"ppo: no shipped network plays {game.num_players} players (shipped: {_shipped_sizes()}); pass weights=PATH"
@@ -174,8 +200,8 @@ _ENTRIES = [(kind, t) for kind, (_, networks) in SHIPPED_KINDS.items() for t in 
 # Compiled in as constants (numba_cache hashes the weights files with the sources, so new
 # weights recompile). One slot per shipped network (_ENTRIES, as shipped_entry names them);
 # _SLOT_OF[4 * house + 2 * partners + whole game, n] is the slot of the network of that table
-# (-1: none); a house rule is on where one of _HOUSE_SLOTS of P is not 0 (each one's default).
-_HOUSE_SLOTS = np.array([int(Param[name.upper()]) for name in HOUSE_RULE_SETTINGS], dtype=np.int64)
+# (-1: none); house: one of _HOUSE_SLOTS of P (HOUSE_RULES_PLAYED) is not 0 (each one's default).
+_HOUSE_SLOTS = np.array([int(Param[name.upper()]) for name in HOUSE_RULES_PLAYED], dtype=np.int64)
 if any(RuleConfig().codes()[name] != 0 for name in HOUSE_RULE_SETTINGS):  # pragma: no cover
     raise ImportError("the compiled ppo takes a house rule's code 0 for its default")
 _W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS, _RECOLOUR_IN, _RECOLOUR_OUT = _slots(
