@@ -573,9 +573,8 @@ def test_the_shipped_file_records_names_and_no_index_into_P():
         assert b["labels"] == [game.action_to_string(a) for a in range(b["first"], b["first"] + b["size"])]
     # the kernels' tables are rebuilt from the current layout
     network = neural.load_network(RECORDED_NETWORK)
-    assert network.gather.tolist() == [  # the phase slice read up to its end at the acting table: -1
-        [int(ObsSlot[name.upper()]), offset, spec.by_name[name].size, -(name in neural.PREFIX_SLICES)]
-        for name, offset in zip(read, offsets)
+    assert network.gather.tolist() == [
+        [int(ObsSlot[name.upper()]), offset, spec.by_name[name].size, 0] for name, offset in zip(read, offsets)
     ]
     assert network.params.shape == (NUM_PARAMS,)  # P's entries before its action table
     for slot in neural.ACTION_SLOTS + (P_NUM_ACTIONS,):

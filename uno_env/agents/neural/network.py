@@ -202,10 +202,12 @@ def kernel_gather(inputs: Sequence[InputSlice], seat_order: str = "clockwise") -
     """The kernels' ``gather`` table for the current layout: per slice, the index in ``P``
     of its offset (``P_O_FIRST`` + its place in ``SLICE_NAMES``), its offset in the network
     input, its size and, read in the order of play, its entries per seat (0: as given; -1: a
-    slice of :data:`PREFIX_SLICES`, read up to its end in the acting configuration).
+    slice of :data:`PREFIX_SLICES` of a network that reads the rules, read up to its end in the
+    acting configuration; the others' slices are never shorter there, and are read unchecked).
     The :data:`RULES_SLICE` gives a row per entry: ``-1 -`` the index in ``P`` of its
     setting, its offset in the network input, 1, and the code that makes it 1."""
     play = seat_order == "play"
+    prefix = PREFIX_SLICES if any(s.name == RULES_SLICE for s in inputs) else ()  # only a rule-aware network's
     rows = []
     for s in inputs:
         if s.name == RULES_SLICE:
@@ -213,7 +215,7 @@ def kernel_gather(inputs: Sequence[InputSlice], seat_order: str = "clockwise") -
                 slot, code = rule_input_slot(label)
                 rows.append([-1 - slot, s.offset + k, 1, code])
         else:
-            width = -1 if s.name in PREFIX_SLICES else seat_width(s.labels) if play else 0
+            width = -1 if s.name in prefix else seat_width(s.labels) if play else 0
             rows.append([P_O_FIRST + SLICE_NAMES.index(s.name), s.offset, s.size, width])
     return np.array(rows, dtype=np.int64).reshape(len(rows), 4)
 
