@@ -67,7 +67,7 @@ def test_a_grown_network_computes_the_shipped_logits_bit_for_bit(n):
 
 def test_the_rule_inputs_say_which_house_rules_are_on():
     """The compiled forward pass reads the rule inputs from the settings (1 where the table has
-    the entry's value), as :func:`neural.rule_inputs_of` gives them to the torch network."""
+    the entry's value), as :func:`neural.rule_input_values` gives them to the torch network."""
     grown = neural.grow(neural.SHIPPED_NETWORKS[2], 2)
     rules = next(s for s in grown.inputs if s.name == neural.RULES_SLICE)
     assert rules.labels == tuple(neural.RULE_INPUTS)
@@ -79,7 +79,7 @@ def test_the_rule_inputs_say_which_house_rules_are_on():
         values = np.empty(grown.w1.shape[0], np.float32)
         count = neural.read_inputs(obs[0], game.params, grown.gather, inputs, values)
         read = inputs[:count][(inputs[:count] >= rules.offset)] - rules.offset
-        expected = np.flatnonzero(neural.rule_inputs_of(game.config))
+        expected = np.flatnonzero(neural.rule_input_values(rules.labels, game.config))
         assert read.tolist() == expected.tolist(), name
         assert len(expected) == sum(1 for v in TABLES[name].values()), name
 

@@ -91,19 +91,14 @@ def setting_of_update(seed: int, names: list[str], weights: np.ndarray, update: 
     return names[int(np.random.default_rng(hash_seed(seed, 12, update)).choice(len(names), p=weights))]
 
 
-def rule_aware_start(path: str, num_players: int) -> neural.Network:
-    """The network a ``--house-mix`` run starts from: the file's, grown when it does not read the rules."""
+def rule_aware_start(path: str, num_players: int, hidden: int, seat_order: str) -> neural.Network:
+    """The network a ``--house-mix`` run starts from: the file's, grown when it does not read the
+    rules. Refuses a start that cannot become this run's actor: a file that is no network, cannot
+    play ``num_players`` or the house rules, or has other hidden sizes or seat order (ValueError
+    naming it). A checkpoint (not ``.npz``) is :func:`check_house_checkpoint`'s."""
     network = neural.load_network(path)
-    return network if neural.is_rule_aware(network) else neural.grow(network, num_players)
-
-
-def check_rule_aware_start(path: str, num_players: int, hidden: int, seat_order: str) -> None:
-    """Refuse a start that cannot become this run's actor: a file that is no network, cannot play
-    ``num_players`` or the house rules, or has other hidden sizes or seat order (ValueError naming it).
-    A checkpoint (not ``.npz``) is :func:`check_house_checkpoint`'s."""
-    if not path.endswith(".npz"):
-        return
-    network = rule_aware_start(path, num_players)
+    if not neural.is_rule_aware(network):
+        network = neural.grow(network, num_players)
     if network.seat_order != seat_order:
         raise ValueError(
             f"--init-from {path} reads the seats in {network.seat_order} order, --seat-order is {seat_order}"
@@ -114,6 +109,7 @@ def check_rule_aware_start(path: str, num_players: int, hidden: int, seat_order:
             f"--init-from {path}: a network of {network.w1.shape[0]} inputs and {network.w1.shape[1]} units, "
             f"this run's has {size} and {hidden} (--hidden)"
         )
+    return network
 
 
 def check_house_checkpoint(path: str, args) -> None:
@@ -133,8 +129,7 @@ def check_house_checkpoint(path: str, args) -> None:
 def init_rule_aware(agent: ActorCritic, path: str, num_players: int) -> neural.Network:
     """Start the actor from a network file: one that reads the rules as it is, any other grown
     (:func:`uno_env.agents.neural.grow`); its input scale is kept. Returns the network."""
-    check_rule_aware_start(path, num_players, agent.hidden, agent.seat_order)
-    network = rule_aware_start(path, num_players)
+    network = rule_aware_start(path, num_players, agent.hidden, agent.seat_order)
     linears = agent.linears()
     with torch.no_grad():
         for linear, (weight, bias) in zip(linears, ((network.w1.T, network.b1), (network.w2.T, network.b2))):

@@ -71,9 +71,9 @@ from uno_env.training.house import (
     HOUSE_SETTINGS,
     HouseMix,
     check_house_checkpoint,
-    check_rule_aware_start,
     init_rule_aware,
     parse_mix,
+    rule_aware_start,
     swap_warm_start,
     table_config,
 )
@@ -340,7 +340,7 @@ def check_house(args: Args) -> None:
     if learners:
         raise ValueError(f"--house-mix plays agents only: drop {', '.join(learners)} from --opponents")
     if args.init_from and not args.resume and args.init_from.endswith(".npz"):
-        check_rule_aware_start(args.init_from, args.num_players, args.hidden, args.seat_order)
+        rule_aware_start(args.init_from, args.num_players, args.hidden, args.seat_order)
     elif args.init_from and not args.resume:
         check_house_checkpoint(args.init_from, args)
 

@@ -19,8 +19,6 @@ class TableView:
     network's outputs back into its action ids."""
 
     def __init__(self, game: Game, layout: InputLayout):
-        if game.num_players != neural.house_table(game.num_players).num_players:  # pragma: no cover
-            raise ValueError("a table view needs the network's number of players")
         problems = neural.input_mismatches(layout.inputs, game) + neural.action_mismatches(layout.actions, game)
         if problems:
             raise ValueError(f"the network cannot play {game.config.in_words()}: {'; '.join(problems)}")
@@ -29,7 +27,7 @@ class TableView:
         self.rules = np.zeros(layout.size, dtype=np.float32)
         for s in layout.inputs:
             if s.name == neural.RULES_SLICE:
-                self.rules[s.offset : s.offset + s.size] = neural.rule_inputs_of(game.config)
+                self.rules[s.offset : s.offset + s.size] = neural.rule_input_values(s.labels or (), game.config)
                 continue
             have = game.obs_spec.by_name.get(s.name)
             if have is not None:

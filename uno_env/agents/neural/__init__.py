@@ -116,7 +116,6 @@ from .grow import (
     rule_aware_actions,
     rule_aware_inputs,
     rule_aware_scale,
-    rule_inputs_of,
 )
 from .network import (
     DISTILLED,
@@ -247,7 +246,6 @@ __all__ = [
     "rule_aware_inputs",
     "rule_aware_scale",
     "rule_input_slot",
-    "rule_inputs_of",
     "save_layers",
     "save_network",
     "seat_width",

@@ -23,7 +23,7 @@ from ...engine.config import RuleConfig, house_rules_on
 from ...engine.game import Game
 from .fileformat import RULE_INPUTS, RULES_SLICE, ActionBlock, InputSlice
 from .forward_pass import output_index
-from .network import ONE_PASS, Network, action_blocks, input_scale, input_slices, rule_input_values
+from .network import ONE_PASS, Network, action_blocks, input_scale, input_slices
 
 
 def house_table(num_players: int) -> Game:
@@ -47,12 +47,6 @@ def rule_aware_scale(table: Game) -> np.ndarray:
 def rule_aware_actions(table: Game) -> tuple[ActionBlock, ...]:
     """The action blocks a rule-aware network answers: those of :func:`house_table`."""
     return action_blocks(table)
-
-
-def rule_inputs_of(config: RuleConfig) -> np.ndarray:
-    """The values of :data:`RULES_SLICE` at a configuration (float32, 1 where it has the
-    entry's setting at its value), as the compiled forward pass reads them from ``P``."""
-    return rule_input_values(tuple(RULE_INPUTS), config)
 
 
 def is_rule_aware(network: Network) -> bool:

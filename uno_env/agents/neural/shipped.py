@@ -41,8 +41,9 @@ each hand's points margin), by number of players. A partner table's whole game w
 own plays the partner table's hands network, else that of :func:`shipped_table`."""
 SHIPPED_HOUSE_PATHS: dict[int, pathlib.Path] = {players: _DATA / f"ppo_{players}p_house.npz" for players in (2, 4)}
 """The shipped policies that know the house rules (:mod:`.grow`: they read which house rules are
-on), by number of players: ``ppo`` plays one at a table of its size with a house rule on and no
-partners, hands or whole games (trained on hands of each house rule alone, all of them, and none)."""
+on), by number of players: ``ppo`` plays one at a table of its size with no partners, hands or
+whole games, where one of :data:`HOUSE_RULES_PLAYED` is on (trained on hands of each house rule
+alone, all of them, and none)."""
 SHIPPED_PATH = SHIPPED_PATHS[2]
 """The shipped two-player policy."""
 
