@@ -240,9 +240,30 @@ def test_the_training_mismatch_names_house_rules_outside_the_mix():
 
 def test_the_house_rules_a_network_plays_under_are_those_its_file_names():
     grown = neural.grow(neural.SHIPPED_NETWORKS[2], 2)
-    assert neural_shipped._house_rules_played({2: grown}) == HOUSE_RULE_SETTINGS  # none named: every one
+    assert neural_shipped._house_rules_played(grown) == HOUSE_RULE_SETTINGS  # none named: every one
     grown.meta["plays_under"] = ["force_play", "seven_o"]
-    assert neural_shipped._house_rules_played({2: grown}) == ("seven_o", "force_play")  # declaration order
+    assert neural_shipped._house_rules_played(grown) == ("seven_o", "force_play")  # declaration order
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_each_table_size_plays_its_house_network_under_the_rules_its_own_file_names(n):
+    """A house rule one file plays under and the other does not: each table size decides by its
+    own file, in Python and in the compiled ``ppo`` alike."""
+    played = neural.HOUSE_RULES_PLAYED
+    assert played == {
+        size: neural_shipped._house_rules_played(neural_shipped.SHIPPED_HOUSE_NETWORKS[size]) for size in (2, 4)
+    }
+    for name in ("stacking", "seven_o", "jump_in", "draw_until_playable", "force_play", "all"):
+        game = table(n, name)
+        expected = name == "all" or name in played[n]
+        house = neural_shipped.SHIPPED_HOUSE_NETWORKS[n]
+        assert (neural.shipped_network(game)[1] is house) == expected, name
+        weights = neural.SHIPPED_HOUSE_PATHS[n] if expected else neural.SHIPPED_PATHS[n]
+        obs, masks = random_decisions(game, steps=20, seed=3)
+        with warnings.catch_warnings():  # the network trained without the house rules says so
+            warnings.simplefilter("ignore", neural.TrainingMismatchWarning)
+            compiled, plain = make_agent("ppo", game), make_agent(f"ppo:weights={weights}", game)
+        assert [compiled(o, m) for o, m in zip(obs, masks)] == plain.act_batch(obs, masks).tolist(), name
 
 
 def test_ppo_plays_the_house_network_wherever_a_house_rule_is_on(monkeypatch):
@@ -274,9 +295,7 @@ def test_ppo_plays_its_house_network_under_seven_o_with_no_training_mismatch_war
         warnings.simplefilter("error", neural.TrainingMismatchWarning)
         assert uno([*command, "--set", "seven_o=true", "--games", str(2 * n), "--out", str(tmp_path / "a")]) == 0
     assert "outside the tables" not in capsys.readouterr().err
-    assert neural.HOUSE_RULES_PLAYED == ("seven_o",)  # where the files were measured to beat the old networks
-    for name in ("stacking", "jump_in", "draw_until_playable", "force_play"):
-        assert neural.shipped_network(table(n, name))[1] is neural.SHIPPED_NETWORKS[n], name
+    assert "seven_o" in neural.HOUSE_RULES_PLAYED[n]  # where the files were measured to beat the old networks
     assert neural.shipped_network(table(n, "all"))[1] is neural_shipped.SHIPPED_HOUSE_NETWORKS[n]
     with pytest.warns(neural.TrainingMismatchWarning, match="partners"):  # a partner table keeps its network
         make_agent("ppo", Game(RuleConfig(num_players=4, partners=True, episode="round", seven_o=True)))

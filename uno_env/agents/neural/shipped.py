@@ -42,8 +42,8 @@ own plays the partner table's hands network, else that of :func:`shipped_table`.
 SHIPPED_HOUSE_PATHS: dict[int, pathlib.Path] = {players: _DATA / f"ppo_{players}p_house.npz" for players in (2, 4)}
 """The shipped policies that know the house rules (:mod:`.grow`: they read which house rules are
 on), by number of players: ``ppo`` plays one at a table of its size with no partners, hands or
-whole games, where one of :data:`HOUSE_RULES_PLAYED` is on (trained on hands of each house rule
-alone, all of them, and none)."""
+whole games, where one of the house rules its file plays under is on
+(:data:`HOUSE_RULES_PLAYED`; trained on hands of each house rule alone, all of them, and none)."""
 SHIPPED_PATH = SHIPPED_PATHS[2]
 """The shipped two-player policy."""
 
@@ -65,26 +65,31 @@ SHIPPED_HOUSE_NETWORKS = _load_shipped(SHIPPED_HOUSE_PATHS)
 """The shipped networks that know the house rules, by number of players."""
 
 
-def _house_rules_played(networks: dict[int, Network]) -> tuple[str, ...]:
-    """The house rules under which ``ppo`` plays the networks that know them: those their files
-    name (``meta["plays_under"]``, where they were measured to beat the networks trained without
-    them; every house rule where a file names none), in declaration order."""
-    named = {name for network in networks.values() for name in network.meta.get("plays_under", HOUSE_RULE_SETTINGS)}
+def _house_rules_played(network: Network) -> tuple[str, ...]:
+    """The house rules under which ``ppo`` plays a network that knows them: those its file names
+    (``meta["plays_under"]``, where it was measured not to lose to the network trained without
+    them; every house rule where the file names none), in declaration order."""
+    named = set(network.meta.get("plays_under", HOUSE_RULE_SETTINGS))
     unknown = sorted(named - set(HOUSE_RULE_SETTINGS))
     if unknown:  # pragma: no cover - a file written for another engine
         raise ValueError(f"a shipped house network names unknown house rules: {', '.join(unknown)}")
     return tuple(name for name in HOUSE_RULE_SETTINGS if name in named)
 
 
-HOUSE_RULES_PLAYED = _house_rules_played(SHIPPED_HOUSE_NETWORKS)
-"""The house rules under which ``ppo`` plays a network that knows them (:func:`plays_house_network`)."""
+HOUSE_RULES_PLAYED: dict[int, tuple[str, ...]] = {
+    players: _house_rules_played(network) for players, network in SHIPPED_HOUSE_NETWORKS.items()
+}
+"""The house rules under which ``ppo`` plays the network that knows them, by number of players
+(:func:`plays_house_network`): each file's own."""
 
 
 def plays_house_network(config: RuleConfig) -> bool:
     """Whether ``ppo`` plays a network that knows the house rules at a table of ``config`` (its
-    size and partners aside): one of :data:`HOUSE_RULES_PLAYED` is on."""
+    partners aside): one of the house rules its size's file plays under
+    (:data:`HOUSE_RULES_PLAYED`) is on."""
     default = RuleConfig()
-    return any(getattr(config, name) != getattr(default, name) for name in HOUSE_RULES_PLAYED)
+    played = HOUSE_RULES_PLAYED.get(config.num_players, ())
+    return any(getattr(config, name) != getattr(default, name) for name in played)
 
 
 SHIPPED_KINDS: dict[str, tuple[dict[int, pathlib.Path], dict[int, Network]]] = {
@@ -113,7 +118,8 @@ def shipped_entry(
     num_players: int, partners: bool, episode: str = "round", house: bool = False
 ) -> tuple[str, int] | None:
     """Which shipped network ``ppo`` plays at a table, as (its kind in :data:`SHIPPED_KINDS`, its
-    number of players): with one of :data:`HOUSE_RULES_PLAYED` on (``house``) and no partners,
+    number of players): with one of the house rules its size's file plays under on (``house``,
+    :func:`plays_house_network`) and no partners,
     the network of its size that knows the house rules; else the table's own where one is shipped
     (by partners and whole game: a partner table's whole game, else its hands; without partners
     a whole game's), else the
@@ -201,8 +207,10 @@ _ENTRIES = [(kind, t) for kind, (_, networks) in SHIPPED_KINDS.items() for t in 
 # Compiled in as constants (numba_cache hashes the weights files with the sources, so new
 # weights recompile). One slot per shipped network (_ENTRIES, as shipped_entry names them);
 # _SLOT_OF[4 * house + 2 * partners + whole game, n] is the slot of the network of that table
-# (-1: none); house: one of _HOUSE_SLOTS of P (HOUSE_RULES_PLAYED) is not 0 (each one's default).
-_HOUSE_SLOTS = np.array([int(Param[name.upper()]) for name in HOUSE_RULES_PLAYED], dtype=np.int64)
+# (-1: none); house: one of _HOUSE_SLOTS[n] of P (HOUSE_RULES_PLAYED[n]; -1 pads) is not 0 (each one's default).
+_HOUSE_SLOTS = np.full((MAX_PLAYERS + 1, len(HOUSE_RULE_SETTINGS)), -1, dtype=np.int64)
+for _n, _played in HOUSE_RULES_PLAYED.items():
+    _HOUSE_SLOTS[_n, : len(_played)] = [int(Param[name.upper()]) for name in _played]
 if any(RuleConfig().codes()[name] != 0 for name in HOUSE_RULE_SETTINGS):  # pragma: no cover
     raise ImportError("the compiled ppo takes a house rule's code 0 for its default")
 _W1, _B1, _W2, _B2, _W3, _B3, _SCALE, _GATHER, _PARAMS, _RECOLOUR_IN, _RECOLOUR_OUT = _slots(
@@ -228,8 +236,8 @@ def shipped_policy(obs, mask, P, prng, b):
     for this table (:func:`shipped_network`, :func:`policy_logits`; averaged over the colours or
     in one pass, as its file says), -1 when none is shipped for it."""
     house = 0
-    for k in _HOUSE_SLOTS:
-        if P[k] != 0:
+    for k in _HOUSE_SLOTS[P[P_NUM_PLAYERS]]:
+        if k >= 0 and P[k] != 0:
             house = 4
     row = house + (2 if P[P_PARTNERS] != 0 else 0) + (0 if P[P_EPISODE] == EPISODE_ROUND else 1)
     slot = _SLOT_OF[row, P[P_NUM_PLAYERS]]
