@@ -102,6 +102,13 @@ def read_rows(path: Path) -> list[dict]:
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()] if path.exists() else []
 
 
+def own_part(rows: list[dict], drawn_before: set[tuple[str, int]]) -> list[dict]:
+    """A line's rows from the last one an earlier line drew (the stage it grew from) on: the
+    stages lines share are drawn once."""
+    shared = [k for k, r in enumerate(rows) if (r["run"], r["update"]) in drawn_before]
+    return rows[shared[-1] :] if shared else rows
+
+
 def plot(rows: list[dict], players: int, setting: str, png: Path) -> None:
     """Win rate by learner decisions, a line per training line, with the fair share and the mark."""
     import matplotlib  # plots only
@@ -111,8 +118,10 @@ def plot(rows: list[dict], players: int, setting: str, png: Path) -> None:
 
     fair = 1 / players
     fig, ax = plt.subplots(figsize=(7, 4))
+    drawn_before: set[tuple[str, int]] = set()
     for name in sorted({r["line"] for r in rows}):
-        part = sorted((r for r in rows if r["line"] == name), key=lambda r: r["decisions"])
+        part = own_part(sorted((r for r in rows if r["line"] == name), key=lambda r: r["decisions"]), drawn_before)
+        drawn_before |= {(r["run"], r["update"]) for r in part}
         x = [r["decisions"] / 1e6 for r in part]
         (drawn,) = ax.plot(x, [r["win_rate"] for r in part], marker="o", ms=3, label=f"{name}: {part[-1]['path']}")
         ax.fill_between(x, [r["ci"][0] for r in part], [r["ci"][1] for r in part], color=drawn.get_color(), alpha=0.15)

@@ -60,3 +60,12 @@ def test_a_run_writes_a_row_per_policy_its_command_replays_and_a_rerun_plays_onl
     assert png.stat().st_size > 10_000
     assert C.main(argv) == 0
     assert [json.loads(line) for line in out.read_text().splitlines()] == rows
+
+
+def test_a_line_is_drawn_from_the_stage_it_grew_from_on():
+    row = lambda run, update: {"run": run, "update": update}  # noqa: E731
+    a = [row("s1", 100), row("s1", 200), row("s3", 100)]
+    c = [row("s1", 100), row("s1", 200), row("s3", 100), row("s5", 100), row("s5", 200)]
+    drawn = {(r["run"], r["update"]) for r in a}
+    assert C.own_part(c, drawn) == c[2:]  # from stage 3's point on, where line c left line a
+    assert C.own_part(a, set()) == a

@@ -4,24 +4,29 @@
 #   settings (each house rule alone, all five, none), does `ppo` reach 1.15x the fair share against `tactical` at two
 #   players and 1.05x at four, under Seven-O and under all five house rules?
 # Seeds: --seed 1 (4 players) and 2 (2 players), stage 2 --seed 11 and 12, stage 3 --seed 21 and 22, stage 4
-#   --seed 31 and 32, stage 5 --seed 41; the distillations their --seed 1; a resumed run reseeds from the seed and the update.
+#   --seed 31 and 32, stage 5 --seed 41, stage 6 --seed 51; the distillations their --seed 1; a resumed run
+#   reseeds from the seed and the update.
 # Machine and time: see docs/training.md, "The networks that know the house rules" (the project's 2-core machine,
-#   one core to the training); each stretch resumes from the checkpoints committed in experiments/networks/house/.
+#   one core to each training run); each stretch resumes from the checkpoints committed in experiments/networks/house/.
 # Result: see docs/training.md and experiments/networks/house/*_progress.csv (the learning curves).
 # Commit: see experiments/README.md.
-# Usage: experiments/networks/ppo_house.sh [PLAYERS [UPDATES [LINE]]] (none: 4 to 780 along line a, then 2 to
-#   1000 along line b, the shipped files' runs): train PLAYERS (2 or 4) along LINE, each stage resumed from runs/houseNp[_s2|...] where
-#   it is, else from the checkpoint committed in experiments/networks/house/, else started from the stage before
-#   (stage 1 from the shipped network); the last stage runs until its update UPDATES (default 4000).
-#   LINE a (the four-player file): stage 1 to update 240, stage 2 to update 400, the distillation of `tactical`'s
-#     Seven-O choices into the network (experiments/house_distill.py, Seven-O and all five), stage 3, its soup;
+# Usage: experiments/networks/ppo_house.sh [PLAYERS [UPDATES [LINE]]] (none: 4 to 780 along line a and on to 1200
+#   along line c, then 2 to 1000 along line b, the shipped files' runs): train PLAYERS (2 or 4) along LINE, each
+#   stage resumed from runs/houseNp[_s2|...] where it is, else from the checkpoint committed in
+#   experiments/networks/house/, else started from the stage before (stage 1 from the shipped network); the last
+#   stage runs until its update UPDATES (default 4000).
+#   LINE a: stage 1 to update 240, stage 2 to update 400, the distillation of `tactical`'s Seven-O choices into
+#     the network (experiments/house_distill.py, Seven-O and all five), stage 3 (the first files, its soups);
 #   LINE b (the two-player file): stage 1, the distillation at every setting (general play anchored), stage 4
 #     (learning rate 2e-4), its soup;
-#   LINE c (four players): stage 3's checkpoint distilled again at every setting, stage 5 (learning rate 1e-4).
-#   Lines b and c at four players were the second stretch's (docs/training.md): neither beat line a under Seven-O.
+#   LINE c (the four-player file): stage 3's checkpoint distilled again at every setting, stage 5 (learning rate
+#     1e-4), its soup;
+#   LINE d (four players): line c's distilled network, stage 6 (four times the batch: 1,024 games, 65,536
+#     decisions an update). Lines b, c and d were the second stretch's (docs/training.md).
 set -euo pipefail
 if [ $# -eq 0 ]; then  # both tables, to the updates of the shipped files
   bash "$0" 4 780 a
+  bash "$0" 4 1200 c
   bash "$0" 2 1000 b
   exit 0
 fi
@@ -93,9 +98,20 @@ if [ "$line" = c ]; then  # stage 3's checkpoint distilled again, anchored at ev
   has house${n}p_s5 || fetch house${n}p_d2
   run house${n}p_s5 "$stop" --num-players $n --seat-order $order --seed $((seed + 40)) \
     --init-from runs/house${n}p_d2/checkpoint.pt --learning-rate 1e-4 --ent-coef 0.005 --house-mix $mix3 "${common[@]}"
+  # four players: updates 1000-1200, played under Seven-O (alone or with other house rules): line a's general play
+  # under the four others alone lost to the network trained without the house rules (docs/training.md)
+  [ "$n" = 4 ] && soup house4p_s5 1000 1200 '["seven_o"]' \
+    uno_env/data/ppo_4p_house.npz
   exit 0
 fi
-[ "$line" = a ] || { echo "LINE: a, b or c, not $line" >&2; exit 2; }
+if [ "$line" = d ]; then  # line c's distilled network, PPO with four times the batch
+  has house${n}p_s6 || { has house${n}p_d2 || { echo "line d: line c's distillation first" >&2; exit 2; }; fetch house${n}p_d2; }
+  run house${n}p_s6 "$stop" --num-players $n --seat-order $order --seed $((seed + 50)) \
+    --init-from runs/house${n}p_d2/checkpoint.pt --learning-rate 2e-4 --ent-coef 0.005 --house-mix $mix3 \
+    "${common[@]}" --num-envs 1024 --batch-size 65536 --eval-every 10 --checkpoint-every 5
+  exit 0
+fi
+[ "$line" = a ] || { echo "LINE: a, b, c or d, not $line" >&2; exit 2; }
 
 s1=house${n}p s2=house${n}p_s2 distilled=house${n}p_d s3=house${n}p_s3
 if ! has $s2 && ! has $distilled && ! has $s3; then
@@ -112,8 +128,4 @@ fi
 has $s3 || fetch $distilled
 run $s3 "$stop" --num-players $n --seat-order $order --seed $((seed + 20)) \
   --init-from runs/$distilled/checkpoint.pt --learning-rate 2e-4 --ent-coef 0.005 --house-mix $mix3 "${common[@]}"
-# four players: updates 560-780, played under Seven-O (alone or with other house rules): measured below the network
-# trained without the house rules under the four others alone (docs/training.md)
-[ "$n" = 4 ] && soup house4p_s3 560 780 '["seven_o"]' \
-  uno_env/data/ppo_4p_house.npz
 exit 0
