@@ -35,7 +35,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from experiments.house_ladder import SETTINGS
+from experiments.house_ladder import SETTINGS, command
 from experiments.ladders import commit, machine
 from uno_env.arena import run_tournament
 from uno_env.engine import RuleConfig
@@ -87,15 +87,6 @@ def judge(policy: str, players: int, setting: str, hands: int, seed: int) -> dic
     )
     cell = summary["field"]["tactical"]
     return {"win_rate": cell["win_rate"], "ci": cell["win_rate_ci"], "ratio": cell["ratio"], "hands": cell["games"]}
-
-
-def command(policy: str, players: int, setting: str, hands: int, seed: int) -> str:
-    """The ``uno tournament`` command that plays the same hands."""
-    sets = "".join(f" --set {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in rules_of(setting).items())
-    return (
-        f"uno tournament --agents ppo:weights={policy},tactical --players {players} --schedule field "
-        f"--episode round --games {hands} --seed {seed}{sets}"
-    )
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -162,7 +153,9 @@ def main(argv: list[str] | None = None) -> int:
             row = {"line": name, "path": path, **p, "players": args.players, "setting": args.setting}
             row.update(judge(p["policy"], args.players, args.setting, args.hands, args.seed), seed=args.seed)
             row.update(
-                command=command(p["policy"], args.players, args.setting, args.hands, args.seed),
+                command=command(
+                    f"ppo:weights={p['policy']}", "tactical", args.setting, args.players, args.hands, args.seed
+                ),
                 source="measured by python -m experiments.house_curve",
                 seconds=round(time.perf_counter() - start, 1),
                 commit=commit(),

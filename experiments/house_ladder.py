@@ -111,12 +111,12 @@ def play(agent, field, setting, players, hands):
     }
 
 
-def command(agent, field, setting, players, hands):
+def command(agent, field, setting, players, hands, seed=SEED):
     """The ``uno tournament`` command that plays the same hands."""
     sets = " ".join(f"--set {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in SETTINGS[setting].items())
     return (
         f"uno tournament --agents {agent},{field} --players {players} --schedule field --episode round "
-        f"--games {hands} --seed {SEED} {sets}".strip()
+        f"--games {hands} --seed {seed} {sets}".strip()
     )
 
 
